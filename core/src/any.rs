@@ -1,0 +1,244 @@
+//! Runtime dispatch over the games: one explicit `match` per method, so that adding a game makes
+//! the compiler list every place that must learn about it.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::bots::{self, Automatic, Controller};
+use crate::game::{Events, Game, MoveError, Resignation, Zone};
+use crate::games::basra::{Basra, BasraEvent, BasraMove, BasraView};
+use crate::options::{KindInfo, Options, SetupError};
+use crate::seat::{Seat, Viewer};
+use crate::table::{ScoreSheet, Setup, Status, Table};
+
+/// A game kind.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameKind {
+    Basra,
+}
+
+impl GameKind {
+    /// Every kind.
+    pub const ALL: [GameKind; 1] = [GameKind::Basra];
+
+    /// The kind's name in the API.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Basra => "basra",
+        }
+    }
+
+    /// The catalogue entry.
+    pub fn describe(self) -> KindInfo {
+        match self {
+            GameKind::Basra => Basra::describe(),
+        }
+    }
+
+    /// Parses a move of this kind of game from any self-describing format (JSON in the API).
+    pub fn parse_move<'de, D: Deserializer<'de>>(self, input: D) -> Result<AnyMove, D::Error> {
+        match self {
+            GameKind::Basra => BasraMove::deserialize(input).map(AnyMove::Basra),
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no game kind.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a game kind; the kinds are basra")]
+pub struct UnknownKind(pub String);
+
+impl FromStr for GameKind {
+    type Err = UnknownKind;
+    fn from_str(s: &str) -> Result<GameKind, UnknownKind> {
+        GameKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| UnknownKind(s.chars().take(32).collect()))
+    }
+}
+
+/// The catalogue of every game kind.
+pub fn catalogue() -> Vec<KindInfo> {
+    GameKind::ALL.into_iter().map(GameKind::describe).collect()
+}
+
+/// Any game's full state. Serialises as `{"kind": …, "state": …}` for storage.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "state", rename_all = "snake_case")]
+pub enum AnyGame {
+    Basra(Basra),
+}
+
+/// Any game's move.
+#[derive(Clone, PartialEq, Debug, Serialize)]
+#[serde(untagged)]
+pub enum AnyMove {
+    Basra(BasraMove),
+}
+
+/// Any game's view.
+#[derive(Clone, PartialEq, Debug, Serialize)]
+#[serde(untagged)]
+pub enum AnyView {
+    Basra(BasraView),
+}
+
+/// Any game's own event.
+#[derive(Clone, PartialEq, Debug, Serialize)]
+#[serde(untagged)]
+pub enum AnyEvent {
+    Basra(BasraEvent),
+}
+
+fn any_events<E>(events: Events<E>, wrap: fn(E) -> AnyEvent) -> Events<AnyEvent> {
+    events.into_iter().map(|e| e.map(wrap)).collect()
+}
+
+type AnyResult<T> = Result<T, MoveError<String>>;
+
+impl AnyGame {
+    /// Configures and starts a game, dealing its first hand.
+    pub fn create(
+        kind: GameKind,
+        variant: Option<&str>,
+        seats: usize,
+        options: &Options,
+        setup: &Setup,
+    ) -> Result<(AnyGame, Events<AnyEvent>), SetupError> {
+        match kind {
+            GameKind::Basra => {
+                let config = Basra::configure(variant, seats, options)?;
+                let (game, events) = Basra::start(config, setup)?;
+                Ok((AnyGame::Basra(game), any_events(events, AnyEvent::Basra)))
+            }
+        }
+    }
+
+    /// The kind of game.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            AnyGame::Basra(_) => GameKind::Basra,
+        }
+    }
+
+    /// The variant's name.
+    pub fn variant(&self) -> &'static str {
+        match self {
+            AnyGame::Basra(g) => g.config().variant.name(),
+        }
+    }
+
+    /// The common table state.
+    pub fn table(&self) -> &Table {
+        match self {
+            AnyGame::Basra(g) => g.table(),
+        }
+    }
+
+    /// Where the game stands.
+    pub fn status(&self) -> Status {
+        self.table().status()
+    }
+
+    /// The seat to act.
+    pub fn to_act(&self) -> Option<Seat> {
+        match self {
+            AnyGame::Basra(g) => g.to_act(),
+        }
+    }
+
+    /// The seat's legal moves.
+    pub fn legal_moves(&self, seat: Seat) -> Vec<AnyMove> {
+        match self {
+            AnyGame::Basra(g) => g
+                .legal_moves(seat)
+                .into_iter()
+                .map(AnyMove::Basra)
+                .collect(),
+        }
+    }
+
+    /// Checks a move without playing it; returns its canonical form.
+    pub fn validate(&self, seat: Seat, mv: &AnyMove) -> AnyResult<AnyMove> {
+        match (self, mv) {
+            (AnyGame::Basra(g), AnyMove::Basra(m)) => g
+                .validate(seat, m)
+                .map(AnyMove::Basra)
+                .map_err(MoveError::into_text),
+        }
+    }
+
+    /// Plays a move; on error nothing changes.
+    pub fn play(&mut self, seat: Seat, mv: &AnyMove) -> AnyResult<Events<AnyEvent>> {
+        match (self, mv) {
+            (AnyGame::Basra(g), AnyMove::Basra(m)) => g
+                .play(seat, m)
+                .map(|e| any_events(e, AnyEvent::Basra))
+                .map_err(MoveError::into_text),
+        }
+    }
+
+    /// Deals the next hand.
+    pub fn deal_next(&mut self) -> AnyResult<Events<AnyEvent>> {
+        match self {
+            AnyGame::Basra(g) => g
+                .deal_next()
+                .map(|e| any_events(e, AnyEvent::Basra))
+                .map_err(MoveError::into_text),
+        }
+    }
+
+    /// A seat resigns.
+    pub fn resign(&mut self, seat: Seat) -> AnyResult<(Resignation, Events<AnyEvent>)> {
+        match self {
+            AnyGame::Basra(g) => g
+                .resign(seat)
+                .map(|(r, e)| (r, any_events(e, AnyEvent::Basra)))
+                .map_err(MoveError::into_text),
+        }
+    }
+
+    /// What `viewer` may see.
+    pub fn view(&self, viewer: Viewer) -> AnyView {
+        match self {
+            AnyGame::Basra(g) => AnyView::Basra(g.view(viewer)),
+        }
+    }
+
+    /// The score sheet.
+    pub fn scores(&self) -> ScoreSheet {
+        match self {
+            AnyGame::Basra(g) => g.scores(),
+        }
+    }
+
+    /// Every card's place.
+    pub fn zones(&self) -> Vec<Zone> {
+        match self {
+            AnyGame::Basra(g) => g.zones(),
+        }
+    }
+
+    /// What happens next without a person.
+    pub fn next_automatic(&self, controllers: &[Controller]) -> Option<Automatic<AnyMove>> {
+        let wrap = |a: Automatic<_>, f: fn(_) -> AnyMove| match a {
+            Automatic::Move(seat, mv) => Automatic::Move(seat, f(mv)),
+            Automatic::Deal => Automatic::Deal,
+        };
+        match self {
+            AnyGame::Basra(g) => {
+                bots::next_automatic(g, controllers).map(|a| wrap(a, AnyMove::Basra))
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! Basra's computer players. They see only a [`BasraView`].
+
+use crate::bots::BotLevel;
+use crate::card::{Card, Rank};
+use crate::cardset::CardSet;
+use crate::rng::CardRng;
+
+use super::capture::POINT_CARDS;
+use super::rules;
+use super::{BasraMove, BasraView};
+
+/// A computer player's move.
+pub fn choose(view: &BasraView, level: BotLevel, rng: &mut CardRng) -> Option<BasraMove> {
+    match level {
+        BotLevel::Random => rng.choose(&view.legal_moves).cloned(),
+        BotLevel::Greedy => greedy(view),
+    }
+}
+
+/// One legal play and what it does.
+#[derive(Clone, Copy, Debug)]
+struct Play {
+    card: Card,
+    captured: CardSet,
+    basra: i32,
+}
+
+impl Play {
+    fn to_move(self) -> BasraMove {
+        BasraMove::Play {
+            card: self.card,
+            capture: Some(self.captured),
+        }
+    }
+}
+
+/// The original design's heuristic: take a basra when possible, else a jack when the floor holds
+/// points, else the capture worth most, else throw the lowest card that gives the opponent no
+/// basra.
+fn greedy(view: &BasraView) -> Option<BasraMove> {
+    let plays: Vec<Play> = view
+        .legal_moves
+        .iter()
+        .map(|mv| {
+            let captured = mv.capture().unwrap_or_default();
+            Play {
+                card: mv.card(),
+                captured,
+                basra: rules::basra_points(&view.config, mv.card(), view.floor, captured),
+            }
+        })
+        .collect();
+
+    let best_basra = plays
+        .iter()
+        .filter(|p| p.basra > 0)
+        .max_by_key(|p| (p.basra, std::cmp::Reverse(keep_value(view, p.card))));
+    if let Some(play) = best_basra {
+        return Some(play.to_move());
+    }
+
+    let jack_for_points = plays.iter().find(|p| {
+        p.card.rank() == Rank::Jack
+            && !p.captured.is_empty()
+            && !(view.floor & POINT_CARDS).is_empty()
+    });
+    if let Some(play) = jack_for_points {
+        return Some(play.to_move());
+    }
+
+    let best_capture = plays
+        .iter()
+        .filter(|p| !p.captured.is_empty() && p.card.rank() != Rank::Jack)
+        .max_by_key(|p| {
+            let won = p.captured | CardSet::single(p.card);
+            (
+                rules::card_points(won),
+                won.len(),
+                std::cmp::Reverse(keep_value(view, p.card)),
+            )
+        });
+    if let Some(play) = best_capture {
+        return Some(play.to_move());
+    }
+
+    let throws: Vec<&Play> = plays.iter().filter(|p| p.captured.is_empty()).collect();
+    let unseen = view.unseen();
+    let safe_throw = throws
+        .iter()
+        .filter(|p| !gives_basra(view, unseen, view.floor | CardSet::single(p.card)))
+        .min_by_key(|p| keep_value(view, p.card));
+    let throw = safe_throw.or_else(|| throws.iter().min_by_key(|p| keep_value(view, p.card)));
+    throw
+        .map(|p| p.to_move())
+        .or_else(|| plays.first().map(|p| p.to_move()))
+}
+
+/// How much a card is worth keeping: numerals by value, then queen and king, then the cards
+/// that sweep (jacks, and the 7♦ where it sweeps).
+fn keep_value(view: &BasraView, card: Card) -> u8 {
+    if rules::sweeps(&view.config, card) {
+        20
+    } else {
+        card.rank().number()
+    }
+}
+
+/// Whether some card the viewer has not seen would make a basra on `floor`.
+fn gives_basra(view: &BasraView, unseen: CardSet, floor: CardSet) -> bool {
+    unseen.iter().any(|card| {
+        rules::outcomes(&view.config, card, floor)
+            .into_iter()
+            .any(|captured| rules::basra_points(&view.config, card, floor, captured) > 0)
+    })
+}

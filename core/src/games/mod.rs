@@ -1,0 +1,3 @@
+//! The games. Each implements [`crate::Game`].
+
+pub mod basra;

@@ -1,0 +1,538 @@
+//! What every game has in common: seats and sides, the seed and the deals made from it, hands,
+//! running totals, the score history, the move count and cap, and the result.
+//!
+//! Each game embeds one [`Table`]. Games change it only through the crate-private methods
+//! below, so a hand always ends with a score record and a game with an outcome.
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::Card;
+use crate::cardset::CardSet;
+use crate::deck::Deck;
+use crate::options::SetupError;
+use crate::rng::{CardRng, Seed, Stream, shuffled_deck};
+use crate::seat::{Seat, Sides};
+
+/// Where a game's cards come from: the secret game seed, and optionally a practice deck order
+/// (several decks' worth, one deal after another, top card first; later deals are shuffled).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Setup {
+    pub seed: Seed,
+    pub deck: Option<Vec<Card>>,
+}
+
+impl Setup {
+    /// A game shuffled from `seed`.
+    pub fn seeded(seed: Seed) -> Setup {
+        Setup { seed, deck: None }
+    }
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// A hand is being played.
+    Active,
+    /// A hand has been scored; the next deal waits for a seated player (RULES.md §5).
+    HandOver,
+    /// The game is decided.
+    Finished,
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum EndReason {
+    /// A side reached the target.
+    Target,
+    /// The last hand or round was played.
+    FinalHand,
+    /// Only one side is left in.
+    LastStanding,
+    /// A seat resigned a two-sided game.
+    Resignation { seat: Seat },
+    /// The move cap was reached: the game ends with no winner.
+    MoveCap,
+}
+
+/// The result of a finished game.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winning sides; several share the win (or draw); none after the move cap.
+    pub winners: Vec<u8>,
+    #[serde(flatten)]
+    pub reason: EndReason,
+}
+
+/// One scoring item of a hand.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "item", rename_all = "snake_case")]
+pub enum ScoreItem {
+    /// A basra made with `card` (Basra).
+    Basra { card: Card },
+    /// The most cards (Basra), with any bonus carried over from tied hands.
+    Majority { cards: u8 },
+    /// The named point cards captured (Basra: jacks, aces, 2♣, 10♦).
+    CardPoints { cards: Vec<Card> },
+}
+
+/// Points scored by one side for one item.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ScoreLine {
+    pub side: u8,
+    pub points: i32,
+    #[serde(flatten)]
+    pub item: ScoreItem,
+}
+
+/// The score breakdown of one hand.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct HandRecord {
+    pub hand: u32,
+    pub dealer: Seat,
+    pub lines: Vec<ScoreLine>,
+    /// Every side's total after the hand.
+    pub totals: Vec<i32>,
+    /// Points left undecided by this hand and carried into the next (Basra's tied majority).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub carried: i32,
+}
+
+fn is_zero(n: &i32) -> bool {
+    *n == 0
+}
+
+/// The score sheet: every hand's lines, the running totals and the result.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct ScoreSheet {
+    /// The seats of each side, side 0 first.
+    pub sides: Vec<Vec<Seat>>,
+    pub hands: Vec<HandRecord>,
+    pub totals: Vec<i32>,
+    pub outcome: Option<Outcome>,
+}
+
+/// Events every game emits through its table.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TableEvent {
+    /// A hand begins; `deal` is the index of its deck (its seed commitment is published).
+    HandStarted { hand: u32, deal: u32, dealer: Seat },
+    /// A hand is scored.
+    HandScored {
+        hand: u32,
+        lines: Vec<ScoreLine>,
+        totals: Vec<i32>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        carried: i32,
+    },
+    /// A seat resigned.
+    Resigned { seat: Seat },
+    /// The game is over.
+    GameOver {
+        #[serde(flatten)]
+        outcome: Outcome,
+    },
+}
+
+/// The state every game shares.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Table {
+    seats: u8,
+    sides: Sides,
+    seed: Seed,
+    deck: Deck,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    practice_deck: Vec<Card>,
+    deals: u32,
+    hand: u32,
+    dealer: Seat,
+    moves: u32,
+    move_cap: u32,
+    status: Status,
+    totals: Vec<i32>,
+    history: Vec<HandRecord>,
+    outcome: Option<Outcome>,
+}
+
+/// How the first dealer is chosen.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FirstDealer {
+    /// Drawn from the seed; the last seat in a game from a practice deck (RULES.md §5).
+    Drawn,
+    /// Fixed by the variant.
+    Fixed(Seat),
+}
+
+/// What a game needs to lay out its table.
+#[derive(Clone, Debug)]
+pub struct TableSpec {
+    pub seats: u8,
+    pub sides: Sides,
+    pub deck: Deck,
+    pub move_cap: u32,
+    pub first_dealer: FirstDealer,
+    /// Every side's total before the first hand.
+    pub initial_total: i32,
+}
+
+impl Table {
+    /// A table before its first deal. Checks the practice deck: whole decks of the game's cards.
+    pub(crate) fn new(spec: TableSpec, setup: &Setup) -> Result<Table, SetupError> {
+        let practice_deck = setup.deck.clone().unwrap_or_default();
+        if setup.deck.is_some() {
+            check_practice_deck(&practice_deck, spec.deck)?;
+        }
+        let dealer = match spec.first_dealer {
+            FirstDealer::Fixed(seat) => seat,
+            FirstDealer::Drawn if setup.deck.is_some() => Seat::new(spec.seats - 1),
+            FirstDealer::Drawn => {
+                let mut rng = CardRng::for_stream(&setup.seed, Stream::FirstDealer);
+                Seat::new(rng.below(u32::from(spec.seats)) as u8)
+            }
+        };
+        Ok(Table {
+            seats: spec.seats,
+            totals: vec![spec.initial_total; spec.sides.count()],
+            sides: spec.sides,
+            seed: setup.seed,
+            deck: spec.deck,
+            practice_deck,
+            deals: 0,
+            hand: 0,
+            dealer,
+            moves: 0,
+            move_cap: spec.move_cap,
+            status: Status::Active,
+            history: Vec::new(),
+            outcome: None,
+        })
+    }
+
+    /// How many seats.
+    pub fn seats(&self) -> u8 {
+        self.seats
+    }
+
+    /// The sides.
+    pub fn sides(&self) -> &Sides {
+        &self.sides
+    }
+
+    /// The side a seat plays for.
+    pub fn side_of(&self, seat: Seat) -> u8 {
+        self.sides.side_of(seat)
+    }
+
+    /// Where the game stands.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The current hand's number, from 1.
+    pub fn hand_number(&self) -> u32 {
+        self.hand
+    }
+
+    /// The current hand's dealer (before the first deal: the first dealer).
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    /// Moves played so far in the whole game.
+    pub fn moves(&self) -> u32 {
+        self.moves
+    }
+
+    /// The move cap.
+    pub fn move_cap(&self) -> u32 {
+        self.move_cap
+    }
+
+    /// Every side's running total.
+    pub fn totals(&self) -> &[i32] {
+        &self.totals
+    }
+
+    /// The scored hands.
+    pub fn history(&self) -> &[HandRecord] {
+        &self.history
+    }
+
+    /// The result, once finished.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// How many decks have been dealt (deal indices `0..deals`).
+    pub fn deals(&self) -> u32 {
+        self.deals
+    }
+
+    /// The deck the game uses.
+    pub fn deck(&self) -> Deck {
+        self.deck
+    }
+
+    /// Whether the game was created from a practice deck.
+    pub fn is_practice_deck(&self) -> bool {
+        !self.practice_deck.is_empty()
+    }
+
+    /// The practice deck order of deal `i`, if that deal came from the practice deck.
+    pub fn practice_deal(&self, i: u32) -> Option<&[Card]> {
+        let size = self.deck.size();
+        let start = (i as usize).checked_mul(size)?;
+        self.practice_deck.get(start..start + size)
+    }
+
+    /// `sha256` of deal `i`'s seed, published when the deal is made.
+    pub fn commitment(&self, i: u32) -> Option<[u8; 32]> {
+        (i < self.deals).then(|| self.deal_seed(i).commitment())
+    }
+
+    /// Deal `i`'s seed, once its hand is over (API.md, "Fairness").
+    pub fn revealed_seed(&self, i: u32) -> Option<Seed> {
+        let over = i + 1 < self.deals || (i + 1 == self.deals && self.status != Status::Active);
+        over.then(|| self.deal_seed(i))
+    }
+
+    /// The stream for a computer player's decision at the current move: the game seed's
+    /// `Decision(moves)` stream. Bots get this generator, never the seed.
+    pub(crate) fn decision_rng(&self) -> CardRng {
+        CardRng::for_stream(&self.seed, Stream::Decision(u64::from(self.moves)))
+    }
+
+    fn deal_seed(&self, i: u32) -> Seed {
+        self.seed.derive(Stream::Deal(i))
+    }
+
+    /// The next deal's deck, top card first, and its generator for the rest of the deal's
+    /// randomness (stream 0, after the shuffle; a practice deck is not shuffled).
+    pub(crate) fn next_deck(&mut self) -> (Vec<Card>, CardRng) {
+        let index = self.deals;
+        self.deals += 1;
+        let seed = self.deal_seed(index);
+        match self.practice_deal(index) {
+            Some(order) => (order.to_vec(), CardRng::new(&seed, 0)),
+            None => shuffled_deck(self.deck, &seed),
+        }
+    }
+
+    /// Starts a hand dealt by `dealer`.
+    pub(crate) fn begin_hand(&mut self, dealer: Seat) -> TableEvent {
+        self.hand += 1;
+        self.dealer = dealer;
+        self.status = Status::Active;
+        TableEvent::HandStarted {
+            hand: self.hand,
+            deal: self.deals,
+            dealer,
+        }
+    }
+
+    /// Scores the current hand: adds every line to its side's total.
+    pub(crate) fn end_hand(&mut self, lines: Vec<ScoreLine>, carried: i32) -> TableEvent {
+        for line in &lines {
+            if let Some(total) = self.totals.get_mut(line.side as usize) {
+                *total += line.points;
+            }
+        }
+        self.history.push(HandRecord {
+            hand: self.hand,
+            dealer: self.dealer,
+            lines: lines.clone(),
+            totals: self.totals.clone(),
+            carried,
+        });
+        self.status = Status::HandOver;
+        TableEvent::HandScored {
+            hand: self.hand,
+            lines,
+            totals: self.totals.clone(),
+            carried,
+        }
+    }
+
+    /// Ends the game.
+    pub(crate) fn finish(&mut self, winners: Vec<u8>, reason: EndReason) -> TableEvent {
+        let outcome = Outcome { winners, reason };
+        self.outcome = Some(outcome.clone());
+        self.status = Status::Finished;
+        TableEvent::GameOver { outcome }
+    }
+
+    /// Counts one move; returns whether the cap is now reached.
+    pub(crate) fn count_move(&mut self) -> bool {
+        self.moves += 1;
+        self.moves >= self.move_cap
+    }
+
+    /// The sides whose total is highest among those at or above `target`, if any reached it.
+    pub fn leaders_at_target(&self, target: i32) -> Option<Vec<u8>> {
+        let best = self.totals.iter().copied().filter(|&t| t >= target).max()?;
+        Some(
+            self.totals
+                .iter()
+                .enumerate()
+                .filter(|&(_, &t)| t == best)
+                .map(|(side, _)| side as u8)
+                .collect(),
+        )
+    }
+}
+
+fn check_practice_deck(order: &[Card], deck: Deck) -> Result<(), SetupError> {
+    let size = deck.size();
+    if order.is_empty() || !order.len().is_multiple_of(size) {
+        return Err(SetupError::Deck(format!(
+            "must list whole decks of {size} cards, one deal after another; it lists {} cards",
+            order.len()
+        )));
+    }
+    for (i, chunk) in order.chunks(size).enumerate() {
+        let mut seen = CardSet::EMPTY;
+        for &card in chunk {
+            if !deck.cards().contains(card) {
+                return Err(SetupError::Deck(format!(
+                    "lists {card}, which is not in this game's {size}-card deck"
+                )));
+            }
+            if !seen.insert(card) {
+                return Err(SetupError::Deck(format!(
+                    "lists {card} twice in deal {}",
+                    i + 1
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::parse_cards;
+
+    fn spec() -> TableSpec {
+        TableSpec {
+            seats: 2,
+            sides: Sides::individual(2),
+            deck: Deck::Standard52,
+            move_cap: 100,
+            first_dealer: FirstDealer::Drawn,
+            initial_total: 0,
+        }
+    }
+
+    #[test]
+    fn a_practice_deck_must_be_whole_decks_of_the_games_cards() {
+        let seed = Seed::from_bytes([1; 32]);
+        let mut deck = Deck::Standard52.canonical_order();
+        assert!(
+            Table::new(
+                spec(),
+                &Setup {
+                    seed,
+                    deck: Some(deck.clone())
+                }
+            )
+            .is_ok()
+        );
+        deck.pop();
+        let err = Table::new(
+            spec(),
+            &Setup {
+                seed,
+                deck: Some(deck.clone()),
+            },
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("it lists 51 cards"), "{err}");
+        deck.push(deck[0]);
+        let err = Table::new(
+            spec(),
+            &Setup {
+                seed,
+                deck: Some(deck),
+            },
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("lists AC twice"), "{err}");
+
+        let mut short = spec();
+        short.deck = Deck::NoCourts44;
+        let mut order = Deck::NoCourts44.canonical_order();
+        order[0] = parse_cards("KS").unwrap()[0];
+        let err = Table::new(
+            short,
+            &Setup {
+                seed,
+                deck: Some(order),
+            },
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("KS, which is not"), "{err}");
+    }
+
+    #[test]
+    fn the_first_dealer_of_a_practice_deck_is_the_last_seat() {
+        let seed = Seed::from_bytes([1; 32]);
+        let mut four = spec();
+        four.seats = 4;
+        four.sides = Sides::individual(4);
+        let table = Table::new(
+            four,
+            &Setup {
+                seed,
+                deck: Some(Deck::Standard52.canonical_order()),
+            },
+        )
+        .unwrap();
+        assert_eq!(table.dealer(), Seat::new(3));
+    }
+
+    #[test]
+    fn the_first_dealer_is_drawn_from_the_seed_and_every_seat_can_deal() {
+        let mut dealers = std::collections::BTreeSet::new();
+        for b in 0..64u8 {
+            let table = Table::new(spec(), &Setup::seeded(Seed::from_bytes([b; 32]))).unwrap();
+            let again = Table::new(spec(), &Setup::seeded(Seed::from_bytes([b; 32]))).unwrap();
+            assert_eq!(table.dealer(), again.dealer());
+            dealers.insert(table.dealer());
+        }
+        assert_eq!(dealers.len(), 2);
+    }
+
+    #[test]
+    fn seeds_are_revealed_only_after_their_hand() {
+        let mut table = Table::new(spec(), &Setup::seeded(Seed::from_bytes([3; 32]))).unwrap();
+        assert_eq!(table.commitment(0), None);
+        table.next_deck();
+        table.begin_hand(Seat::new(0));
+        assert!(table.commitment(0).is_some());
+        assert_eq!(table.revealed_seed(0), None);
+        table.end_hand(Vec::new(), 0);
+        let seed = table.revealed_seed(0).unwrap();
+        assert_eq!(Some(seed.commitment()), table.commitment(0));
+        table.next_deck();
+        table.begin_hand(Seat::new(1));
+        assert!(table.revealed_seed(0).is_some());
+        assert_eq!(table.revealed_seed(1), None);
+    }
+
+    #[test]
+    fn score_lines_serialise_flat() {
+        let line = ScoreLine {
+            side: 1,
+            points: 10,
+            item: ScoreItem::Basra {
+                card: "5C".parse().unwrap(),
+            },
+        };
+        let json = serde_json::to_string(&line).unwrap();
+        assert_eq!(json, r#"{"side":1,"points":10,"item":"basra","card":"5C"}"#);
+        assert_eq!(serde_json::from_str::<ScoreLine>(&json).unwrap(), line);
+    }
+}
