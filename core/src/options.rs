@@ -127,10 +127,10 @@ pub enum SetupError {
         allowed: String,
         given: usize,
     },
-    #[error("{0}")]
-    Conflict(String),
     #[error("the practice deck {0}")]
     Deck(String),
+    #[error("the position {0}")]
+    Position(String),
 }
 
 /// Reads the given options against a variant's specs: unknown names are refused, missing ones

@@ -363,6 +363,13 @@ impl Table {
         TableEvent::GameOver { outcome }
     }
 
+    /// Sets the running totals of a position set up by hand.
+    pub(crate) fn set_totals(&mut self, totals: &[i32]) {
+        for (total, &given) in self.totals.iter_mut().zip(totals) {
+            *total = given;
+        }
+    }
+
     /// Counts one move; returns whether the cap is now reached.
     pub(crate) fn count_move(&mut self) -> bool {
         self.moves += 1;

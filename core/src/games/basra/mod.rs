@@ -163,6 +163,26 @@ pub struct Basra {
     carried: i32,
 }
 
+/// A Basra position set up by hand (for teaching, puzzles and tests): every card of the
+/// variant's deck must be in exactly one place.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct BasraPosition {
+    pub dealer: Seat,
+    pub to_act: Seat,
+    pub hands: Vec<CardSet>,
+    pub floor: CardSet,
+    /// The stock, top card first.
+    pub stock: Vec<Card>,
+    /// Each side's capture pile.
+    pub piles: Vec<CardSet>,
+    /// The round of the deal being played, from 1.
+    pub round: u8,
+    pub last_capture: Option<Seat>,
+    pub carried: i32,
+    /// Each side's total before this deal.
+    pub totals: Vec<i32>,
+}
+
 /// The most times cards dealt to the floor go back into the stock in one deal.
 const MAX_FLOOR_RETURNS: u32 = 1000;
 
@@ -175,6 +195,78 @@ impl Basra {
     /// A seat's hand.
     pub fn hand(&self, seat: Seat) -> CardSet {
         self.hands.get(seat.index()).copied().unwrap_or_default()
+    }
+
+    /// A game at a position set up by hand, in its first hand. The seed drives later deals.
+    pub fn from_position(
+        config: BasraConfig,
+        position: BasraPosition,
+        seed: crate::rng::Seed,
+    ) -> Result<Basra, SetupError> {
+        let sides = config.sides().count();
+        let seats = usize::from(config.seats);
+        let fail = |what: String| Err(SetupError::Position(what));
+        if position.hands.len() != seats || position.piles.len() != sides {
+            return fail(format!("needs {seats} hands and {sides} piles"));
+        }
+        if position.totals.len() != sides && !position.totals.is_empty() {
+            return fail(format!("needs {sides} totals"));
+        }
+        if position.dealer.index() >= seats || position.to_act.index() >= seats {
+            return fail("names a seat that is not at the table".to_owned());
+        }
+        let mut placed = CardSet::EMPTY;
+        let places = position
+            .hands
+            .iter()
+            .chain(&position.piles)
+            .copied()
+            .chain([position.floor])
+            .chain(position.stock.iter().map(|&c| CardSet::single(c)));
+        for cards in places {
+            if let Some(twice) = (placed & cards).first() {
+                return fail(format!("puts {twice} in two places"));
+            }
+            placed |= cards;
+        }
+        let deck = config.deck().cards();
+        if let Some(stray) = (placed - deck).first() {
+            return fail(format!("uses {stray}, which is not in the deck"));
+        }
+        if let Some(missing) = (deck - placed).first() {
+            return fail(format!("does not place {missing}"));
+        }
+        if position.hands[position.to_act.index()].is_empty() {
+            return fail("gives the seat to act no cards".to_owned());
+        }
+        let mut table = Table::new(
+            TableSpec {
+                seats: config.seats,
+                sides: config.sides(),
+                deck: config.deck(),
+                move_cap: config.move_cap,
+                first_dealer: FirstDealer::Fixed(position.dealer),
+                initial_total: 0,
+            },
+            &Setup::seeded(seed),
+        )?;
+        table.begin_hand(position.dealer);
+        table.next_deck();
+        table.set_totals(&position.totals);
+        Ok(Basra {
+            basras: vec![Vec::new(); sides],
+            config,
+            table,
+            stock: position.stock.into_iter().rev().collect(),
+            hands: position.hands,
+            floor: position.floor,
+            piles: position.piles,
+            round: position.round.max(1),
+            to_act: position.to_act,
+            last_capture: position.last_capture,
+            last_play: None,
+            carried: position.carried,
+        })
     }
 
     fn sides(&self) -> usize {
