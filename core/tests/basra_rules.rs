@@ -84,10 +84,6 @@ impl Table {
         self.position.dealer = seat(s);
         self
     }
-    fn to_act(mut self, s: u8) -> Table {
-        self.position.to_act = seat(s);
-        self
-    }
     fn last_capture(mut self, s: u8) -> Table {
         self.position.last_capture = Some(seat(s));
         self
