@@ -10,6 +10,7 @@ use crate::bots::{self, Automatic, Controller};
 use crate::game::{Events, Game, MoveError, Resignation, Zone};
 use crate::games::basra::{Basra, BasraEvent, BasraMove, BasraView};
 use crate::options::{KindInfo, Options, SetupError};
+use crate::rng::CardRng;
 use crate::seat::{Seat, Viewer};
 use crate::table::{ScoreSheet, Setup, Status, Table};
 
@@ -226,6 +227,13 @@ impl AnyGame {
     pub fn zones(&self) -> Vec<Zone> {
         match self {
             AnyGame::Basra(g) => g.zones(),
+        }
+    }
+
+    /// Redeals the cards `viewer` cannot see (see [`Game::shuffle_hidden`]).
+    pub fn shuffle_hidden(&mut self, viewer: Viewer, rng: &mut CardRng) {
+        match self {
+            AnyGame::Basra(g) => g.shuffle_hidden(viewer, rng),
         }
     }
 
