@@ -98,6 +98,11 @@ impl CardSet {
         }
     }
 
+    /// The cards of this set with a higher bit than `card`.
+    pub const fn above(self, card: Card) -> CardSet {
+        CardSet(self.0 & !((2u64 << card.index()) - 1))
+    }
+
     /// The cards in ascending bit order.
     pub fn iter(self) -> CardSetIter {
         CardSetIter(self.0)

@@ -109,7 +109,7 @@ fn keep_value(view: &BasraView, card: Card) -> u8 {
 fn gives_basra(view: &BasraView, unseen: CardSet, floor: CardSet) -> bool {
     unseen.iter().any(|card| {
         rules::outcomes(&view.config, card, floor)
-            .into_iter()
+            .iter()
             .any(|captured| rules::basra_points(&view.config, card, floor, captured) > 0)
     })
 }

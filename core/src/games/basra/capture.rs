@@ -57,34 +57,42 @@ pub fn sum(cards: CardSet) -> u32 {
         .sum()
 }
 
+/// For each rank number, every card of a lower rank.
+const BELOW: [CardSet; 14] = {
+    let mut table = [CardSet::EMPTY; 14];
+    let mut r = 2;
+    while r < 14 {
+        table[r] = CardSet::from_bits(table[r - 1].bits() | (0x0001_0001_0001_0001u64 << (r - 1)));
+        r += 1;
+    }
+    table
+};
+
 /// The floor cards a numeral of `rank` could use in a sum: numerals worth less than it.
 fn candidates(rank: Rank, floor: CardSet) -> CardSet {
-    let below = (1..rank.number())
-        .filter_map(Rank::from_number)
-        .fold(CardSet::EMPTY, |set, r| set | CardSet::rank(r));
-    floor & below
+    floor & BELOW[usize::from(rank.number())]
 }
 
 /// Every group (two or more cards, or exactly two) of `pool` adding up to `target`.
 pub fn groups(pool: CardSet, target: u8, size: Groups) -> Vec<CardSet> {
-    let cards = pool.to_vec();
     let mut found = Vec::new();
-    grow_groups(&cards, 0, target, CardSet::EMPTY, 0, size, &mut found);
+    if pool.len() >= 2 {
+        grow_groups(pool, target, CardSet::EMPTY, 0, size, &mut found);
+    }
     found
 }
 
+/// Extends `group` (worth `total`) with cards of `rest`, each above every card already in it.
 fn grow_groups(
-    cards: &[Card],
-    from: usize,
+    rest: CardSet,
     target: u8,
     group: CardSet,
     total: u8,
     size: Groups,
     found: &mut Vec<CardSet>,
 ) {
-    for (i, &card) in cards.iter().enumerate().skip(from) {
-        let v = card.rank().number();
-        let total = total + v;
+    for card in rest {
+        let total = total + card.rank().number();
         if total > target {
             continue;
         }
@@ -98,7 +106,7 @@ fn grow_groups(
         if size == Groups::Pairs && group.len() >= 2 {
             continue;
         }
-        grow_groups(cards, i + 1, target, group, total, size, found);
+        grow_groups(rest.above(card), target, group, total, size, found);
     }
 }
 
@@ -146,6 +154,9 @@ pub fn preferred(card: Card, floor: CardSet, size: Groups) -> CardSet {
     let same_rank = floor & CardSet::rank(card.rank());
     let pool = candidates(card.rank(), floor);
     let all_groups = groups(pool, card.rank().number(), size);
+    if all_groups.is_empty() {
+        return same_rank;
+    }
     let mut best = CardSet::EMPTY;
     search(pool, CardSet::EMPTY, &all_groups, &mut |family| {
         if compare(family, best) == Ordering::Less {
@@ -160,6 +171,9 @@ pub fn choices(card: Card, floor: CardSet, size: Groups) -> Vec<CardSet> {
     let same_rank = floor & CardSet::rank(card.rank());
     let pool = candidates(card.rank(), floor);
     let all_groups = groups(pool, card.rank().number(), size);
+    if all_groups.is_empty() {
+        return vec![same_rank];
+    }
     let mut found: Vec<CardSet> = Vec::new();
     search(pool, CardSet::EMPTY, &all_groups, &mut |family| {
         let left = pool - family;
@@ -241,6 +255,16 @@ mod tests {
             cards.iter().map(|c| c.to_string()).collect()
         };
         assert_eq!(codes, by_key);
+    }
+
+    #[test]
+    fn below_holds_the_lower_ranks() {
+        assert_eq!(BELOW[1], CardSet::EMPTY);
+        assert_eq!(
+            BELOW[3],
+            CardSet::rank(Rank::Ace) | CardSet::rank(Rank::Two)
+        );
+        assert_eq!(BELOW[13].len(), 48);
     }
 
     #[test]

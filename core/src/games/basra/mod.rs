@@ -469,13 +469,13 @@ impl Basra {
         }
     }
 
-    fn explain(&self, card: Card, wanted: CardSet, allowed: &[CardSet]) -> BasraRejection {
+    fn explain(&self, card: Card, wanted: CardSet, allowed: &rules::Outcomes) -> BasraRejection {
         if let Some(stray) = (wanted - self.floor).first() {
             return BasraRejection::NotOnFloor(stray);
         }
         let automatic = BasraRejection::Automatic {
             card,
-            takes: allowed.first().copied().unwrap_or_default(),
+            takes: allowed.first(),
         };
         if !(self.config.capture_is_chosen() && card.rank().is_numeral()) {
             return automatic;
@@ -593,17 +593,17 @@ impl Game for Basra {
         if self.to_act() != Some(seat) {
             return Vec::new();
         }
-        self.hand(seat)
-            .iter()
-            .flat_map(|card| {
-                rules::outcomes(&self.config, card, self.floor)
-                    .into_iter()
-                    .map(move |capture| BasraMove::Play {
-                        card,
-                        capture: Some(capture),
-                    })
-            })
-            .collect()
+        let hand = self.hand(seat);
+        let mut moves = Vec::with_capacity(hand.len());
+        for card in hand {
+            for capture in rules::outcomes(&self.config, card, self.floor).iter() {
+                moves.push(BasraMove::Play {
+                    card,
+                    capture: Some(capture),
+                });
+            }
+        }
+        moves
     }
 
     fn check(&self, seat: Seat, mv: &BasraMove) -> Result<BasraMove, BasraRejection> {
@@ -613,8 +613,8 @@ impl Game for Basra {
         }
         let allowed = rules::outcomes(&self.config, card, self.floor);
         let taken = match capture {
-            None => allowed.first().copied().unwrap_or_default(),
-            Some(wanted) if allowed.contains(&wanted) => wanted,
+            None => allowed.first(),
+            Some(wanted) if allowed.contains(wanted) => wanted,
             Some(wanted) => return Err(self.explain(card, wanted, &allowed)),
         };
         Ok(BasraMove::Play {

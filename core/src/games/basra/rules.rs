@@ -20,14 +20,53 @@ pub fn sweeps(config: &BasraConfig, card: Card) -> bool {
 /// The floor cards `card` may capture, one set per allowed outcome, the automatic or preferred
 /// outcome first. An empty set means the card stays on the floor. Only a `classic44` numeral
 /// whose sums overlap has more than one outcome.
-pub fn outcomes(config: &BasraConfig, card: Card, floor: CardSet) -> Vec<CardSet> {
+pub fn outcomes(config: &BasraConfig, card: Card, floor: CardSet) -> Outcomes {
+    let only = |captured| Outcomes {
+        first: captured,
+        more: Vec::new(),
+    };
     if sweeps(config, card) {
-        return vec![floor];
+        return only(floor);
     }
     match card.rank() {
-        Rank::Queen | Rank::King | Rank::Jack => vec![floor & CardSet::rank(card.rank())],
-        _ if config.capture_is_chosen() => capture::choices(card, floor, config.groups()),
-        _ => vec![capture::preferred(card, floor, config.groups())],
+        Rank::Queen | Rank::King | Rank::Jack => only(floor & CardSet::rank(card.rank())),
+        _ if config.capture_is_chosen() => {
+            let mut choices = capture::choices(card, floor, config.groups());
+            if choices.is_empty() {
+                return only(CardSet::EMPTY);
+            }
+            let first = choices.remove(0);
+            Outcomes {
+                first,
+                more: choices,
+            }
+        }
+        _ => only(capture::preferred(card, floor, config.groups())),
+    }
+}
+
+/// The captures a card may make: one, or (a `classic44` choice) several. Allocates only for
+/// several, because this is on every move's path.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Outcomes {
+    first: CardSet,
+    more: Vec<CardSet>,
+}
+
+impl Outcomes {
+    /// The automatic or preferred capture.
+    pub fn first(&self) -> CardSet {
+        self.first
+    }
+
+    /// Every allowed capture, the preferred first.
+    pub fn iter(&self) -> impl Iterator<Item = CardSet> + '_ {
+        std::iter::once(self.first).chain(self.more.iter().copied())
+    }
+
+    /// Whether `captured` is one of them.
+    pub fn contains(&self, captured: CardSet) -> bool {
+        self.first == captured || self.more.contains(&captured)
     }
 }
 
