@@ -116,7 +116,7 @@ fn check_conservation(game: &AnyGame) {
     assert_eq!(count, deck.len());
 }
 
-/// Moves a client might send: every card of the deck, with no capture, with random parts of the
+/// Moves a client might send: the cards held and a sample of the others, with no capture, with random parts of the
 /// floor, with the whole floor, and the legal moves themselves.
 fn candidate_moves(game: &AnyGame, seat: Seat, rng: &mut CardRng) -> Vec<AnyMove> {
     match game {
@@ -124,11 +124,12 @@ fn candidate_moves(game: &AnyGame, seat: Seat, rng: &mut CardRng) -> Vec<AnyMove
             let floor = g.floor().to_vec();
             let mut moves = Vec::new();
             for card in CardSet::ALL {
-                moves.push(BasraMove::Play {
-                    card,
-                    capture: None,
-                });
+                // Cards the seat does not hold are refused alike: sample them.
                 if g.hand(seat).contains(card) || rng.below(8) == 0 {
+                    moves.push(BasraMove::Play {
+                        card,
+                        capture: None,
+                    });
                     let subset: CardSet = floor.iter().filter(|_| rng.below(2) == 0).collect();
                     moves.push(BasraMove::Play {
                         card,
