@@ -1,0 +1,76 @@
+//! The storage layer's one error type.
+
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+
+/// What can go wrong in storage, in the terms the service needs.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// The database cannot be reached (down, restarting, pool exhausted).
+    #[error("the database is unavailable: {0}")]
+    Unavailable(String),
+    /// A versioned write lost the race: the game is no longer at the version that was read.
+    #[error("the game changed since it was read")]
+    VersionConflict,
+    /// A unique constraint refused the write (a name or key already taken).
+    #[error("already exists: {0}")]
+    Duplicate(String),
+    /// No such row.
+    #[error("not found")]
+    NotFound,
+    /// Stored data that does not decode: a defect, never the client's fault.
+    #[error("corrupt stored data: {0}")]
+    Corrupt(String),
+    /// Any other database error.
+    #[error("database error: {0}")]
+    Other(String),
+}
+
+impl From<DieselError> for DbError {
+    fn from(error: DieselError) -> DbError {
+        match error {
+            DieselError::NotFound => DbError::NotFound,
+            DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
+                DbError::Duplicate(info.constraint_name().unwrap_or(info.message()).to_owned())
+            }
+            DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
+                DbError::Unavailable(info.message().to_owned())
+            }
+            DieselError::DatabaseError(_, info) if is_unavailable_message(info.message()) => {
+                DbError::Unavailable(info.message().to_owned())
+            }
+            DieselError::BrokenTransactionManager => {
+                DbError::Unavailable("the connection's transaction state is broken".to_owned())
+            }
+            other => DbError::Other(other.to_string()),
+        }
+    }
+}
+
+impl From<r2d2::Error> for DbError {
+    fn from(error: r2d2::Error) -> DbError {
+        DbError::Unavailable(error.to_string())
+    }
+}
+
+impl From<serde_json::Error> for DbError {
+    fn from(error: serde_json::Error) -> DbError {
+        DbError::Corrupt(error.to_string())
+    }
+}
+
+/// Messages of errors that mean "the server went away" rather than "the query was wrong".
+fn is_unavailable_message(message: &str) -> bool {
+    let lower = message.to_ascii_lowercase();
+    [
+        "server closed the connection",
+        "terminating connection",
+        "connection refused",
+        "could not connect",
+        "the database system is shutting down",
+        "the database system is starting up",
+        "database is locked",
+        "no connection to the server",
+    ]
+    .iter()
+    .any(|needle| lower.contains(needle))
+}

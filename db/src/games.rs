@@ -1,0 +1,453 @@
+//! Games: the versioned snapshot row, its seats, the append-only log, the deals' seed
+//! commitments and idempotency keys.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use crate::connection::AnyConnection;
+use crate::error::DbError;
+use crate::schema::{deals, game_log, games, idempotency_keys, seats, users};
+
+/// A game row. `seed` and `state` are secret: a row is never a response body.
+#[derive(Queryable, Clone, PartialEq, Debug)]
+pub struct GameRow {
+    pub id: i64,
+    pub kind: String,
+    pub variant: String,
+    pub options: String,
+    pub seat_count: i32,
+    pub status: String,
+    pub seed: String,
+    pub deck: Option<String>,
+    pub state: Option<String>,
+    pub state_format: i32,
+    pub version: i64,
+    pub practice: bool,
+    pub invite_code: String,
+    pub created_by: i64,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+    pub finished_at: Option<NaiveDateTime>,
+    pub hands: i32,
+    pub moves: i32,
+    pub winners: Option<String>,
+    pub end_reason: Option<String>,
+    pub to_act: Option<i32>,
+    pub bot_pending: bool,
+}
+
+/// A seat with its player's name.
+#[derive(Queryable, Clone, PartialEq, Eq, Debug)]
+pub struct SeatRow {
+    pub seat: i32,
+    pub user_id: Option<i64>,
+    pub name: Option<String>,
+    pub bot: Option<String>,
+}
+
+/// A game with its seats in order.
+#[derive(Clone, PartialEq, Debug)]
+pub struct GameRecord {
+    pub game: GameRow,
+    pub seats: Vec<SeatRow>,
+}
+
+/// One entry of the move log.
+#[derive(Queryable, Clone, PartialEq, Eq, Debug)]
+pub struct LogRow {
+    pub game_id: i64,
+    pub seq: i64,
+    pub seat: Option<i32>,
+    pub action: String,
+    pub payload: Option<String>,
+    pub events: String,
+    pub created_at: NaiveDateTime,
+}
+
+/// A deal's commitment and, once its hand is over, its seed.
+#[derive(Queryable, Clone, PartialEq, Eq, Debug)]
+pub struct DealRow {
+    pub game_id: i64,
+    pub deal: i32,
+    pub hand: i32,
+    pub commitment: String,
+    pub seed: Option<String>,
+    pub dealt_at: NaiveDateTime,
+    pub revealed_at: Option<NaiveDateTime>,
+}
+
+/// A stored answer to a request made with an `Idempotency-Key`.
+#[derive(Queryable, Clone, PartialEq, Eq, Debug)]
+pub struct IdempotencyRow {
+    pub user_id: i64,
+    pub key: String,
+    pub game_id: i64,
+    pub request_hash: String,
+    pub status: i32,
+    pub body: String,
+    pub created_at: NaiveDateTime,
+}
+
+/// A new game, waiting for its players.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    pub kind: String,
+    pub variant: String,
+    pub options: String,
+    pub seed: String,
+    pub deck: Option<String>,
+    pub practice: bool,
+    pub invite_code: String,
+    pub created_by: i64,
+    pub state_format: i32,
+    /// Every seat: its person (if taken) or computer level.
+    pub seats: Vec<SeatChange>,
+}
+
+/// Who sits in a seat.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SeatChange {
+    pub seat: i32,
+    pub user_id: Option<i64>,
+    pub bot: Option<String>,
+}
+
+/// One entry to append to the log.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct LogEntry {
+    pub seat: Option<i32>,
+    pub action: String,
+    pub payload: Option<String>,
+    pub events: String,
+}
+
+/// The listing columns kept beside the snapshot.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Summary {
+    pub status: String,
+    pub hands: i32,
+    pub moves: i32,
+    pub winners: Option<String>,
+    pub end_reason: Option<String>,
+    pub finished: bool,
+    pub to_act: Option<i32>,
+    pub bot_pending: bool,
+}
+
+/// A new deal's commitment.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct NewDeal {
+    pub deal: i32,
+    pub hand: i32,
+    pub commitment: String,
+}
+
+/// A deal's revealed seed.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Reveal {
+    pub deal: i32,
+    pub seed: String,
+}
+
+/// The answer to store under an idempotency key.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct NewIdempotency {
+    pub user_id: i64,
+    pub key: String,
+    pub request_hash: String,
+    pub status: i32,
+    pub body: String,
+}
+
+/// One atomic change of a game: the new snapshot, the log entries that led to it, and what
+/// goes with them. Applied only if the game is still at `expected_version`.
+#[derive(Clone, Debug)]
+pub struct Commit {
+    pub game_id: i64,
+    pub expected_version: i64,
+    pub state: Option<String>,
+    pub summary: Summary,
+    pub entries: Vec<LogEntry>,
+    pub seats: Vec<SeatChange>,
+    pub deals: Vec<NewDeal>,
+    pub reveals: Vec<Reveal>,
+    pub idempotency: Option<NewIdempotency>,
+}
+
+/// Creates a game with its seats and its first log entry (version 1).
+pub fn create(
+    conn: &mut AnyConnection,
+    new: &NewGame,
+    first: &LogEntry,
+) -> Result<GameRow, DbError> {
+    conn.transaction(|conn| {
+        let now = crate::now();
+        let row: GameRow = diesel::insert_into(games::table)
+            .values((
+                games::kind.eq(&new.kind),
+                games::variant.eq(&new.variant),
+                games::options.eq(&new.options),
+                games::seat_count.eq(new.seats.len() as i32),
+                games::status.eq("waiting"),
+                games::seed.eq(&new.seed),
+                games::deck.eq(new.deck.as_deref()),
+                games::state.eq(None::<String>),
+                games::state_format.eq(new.state_format),
+                games::version.eq(1i64),
+                games::practice.eq(new.practice),
+                games::invite_code.eq(&new.invite_code),
+                games::created_by.eq(new.created_by),
+                games::created_at.eq(now),
+                games::updated_at.eq(now),
+                games::hands.eq(0),
+                games::moves.eq(0),
+                games::bot_pending.eq(false),
+            ))
+            .returning(games::all_columns)
+            .get_result(conn)?;
+        for seat in &new.seats {
+            diesel::insert_into(seats::table)
+                .values((
+                    seats::game_id.eq(row.id),
+                    seats::seat.eq(seat.seat),
+                    seats::user_id.eq(seat.user_id),
+                    seats::bot.eq(seat.bot.as_deref()),
+                    seats::joined_at.eq(seat.user_id.map(|_| now)),
+                ))
+                .execute(conn)?;
+        }
+        append(conn, row.id, 1, first, now)?;
+        Ok(row)
+    })
+}
+
+fn append(
+    conn: &mut AnyConnection,
+    game_id: i64,
+    seq: i64,
+    entry: &LogEntry,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::insert_into(game_log::table)
+        .values((
+            game_log::game_id.eq(game_id),
+            game_log::seq.eq(seq),
+            game_log::seat.eq(entry.seat),
+            game_log::action.eq(&entry.action),
+            game_log::payload.eq(entry.payload.as_deref()),
+            game_log::events.eq(&entry.events),
+            game_log::created_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Applies a [`Commit`] atomically: the versioned update first (so SQLite takes its write lock
+/// before any read), then the log, seats, deals and idempotency key. Returns the new version.
+pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError> {
+    conn.transaction(|conn| {
+        let now = crate::now();
+        let new_version = change.expected_version + change.entries.len() as i64;
+        let summary = &change.summary;
+        let updated = diesel::update(
+            games::table
+                .filter(games::id.eq(change.game_id))
+                .filter(games::version.eq(change.expected_version)),
+        )
+        .set((
+            games::version.eq(new_version),
+            games::state.eq(change.state.as_deref()),
+            games::status.eq(&summary.status),
+            games::hands.eq(summary.hands),
+            games::moves.eq(summary.moves),
+            games::winners.eq(summary.winners.as_deref()),
+            games::end_reason.eq(summary.end_reason.as_deref()),
+            games::to_act.eq(summary.to_act),
+            games::bot_pending.eq(summary.bot_pending),
+            games::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+        if updated == 0 {
+            return Err(DbError::VersionConflict);
+        }
+        if summary.finished {
+            diesel::update(games::table.find(change.game_id))
+                .set(games::finished_at.eq(Some(now)))
+                .execute(conn)?;
+        }
+        for (i, entry) in change.entries.iter().enumerate() {
+            append(
+                conn,
+                change.game_id,
+                change.expected_version + 1 + i as i64,
+                entry,
+                now,
+            )?;
+        }
+        for seat in &change.seats {
+            diesel::update(seats::table.find((change.game_id, seat.seat)))
+                .set((
+                    seats::user_id.eq(seat.user_id),
+                    seats::bot.eq(seat.bot.as_deref()),
+                    seats::joined_at.eq(seat.user_id.map(|_| now)),
+                ))
+                .execute(conn)?;
+        }
+        for deal in &change.deals {
+            diesel::insert_into(deals::table)
+                .values((
+                    deals::game_id.eq(change.game_id),
+                    deals::deal.eq(deal.deal),
+                    deals::hand.eq(deal.hand),
+                    deals::commitment.eq(&deal.commitment),
+                    deals::dealt_at.eq(now),
+                ))
+                .execute(conn)?;
+        }
+        for reveal in &change.reveals {
+            diesel::update(deals::table.find((change.game_id, reveal.deal)))
+                .set((
+                    deals::seed.eq(Some(&reveal.seed)),
+                    deals::revealed_at.eq(Some(now)),
+                ))
+                .execute(conn)?;
+        }
+        if let Some(key) = &change.idempotency {
+            diesel::insert_into(idempotency_keys::table)
+                .values((
+                    idempotency_keys::user_id.eq(key.user_id),
+                    idempotency_keys::key.eq(&key.key),
+                    idempotency_keys::game_id.eq(change.game_id),
+                    idempotency_keys::request_hash.eq(&key.request_hash),
+                    idempotency_keys::status.eq(key.status),
+                    idempotency_keys::body.eq(&key.body),
+                    idempotency_keys::created_at.eq(now),
+                ))
+                .execute(conn)?;
+        }
+        Ok(new_version)
+    })
+}
+
+/// A game with its seats.
+pub fn load(conn: &mut AnyConnection, id: i64) -> Result<Option<GameRecord>, DbError> {
+    let Some(game) = games::table.find(id).first::<GameRow>(conn).optional()? else {
+        return Ok(None);
+    };
+    let seats = seats_of(conn, id)?;
+    Ok(Some(GameRecord { game, seats }))
+}
+
+fn seats_of(conn: &mut AnyConnection, id: i64) -> Result<Vec<SeatRow>, DbError> {
+    seats::table
+        .left_join(users::table.on(seats::user_id.eq(users::id.nullable())))
+        .filter(seats::game_id.eq(id))
+        .order(seats::seat.asc())
+        .select((
+            seats::seat,
+            seats::user_id,
+            users::name.nullable(),
+            seats::bot,
+        ))
+        .load(conn)
+        .map_err(DbError::from)
+}
+
+/// The current version of a game (cheap: for waiting on changes).
+pub fn version(conn: &mut AnyConnection, id: i64) -> Result<Option<i64>, DbError> {
+    games::table
+        .find(id)
+        .select(games::version)
+        .first(conn)
+        .optional()
+        .map_err(DbError::from)
+}
+
+/// Log entries after `after`, oldest first, at most `limit`.
+pub fn log_after(
+    conn: &mut AnyConnection,
+    id: i64,
+    after: i64,
+    limit: i64,
+) -> Result<Vec<LogRow>, DbError> {
+    game_log::table
+        .filter(game_log::game_id.eq(id))
+        .filter(game_log::seq.gt(after))
+        .order(game_log::seq.asc())
+        .limit(limit)
+        .load(conn)
+        .map_err(DbError::from)
+}
+
+/// The deals of a game, in order.
+pub fn deals(conn: &mut AnyConnection, id: i64) -> Result<Vec<DealRow>, DbError> {
+    deals::table
+        .filter(deals::game_id.eq(id))
+        .order(deals::deal.asc())
+        .load(conn)
+        .map_err(DbError::from)
+}
+
+/// The stored answer for a user's idempotency key.
+pub fn idempotent_answer(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    key: &str,
+) -> Result<Option<IdempotencyRow>, DbError> {
+    idempotency_keys::table
+        .find((user_id, key))
+        .first(conn)
+        .optional()
+        .map_err(DbError::from)
+}
+
+/// A page of the games a user sits in, newest first, optionally only with these statuses;
+/// and how many there are in all.
+pub fn list_for_user(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    statuses: &[String],
+    page: i64,
+    per_page: i64,
+) -> Result<(Vec<GameRecord>, i64), DbError> {
+    let mine = seats::table
+        .filter(seats::user_id.eq(user_id))
+        .select(seats::game_id);
+    let mut query = games::table.filter(games::id.eq_any(mine)).into_boxed();
+    let mut count = games::table
+        .filter(
+            games::id.eq_any(
+                seats::table
+                    .filter(seats::user_id.eq(user_id))
+                    .select(seats::game_id),
+            ),
+        )
+        .into_boxed();
+    if !statuses.is_empty() {
+        query = query.filter(games::status.eq_any(statuses.to_vec()));
+        count = count.filter(games::status.eq_any(statuses.to_vec()));
+    }
+    let total: i64 = count.count().get_result(conn)?;
+    let rows: Vec<GameRow> = query
+        .order((games::created_at.desc(), games::id.desc()))
+        .offset(page.saturating_sub(1).saturating_mul(per_page))
+        .limit(per_page)
+        .load(conn)?;
+    let mut records = Vec::with_capacity(rows.len());
+    for game in rows {
+        let seats = seats_of(conn, game.id)?;
+        records.push(GameRecord { game, seats });
+    }
+    Ok((records, total))
+}
+
+/// Games left on a computer player's turn (for recovery), at most `limit`.
+pub fn bot_pending(conn: &mut AnyConnection, limit: i64) -> Result<Vec<i64>, DbError> {
+    games::table
+        .filter(games::bot_pending.eq(true))
+        .select(games::id)
+        .order(games::id.asc())
+        .limit(limit)
+        .load(conn)
+        .map_err(DbError::from)
+}

@@ -1,0 +1,25 @@
+//! Cardroom's storage: each game is an append-only move log plus a versioned JSON snapshot, on
+//! PostgreSQL (production) or SQLite (the embedded default), through one connection type.
+//!
+//! Every state write is `UPDATE games … WHERE id = ? AND version = ?`: a lost race is a
+//! [`DbError::VersionConflict`], never a lost move. Functions take a connection and are
+//! synchronous; the service runs them off its async workers.
+
+pub mod connection;
+pub mod error;
+pub mod games;
+pub mod schema;
+pub mod users;
+
+pub use connection::{AnyConnection, Backend, Pool, PooledConnection, check, connect};
+pub use error::DbError;
+
+/// Now, as stored: UTC without zone, truncated to microseconds (PostgreSQL's precision), so a
+/// value reads back equal to what was written.
+pub fn now() -> chrono::NaiveDateTime {
+    let now = chrono::Utc::now().naive_utc();
+    let micros = now.and_utc().timestamp_micros();
+    chrono::DateTime::from_timestamp_micros(micros)
+        .map(|t| t.naive_utc())
+        .unwrap_or(now)
+}

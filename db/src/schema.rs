@@ -1,0 +1,99 @@
+//! The tables, written by hand (diesel's `MultiConnection` needs the common types of both
+//! backends: ids as BigInt, JSON as Text, times as Timestamp).
+
+diesel::table! {
+    users (id) {
+        id -> BigInt,
+        name -> Text,
+        password_hash -> Nullable<Text>,
+        role -> Text,
+        guest -> Bool,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    games (id) {
+        id -> BigInt,
+        kind -> Text,
+        variant -> Text,
+        options -> Text,
+        seat_count -> Integer,
+        status -> Text,
+        seed -> Text,
+        deck -> Nullable<Text>,
+        state -> Nullable<Text>,
+        state_format -> Integer,
+        version -> BigInt,
+        practice -> Bool,
+        invite_code -> Text,
+        created_by -> BigInt,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        finished_at -> Nullable<Timestamp>,
+        hands -> Integer,
+        moves -> Integer,
+        winners -> Nullable<Text>,
+        end_reason -> Nullable<Text>,
+        to_act -> Nullable<Integer>,
+        bot_pending -> Bool,
+    }
+}
+
+diesel::table! {
+    seats (game_id, seat) {
+        game_id -> BigInt,
+        seat -> Integer,
+        user_id -> Nullable<BigInt>,
+        bot -> Nullable<Text>,
+        joined_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    game_log (game_id, seq) {
+        game_id -> BigInt,
+        seq -> BigInt,
+        seat -> Nullable<Integer>,
+        action -> Text,
+        payload -> Nullable<Text>,
+        events -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    deals (game_id, deal) {
+        game_id -> BigInt,
+        deal -> Integer,
+        hand -> Integer,
+        commitment -> Text,
+        seed -> Nullable<Text>,
+        dealt_at -> Timestamp,
+        revealed_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    idempotency_keys (user_id, key) {
+        user_id -> BigInt,
+        key -> Text,
+        game_id -> BigInt,
+        request_hash -> Text,
+        status -> Integer,
+        body -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(seats -> games (game_id));
+diesel::joinable!(game_log -> games (game_id));
+diesel::joinable!(deals -> games (game_id));
+diesel::allow_tables_to_appear_in_same_query!(
+    users,
+    games,
+    seats,
+    game_log,
+    deals,
+    idempotency_keys
+);

@@ -1,0 +1,73 @@
+//! Accounts.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use crate::connection::AnyConnection;
+use crate::error::DbError;
+use crate::schema::users;
+
+/// An account.
+#[derive(Queryable, Clone, PartialEq, Eq, Debug)]
+pub struct User {
+    pub id: i64,
+    pub name: String,
+    pub password_hash: Option<String>,
+    pub role: String,
+    pub guest: bool,
+    pub created_at: NaiveDateTime,
+}
+
+/// Creates an account; a taken name is [`DbError::Duplicate`].
+pub fn create(
+    conn: &mut AnyConnection,
+    name: &str,
+    password_hash: Option<&str>,
+    guest: bool,
+) -> Result<User, DbError> {
+    diesel::insert_into(users::table)
+        .values((
+            users::name.eq(name),
+            users::password_hash.eq(password_hash),
+            users::role.eq("player"),
+            users::guest.eq(guest),
+            users::created_at.eq(crate::now()),
+        ))
+        .returning(users::all_columns)
+        .get_result(conn)
+        .map_err(DbError::from)
+}
+
+/// The account with this name.
+pub fn by_name(conn: &mut AnyConnection, name: &str) -> Result<Option<User>, DbError> {
+    users::table
+        .filter(users::name.eq(name))
+        .first(conn)
+        .optional()
+        .map_err(DbError::from)
+}
+
+/// The account with this id.
+pub fn by_id(conn: &mut AnyConnection, id: i64) -> Result<Option<User>, DbError> {
+    users::table
+        .find(id)
+        .first(conn)
+        .optional()
+        .map_err(DbError::from)
+}
+
+/// Sets an account's role (`player` or `admin`).
+pub fn set_role(conn: &mut AnyConnection, id: i64, role: &str) -> Result<(), DbError> {
+    diesel::update(users::table.find(id))
+        .set(users::role.eq(role))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Sets an account's password hash (and makes it a registered account).
+pub fn set_password(conn: &mut AnyConnection, id: i64, hash: &str) -> Result<(), DbError> {
+    diesel::update(users::table.find(id))
+        .set((users::password_hash.eq(hash), users::guest.eq(false)))
+        .execute(conn)?;
+    Ok(())
+}
