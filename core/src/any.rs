@@ -15,6 +15,7 @@ use crate::seat::{Seat, Viewer};
 use crate::table::{ScoreSheet, Setup, Status, Table};
 
 /// A game kind.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GameKind {
@@ -81,6 +82,7 @@ pub enum AnyGame {
 }
 
 /// Any game's move.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Debug, Serialize)]
 #[serde(untagged)]
 pub enum AnyMove {
@@ -88,6 +90,7 @@ pub enum AnyMove {
 }
 
 /// Any game's view.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Debug, Serialize)]
 #[serde(untagged)]
 pub enum AnyView {
@@ -95,6 +98,7 @@ pub enum AnyView {
 }
 
 /// Any game's own event.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Debug, Serialize)]
 #[serde(untagged)]
 pub enum AnyEvent {

@@ -11,6 +11,8 @@ pub mod cardset;
 pub mod deck;
 pub mod game;
 pub mod games;
+#[cfg(feature = "openapi")]
+mod openapi;
 pub mod options;
 pub mod rng;
 pub mod seat;

@@ -65,6 +65,7 @@ impl<'de> Deserialize<'de> for OptionValue {
 }
 
 /// What values an option takes.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum OptionKind {
@@ -83,6 +84,7 @@ pub enum OptionKind {
 }
 
 /// One house-rule option as the catalogue publishes it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct OptionSpec {
     pub name: &'static str,
@@ -266,6 +268,7 @@ pub fn list_with_or<T: fmt::Display>(items: &[T]) -> String {
 }
 
 /// One variant in the catalogue.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Serialize)]
 pub struct VariantInfo {
     pub name: &'static str,
@@ -279,6 +282,7 @@ pub struct VariantInfo {
 }
 
 /// A computer-player level in the catalogue.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Serialize)]
 pub struct LevelInfo {
     pub name: &'static str,
@@ -286,6 +290,7 @@ pub struct LevelInfo {
 }
 
 /// One game kind in the catalogue.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Serialize)]
 pub struct KindInfo {
     pub kind: GameKind,

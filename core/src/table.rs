@@ -29,6 +29,7 @@ impl Setup {
 }
 
 /// Where a game stands.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
@@ -41,6 +42,7 @@ pub enum Status {
 }
 
 /// Why a game ended.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum EndReason {
@@ -57,6 +59,7 @@ pub enum EndReason {
 }
 
 /// The result of a finished game.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Outcome {
     /// The winning sides; several share the win (or draw); none after the move cap.
@@ -66,6 +69,7 @@ pub struct Outcome {
 }
 
 /// One scoring item of a hand.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "item", rename_all = "snake_case")]
 pub enum ScoreItem {
@@ -78,6 +82,7 @@ pub enum ScoreItem {
 }
 
 /// Points scored by one side for one item.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct ScoreLine {
     pub side: u8,
@@ -87,6 +92,7 @@ pub struct ScoreLine {
 }
 
 /// The score breakdown of one hand.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct HandRecord {
     pub hand: u32,
@@ -104,6 +110,7 @@ fn is_zero(n: &i32) -> bool {
 }
 
 /// The score sheet: every hand's lines, the running totals and the result.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct ScoreSheet {
     /// The seats of each side, side 0 first.
@@ -114,6 +121,7 @@ pub struct ScoreSheet {
 }
 
 /// Events every game emits through its table.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TableEvent {

@@ -19,6 +19,7 @@ use crate::seat::Sides;
 use super::capture::Groups;
 
 /// A Basra variant.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
@@ -45,6 +46,7 @@ impl Variant {
 }
 
 /// What a tied majority of cards does with its 30 points.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MajorityTie {
@@ -55,6 +57,7 @@ pub enum MajorityTie {
 }
 
 /// A validated Basra configuration.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct BasraConfig {
     pub variant: Variant,

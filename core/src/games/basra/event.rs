@@ -7,6 +7,7 @@ use crate::cardset::CardSet;
 use crate::seat::Seat;
 
 /// A Basra event. `Dealt` goes only to its seat; every other event is public.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum BasraEvent {

@@ -40,6 +40,7 @@ pub use view::{BasraView, SideView};
 use capture::POINT_CARDS;
 
 /// A Basra move: play a card, optionally naming the floor cards it captures.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum BasraMove {
@@ -67,6 +68,7 @@ impl BasraMove {
 }
 
 /// A basra made in the current deal.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct BasraMark {
     pub seat: Seat,

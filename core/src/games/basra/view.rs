@@ -12,6 +12,7 @@ use super::{BasraMark, BasraMove};
 
 /// One side as everyone sees it: its seats, the cards it captured (captures happen face up),
 /// its basras of this deal and its total.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct SideView {
     pub seats: Vec<Seat>,
@@ -22,6 +23,7 @@ pub struct SideView {
 
 /// A seat's view: its own hand, the counts of the others, everything public, and its legal
 /// moves. Never another hand or the stock's order.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct BasraView {
     pub config: BasraConfig,

@@ -1,0 +1,224 @@
+//! The one place that knows HTTP status codes: every failure becomes an RFC 9457
+//! `application/problem+json` body with a stable `code`.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpResponse, ResponseError};
+use cardroom_core::MoveError;
+use cardroom_db::DbError;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A problem report (RFC 9457).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "type": "https://cardroom.example/problems/illegal_move",
+    "title": "Illegal move",
+    "status": 422,
+    "detail": "you do not hold 9♦",
+    "code": "illegal_move",
+    "legal_moves": [{"type": "play", "card": "5C", "capture": ["5D"]}]
+}))]
+pub struct Problem {
+    /// A URI naming the kind of problem.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    /// What went wrong, in a sentence.
+    pub detail: String,
+    /// A stable machine-readable word: `unauthorized`, `forbidden`, `not_found`,
+    /// `validation_failed`, `illegal_move`, `not_your_turn`, `version_conflict`, `game_over`,
+    /// `payload_too_large`, `rate_limited`, `unavailable`, …
+    pub code: String,
+    /// With `version_conflict`: the game's version now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_version: Option<i64>,
+    /// With `illegal_move`: the moves the caller may make.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub legal_moves: Option<serde_json::Value>,
+}
+
+/// Every way a request can fail.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    /// A body that is not JSON, or JSON of the wrong shape.
+    #[error("{0}")]
+    BadRequest(String),
+    /// Well-formed input with a value the rules do not allow (unknown card, bad option, …).
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{reason}")]
+    IllegalMove {
+        reason: String,
+        legal_moves: serde_json::Value,
+    },
+    #[error("{0}")]
+    NotYourTurn(String),
+    #[error("the game is at version {current}, not the version this move expected")]
+    VersionConflict { current: i64 },
+    #[error("{0}")]
+    GameOver(String),
+    /// Another conflict with the game's state, with its own code.
+    #[error("{detail}")]
+    Conflict { code: &'static str, detail: String },
+    #[error("the request body is larger than {limit} bytes")]
+    PayloadTooLarge { limit: usize },
+    #[error("{0}")]
+    MethodNotAllowed(String),
+    #[error("the database is unavailable; try again shortly")]
+    Unavailable,
+    /// A defect. The cause goes to the log, never to the client.
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The stable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::Unauthorized(_) => "unauthorized",
+            ApiError::Forbidden(_) => "forbidden",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::BadRequest(_) | ApiError::Invalid(_) => "validation_failed",
+            ApiError::IllegalMove { .. } => "illegal_move",
+            ApiError::NotYourTurn(_) => "not_your_turn",
+            ApiError::VersionConflict { .. } => "version_conflict",
+            ApiError::GameOver(_) => "game_over",
+            ApiError::Conflict { code, .. } => code,
+            ApiError::PayloadTooLarge { .. } => "payload_too_large",
+            ApiError::MethodNotAllowed(_) => "method_not_allowed",
+            ApiError::Unavailable => "unavailable",
+            ApiError::Internal(_) => "internal",
+        }
+    }
+
+    fn title(&self) -> &'static str {
+        match self {
+            ApiError::Unauthorized(_) => "Unauthorized",
+            ApiError::Forbidden(_) => "Forbidden",
+            ApiError::NotFound(_) => "Not found",
+            ApiError::BadRequest(_) | ApiError::Invalid(_) => "Validation failed",
+            ApiError::IllegalMove { .. } => "Illegal move",
+            ApiError::NotYourTurn(_) => "Not your turn",
+            ApiError::VersionConflict { .. } => "Version conflict",
+            ApiError::GameOver(_) => "Game over",
+            ApiError::Conflict { .. } => "Conflict",
+            ApiError::PayloadTooLarge { .. } => "Payload too large",
+            ApiError::MethodNotAllowed(_) => "Method not allowed",
+            ApiError::Unavailable => "Service unavailable",
+            ApiError::Internal(_) => "Internal error",
+        }
+    }
+
+    /// The problem body.
+    pub fn problem(&self) -> Problem {
+        let status = self.status_code();
+        let detail = match self {
+            ApiError::Internal(_) => "something went wrong on our side".to_owned(),
+            other => other.to_string(),
+        };
+        Problem {
+            kind: format!("https://cardroom.example/problems/{}", self.code()),
+            title: self.title().to_owned(),
+            status: status.as_u16(),
+            detail,
+            code: self.code().to_owned(),
+            current_version: match self {
+                ApiError::VersionConflict { current } => Some(*current),
+                _ => None,
+            },
+            legal_moves: match self {
+                ApiError::IllegalMove { legal_moves, .. } => Some(legal_moves.clone()),
+                _ => None,
+            },
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Invalid(_) | ApiError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::NotYourTurn(_)
+            | ApiError::VersionConflict { .. }
+            | ApiError::GameOver(_)
+            | ApiError::Conflict { .. } => StatusCode::CONFLICT,
+            ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let ApiError::Internal(cause) = self {
+            tracing::error!(%cause, "internal error");
+        }
+        let mut response = HttpResponse::build(self.status_code());
+        response.insert_header((
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/problem+json"),
+        ));
+        if let ApiError::Unauthorized(_) = self {
+            response.insert_header((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer")));
+        }
+        if let ApiError::Unavailable = self {
+            response.insert_header((header::RETRY_AFTER, HeaderValue::from_static("2")));
+        }
+        response.json(self.problem())
+    }
+}
+
+impl From<DbError> for ApiError {
+    fn from(error: DbError) -> ApiError {
+        match error {
+            DbError::Unavailable(cause) => {
+                tracing::warn!(%cause, "database unavailable");
+                ApiError::Unavailable
+            }
+            DbError::NotFound => ApiError::NotFound("no such resource".to_owned()),
+            DbError::VersionConflict => ApiError::Internal("unhandled version conflict".to_owned()),
+            other => ApiError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<actix_web::error::BlockingError> for ApiError {
+    fn from(error: actix_web::error::BlockingError) -> ApiError {
+        ApiError::Internal(format!("blocking task failed: {error}"))
+    }
+}
+
+/// Maps a refused move; `legal_moves` is the caller's list, for `illegal_move`.
+pub fn move_error(error: MoveError<String>, legal_moves: serde_json::Value) -> ApiError {
+    match error {
+        MoveError::GameOver => ApiError::GameOver("the game is over".to_owned()),
+        MoveError::HandOver => ApiError::Conflict {
+            code: "hand_over",
+            detail: "the hand is over: deal the next hand first".to_owned(),
+        },
+        MoveError::NoSuchSeat(n) => ApiError::Invalid(format!("there is no seat {n}")),
+        MoveError::NotYourTurn { to_act: Some(seat) } => {
+            ApiError::NotYourTurn(format!("it is seat {}'s turn", seat.number()))
+        }
+        MoveError::NotYourTurn { to_act: None } => {
+            ApiError::NotYourTurn("nobody is to act now".to_owned())
+        }
+        MoveError::Illegal(reason) => ApiError::IllegalMove {
+            reason,
+            legal_moves,
+        },
+    }
+}

@@ -1,0 +1,13 @@
+//! Cardroom's HTTP service: a thin layer over the rules engine and the database. It keeps no
+//! game in memory, so any number of replicas can serve one database.
+
+pub mod auth;
+pub mod error;
+pub mod metrics;
+pub mod model;
+pub mod play;
+pub mod routes;
+pub mod settings;
+pub mod startup;
+pub mod state;
+pub mod telemetry;

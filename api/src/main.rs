@@ -1,0 +1,75 @@
+//! `cardroom`: serves the API, the docs and the page (`cardroom` or `cardroom serve`), or prints
+//! the OpenAPI document (`cardroom openapi`).
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use cardroom_api::settings::Settings;
+use cardroom_api::startup::{Application, openapi_document};
+
+const USAGE: &str = "usage: cardroom [serve | openapi]\n\
+  serve    run the service (the default); configured by environment variables, see the README\n\
+  openapi  print the OpenAPI document";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None | Some("serve") => serve(),
+        Some("openapi") => match openapi_document().to_pretty_json() {
+            Ok(json) => {
+                println!("{json}");
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("cardroom: {error}");
+                ExitCode::FAILURE
+            }
+        },
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some(other) => {
+            eprintln!("cardroom: unknown command `{other}`\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn serve() -> ExitCode {
+    cardroom_api::telemetry::init();
+    let settings = match Settings::from_env() {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("cardroom: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if settings.jwt_secret == cardroom_api::settings::DEVELOPMENT_SECRET {
+        tracing::warn!(
+            "CARDROOM_JWT_SECRET is not set: using the development secret (never in production)"
+        );
+    }
+    let result = actix_web::rt::System::new().block_on(async move {
+        let host = settings
+            .addr
+            .rsplit_once(':')
+            .map(|(h, _)| h.to_owned())
+            .unwrap_or_default();
+        let app = Application::build(settings)
+            .await
+            .map_err(|e| e.to_string())?;
+        // The first line on standard output says where to connect (tests read it).
+        println!("listening on http://{host}:{}", app.port());
+        let _ = std::io::stdout().flush();
+        tracing::info!(port = app.port(), "cardroom is serving");
+        app.run_until_stopped().await.map_err(|e| e.to_string())
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("cardroom: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

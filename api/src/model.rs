@@ -1,0 +1,291 @@
+//! The API's request and response bodies. Each is its own type (a database row is never a
+//! response: it would leak the seed), documented in the OpenAPI document.
+
+use cardroom_core::{AnyMove, AnyView, Card, GameKind, KindInfo, OptionValue, Outcome, ScoreSheet};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use utoipa::{IntoParams, ToSchema};
+
+/// `POST /auth/guest`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GuestRequest {
+    /// A display name (3–32 letters, digits, `_`, `-`, `.`); one is made up when left out.
+    #[schema(example = "amira")]
+    pub name: Option<String>,
+}
+
+/// `POST /auth/register` and `POST /auth/login`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    #[schema(example = "amira")]
+    pub name: String,
+    /// 8–128 characters.
+    #[schema(example = "a long passphrase")]
+    pub password: String,
+}
+
+/// An account as others may see it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct UserInfo {
+    pub id: i64,
+    pub name: String,
+    /// `player` or `admin`.
+    pub role: String,
+    pub guest: bool,
+}
+
+/// A token and the account it is for.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AuthResponse {
+    /// Send as `Authorization: Bearer <token>`.
+    pub token: String,
+    pub user: UserInfo,
+}
+
+/// The game catalogue.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Catalogue {
+    pub kinds: Vec<KindInfo>,
+}
+
+/// One seat in a new game: a person (no `bot`) or a computer player.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeatRequest {
+    /// A computer player's level from the catalogue (`random`, `greedy`, …).
+    #[schema(example = "greedy")]
+    pub bot: Option<String>,
+}
+
+/// `POST /games`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"kind": "basra", "variant": "standard", "seats": [{}, {"bot": "greedy"}]}))]
+pub struct CreateGame {
+    pub kind: GameKind,
+    /// The variant; the kind's default when left out.
+    pub variant: Option<String>,
+    /// Every seat in turn order.
+    pub seats: Vec<SeatRequest>,
+    /// House rules, within the catalogue's bounds.
+    #[serde(default)]
+    pub options: BTreeMap<String, OptionValue>,
+    /// The creator's seat (default 0); it must be a person's seat.
+    pub seat: Option<i64>,
+    /// A practice game from a fixed seed: 64 hex digits.
+    pub seed: Option<String>,
+    /// A practice game from an explicit deck order, top card first (several decks' worth for
+    /// several deals).
+    pub deck: Option<Vec<Card>>,
+}
+
+/// `POST /games/{id}/join`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    pub invite_code: String,
+    /// A particular open seat; the first open one when left out.
+    pub seat: Option<i64>,
+}
+
+/// `POST /games/{id}/moves`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"expected_version": 3, "move": {"type": "play", "card": "7D"}}))]
+pub struct MoveRequest {
+    /// The version of the view the move was chosen from.
+    pub expected_version: i64,
+    /// The move, as the game defines it (see each game's legal moves).
+    #[serde(rename = "move")]
+    #[schema(value_type = Object)]
+    pub mv: serde_json::Value,
+}
+
+/// A seat as the table shows it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeatInfo {
+    pub seat: i64,
+    /// The person's name (none while the seat is open or for a computer player).
+    pub name: Option<String>,
+    /// The computer player's level, for a computer seat.
+    pub bot: Option<String>,
+    /// Whether a person still has to take this seat.
+    pub open: bool,
+}
+
+/// An event as a seat may see it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct EventOut {
+    /// The game's version after the change that produced the event.
+    pub version: i64,
+    /// The event: an object with a `type`.
+    #[schema(value_type = Object)]
+    pub event: serde_json::Value,
+}
+
+/// The caller's view of a game.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GameView {
+    pub id: i64,
+    pub kind: GameKind,
+    pub variant: String,
+    /// `waiting` (for players), `active`, `hand_over`, `finished` or `abandoned`.
+    pub status: String,
+    /// Increments with every change; send it back as `expected_version`.
+    pub version: i64,
+    /// A practice game (fixed seed or deck): never counted in ratings or statistics.
+    pub practice: bool,
+    #[schema(value_type = Object)]
+    pub options: serde_json::Value,
+    pub seats: Vec<SeatInfo>,
+    /// The caller's seat.
+    pub your_seat: Option<i64>,
+    /// The code that seats a friend, while seats are open.
+    pub invite_code: Option<String>,
+    /// The seat to act.
+    pub to_act: Option<i64>,
+    /// Exactly the moves the server would accept from the caller now.
+    #[schema(value_type = Vec<Object>)]
+    pub legal_moves: Vec<AnyMove>,
+    /// The table as the caller sees it (none until the first deal).
+    #[schema(value_type = Option<Object>)]
+    pub table: Option<AnyView>,
+    /// The most recent events the caller may see.
+    pub recent_events: Vec<EventOut>,
+    pub outcome: Option<Outcome>,
+}
+
+/// `201` to `POST /games`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameCreated {
+    pub id: i64,
+    pub invite_code: String,
+    pub view: GameView,
+}
+
+/// The answer to a move, a deal or a resignation.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ActionResponse {
+    /// What happened, the caller's own action first, then any computer players' replies.
+    #[schema(value_type = Vec<EventOut>)]
+    pub events: serde_json::Value,
+    #[schema(value_type = GameView)]
+    pub view: serde_json::Value,
+}
+
+/// `GET /games/{id}/events` as JSON.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventsResponse {
+    pub events: Vec<EventOut>,
+    /// The game's version: ask again with `after` set to it.
+    pub version: i64,
+}
+
+/// One entry of the move log as the caller may see it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LogEntryOut {
+    pub version: i64,
+    /// `created`, `joined`, `started`, `move`, `deal`, `resign`, `abandoned`.
+    pub action: String,
+    pub seat: Option<i64>,
+    /// The move, in canonical form.
+    #[serde(rename = "move")]
+    #[schema(value_type = Option<Object>)]
+    pub mv: Option<serde_json::Value>,
+    pub events: Vec<EventOut>,
+    pub at: DateTime<Utc>,
+}
+
+/// A deal's fairness record.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DealOut {
+    /// The deal's index in the game, from 0.
+    pub deal: i64,
+    pub hand: i64,
+    /// `sha256(seed)`, published when the hand was dealt.
+    pub commitment: String,
+    /// The deal's seed, revealed when its hand is over (64 hex digits).
+    pub seed: Option<String>,
+    /// A practice game's explicit deck order for this deal, top card first.
+    pub practice_deck: Option<Vec<Card>>,
+}
+
+/// `GET /games/{id}/log`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LogResponse {
+    pub entries: Vec<LogEntryOut>,
+    pub deals: Vec<DealOut>,
+    /// The shuffle procedure's version (see the README, "Fairness").
+    pub shuffle_version: u32,
+}
+
+/// `GET /games/{id}/score`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ScoreResponse {
+    pub seats: Vec<SeatInfo>,
+    #[serde(flatten)]
+    pub sheet: ScoreSheet,
+}
+
+/// A game in a list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameSummary {
+    pub id: i64,
+    pub kind: String,
+    pub variant: String,
+    pub status: String,
+    pub version: i64,
+    pub practice: bool,
+    pub seats: Vec<SeatInfo>,
+    pub your_seat: Option<i64>,
+    pub to_act: Option<i64>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// The winning sides, once finished.
+    pub winners: Option<Vec<i64>>,
+}
+
+/// A page of games.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameList {
+    pub games: Vec<GameSummary>,
+    pub page: i64,
+    pub per_page: i64,
+    pub total: i64,
+}
+
+/// Query of `GET /games`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// Only the caller's games (the only listing here; admins use `/admin/games`).
+    pub mine: Option<bool>,
+    /// Comma-separated statuses: `waiting`, `active`, `hand_over`, `finished`, `abandoned`.
+    pub status: Option<String>,
+    /// From 1.
+    pub page: Option<i64>,
+    /// 1–100, default 20.
+    pub per_page: Option<i64>,
+}
+
+/// Query of `GET /games/{id}/events`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct EventsQuery {
+    /// Events after this version (default 0: all).
+    pub after: Option<i64>,
+    /// The longest wait in seconds for news, up to the server's limit (default: that limit).
+    pub wait: Option<i64>,
+}
+
+/// `GET /healthz` and `GET /readyz`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// `ok`, or `unavailable`.
+    pub status: String,
+}

@@ -1,0 +1,248 @@
+//! Moves, deals and resignations.
+
+use cardroom_core::{AnyMove, Resignation, Seat, Viewer};
+use cardroom_db::games::{self, Commit, SeatChange};
+use cardroom_db::{AnyConnection, DbError};
+use serde_json::{Value, json};
+
+use super::{Changes, Loaded, commit_and_view, load, run_computers, summary, view, with_retries};
+use crate::auth::Caller;
+use crate::error::{ApiError, move_error};
+use crate::metrics::Metrics;
+use crate::model::{EventOut, GameView};
+
+/// What a seated person does to a game.
+#[derive(Debug)]
+pub enum Action {
+    Move {
+        expected_version: i64,
+        mv: Value,
+        idempotency: Option<(String, String)>,
+    },
+    Deal,
+    Resign,
+}
+
+/// `POST /games/{id}/moves`, `/deal` and `/resign`: returns the status and body to send.
+pub fn act(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+    action: Action,
+    metrics: &Metrics,
+) -> Result<(u16, String), ApiError> {
+    if let Action::Move {
+        idempotency: Some((key, hash)),
+        ..
+    } = &action
+        && let Some(answer) = games::idempotent_answer(conn, caller.id, key)?
+    {
+        return replay_answer(answer, id, hash);
+    }
+    let respond = |events: Vec<EventOut>, view: GameView| -> Result<(u16, String), ApiError> {
+        serde_json::to_string(&json!({"events": events, "view": view}))
+            .map(|body| (200, body))
+            .map_err(|e| ApiError::Internal(format!("response encoding: {e}")))
+    };
+    match action {
+        Action::Move {
+            expected_version,
+            mv,
+            idempotency,
+        } => {
+            let key = idempotency.map(|(key, hash)| (caller.id, key, hash));
+            let result = make_move(
+                conn,
+                caller,
+                id,
+                expected_version,
+                &mv,
+                key.clone(),
+                metrics,
+            );
+            match (result, key) {
+                (Ok((events, view)), _) => respond(events, view),
+                // The same key may have raced in through another request and won: answer as
+                // that request did.
+                (Err(error), Some((user_id, key, hash))) => {
+                    match games::idempotent_answer(conn, user_id, &key)? {
+                        Some(answer) => replay_answer(answer, id, &hash),
+                        None => Err(error),
+                    }
+                }
+                (Err(error), None) => Err(error),
+            }
+        }
+        Action::Deal => with_retries(metrics, || {
+            let loaded = load(conn, id)?;
+            let seat = loaded.require_seat(caller)?;
+            let mut game = loaded.started()?.clone();
+            let mut changes = Changes::new(Some(&game));
+            let events = game.deal_next().map_err(|e| match e {
+                cardroom_core::MoveError::NotYourTurn { .. } => ApiError::Conflict {
+                    code: "hand_not_over",
+                    detail: "the hand is still being played".to_owned(),
+                },
+                other => move_error(other, Value::Array(Vec::new())),
+            })?;
+            changes.record(&game, Some(seat), "deal", None, &events)?;
+            run_computers(&mut game, &loaded.record.seats, &mut changes, metrics)?;
+            let (events, view) = commit_and_view(
+                conn,
+                &loaded,
+                game,
+                changes,
+                None,
+                Viewer::Seat(Seat::new(seat)),
+                metrics,
+            )?;
+            respond(events, view)
+        }),
+        Action::Resign => with_retries(metrics, || {
+            let loaded = load(conn, id)?;
+            let seat = loaded.require_seat(caller)?;
+            match &loaded.game {
+                None => abandon(conn, caller, &loaded, seat),
+                Some(game) => {
+                    let mut game = game.clone();
+                    let mut changes = Changes::new(Some(&game));
+                    let (effect, events) = game
+                        .resign(Seat::new(seat))
+                        .map_err(|e| move_error(e, Value::Array(Vec::new())))?;
+                    changes.record(&game, Some(seat), "resign", None, &events)?;
+                    let mut record = loaded.record.clone();
+                    if effect == Resignation::SeatToComputer {
+                        let level = game.kind().describe().default_level.to_owned();
+                        for s in &mut record.seats {
+                            if s.seat == i32::from(seat) {
+                                s.user_id = None;
+                                s.name = None;
+                                s.bot = Some(level.clone());
+                            }
+                        }
+                        changes.seats.push(SeatChange {
+                            seat: i32::from(seat),
+                            user_id: None,
+                            bot: Some(level.clone()),
+                        });
+                        changes.record_service(
+                            Some(seat),
+                            "seat_to_computer",
+                            json!({"type": "seat_to_computer", "seat": seat, "level": level}),
+                        )?;
+                        run_computers(&mut game, &record.seats, &mut changes, metrics)?;
+                    }
+                    let loaded = Loaded {
+                        record,
+                        game: loaded.game.clone(),
+                    };
+                    // Whoever hands their seat to the computer sees the table as a spectator
+                    // from now on: the seat's cards are the computer's.
+                    let viewer = match effect {
+                        Resignation::SeatToComputer => Viewer::Spectator,
+                        Resignation::GameLost => Viewer::Seat(Seat::new(seat)),
+                    };
+                    let (events, view) =
+                        commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?;
+                    respond(events, view)
+                }
+            }
+        }),
+    }
+}
+
+fn make_move(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+    expected_version: i64,
+    mv: &Value,
+    key: Option<(i64, String, String)>,
+    metrics: &Metrics,
+) -> Result<(Vec<EventOut>, GameView), ApiError> {
+    let loaded = load(conn, id)?;
+    let seat = loaded.require_seat(caller)?;
+    let game = loaded.started()?;
+    if expected_version != loaded.version() {
+        return Err(ApiError::VersionConflict {
+            current: loaded.version(),
+        });
+    }
+    let mv: AnyMove = loaded
+        .kind()?
+        .parse_move(mv)
+        .map_err(|e| ApiError::Invalid(format!("move: {e}")))?;
+    let legal = || serde_json::to_value(game.legal_moves(Seat::new(seat))).unwrap_or(Value::Null);
+    let canonical = game
+        .validate(Seat::new(seat), &mv)
+        .map_err(|e| move_error(e, legal()))?;
+    let mut game = game.clone();
+    let mut changes = Changes::new(Some(&game));
+    let events = game
+        .play(Seat::new(seat), &canonical)
+        .map_err(|e| ApiError::Internal(format!("a validated move was refused: {e}")))?;
+    Metrics::add(&metrics.moves, 1);
+    let payload = serde_json::to_value(&canonical).ok();
+    changes.record(&game, Some(seat), "move", payload, &events)?;
+    run_computers(&mut game, &loaded.record.seats, &mut changes, metrics)?;
+    let viewer = Viewer::Seat(Seat::new(seat));
+    commit_and_view(conn, &loaded, game, changes, key, viewer, metrics)
+}
+
+/// The stored answer to an earlier request with the same idempotency key.
+fn replay_answer(
+    answer: games::IdempotencyRow,
+    id: i64,
+    request_hash: &str,
+) -> Result<(u16, String), ApiError> {
+    if answer.game_id != id || answer.request_hash != request_hash {
+        return Err(ApiError::Conflict {
+            code: "idempotency_key_reused",
+            detail: "this Idempotency-Key was used for a different request".to_owned(),
+        });
+    }
+    Ok((u16::try_from(answer.status).unwrap_or(200), answer.body))
+}
+
+/// Resigning before the game starts abandons it.
+fn abandon(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    loaded: &Loaded,
+    seat: u8,
+) -> Result<(u16, String), ApiError> {
+    if loaded.record.game.status == "abandoned" {
+        return Err(ApiError::GameOver("the game was abandoned".to_owned()));
+    }
+    let mut changes = Changes::new(None);
+    changes.record_service(
+        Some(seat),
+        "abandoned",
+        json!({"type": "abandoned", "by": caller.name}),
+    )?;
+    let viewer = Viewer::Seat(Seat::new(seat));
+    let events = changes.visible(loaded.version(), viewer)?;
+    let change = Commit {
+        game_id: loaded.id(),
+        expected_version: loaded.version(),
+        state: None,
+        summary: summary(None, Some("abandoned"), &loaded.record.seats),
+        entries: changes.entries,
+        seats: Vec::new(),
+        deals: Vec::new(),
+        reveals: Vec::new(),
+        idempotency: None,
+    };
+    match games::commit(conn, &change) {
+        Ok(_) => {}
+        Err(DbError::VersionConflict) => {
+            let current = games::version(conn, loaded.id())?.unwrap_or(0);
+            return Err(ApiError::VersionConflict { current });
+        }
+        Err(other) => return Err(other.into()),
+    }
+    let view = view(conn, caller, loaded.id())?;
+    serde_json::to_string(&json!({"events": events, "view": view}))
+        .map(|body| (200, body))
+        .map_err(|e| ApiError::Internal(format!("response encoding: {e}")))
+}

@@ -1,0 +1,444 @@
+//! The use cases behind the game endpoints: load a game, check who may do what, run the rules
+//! engine, let the computer players answer, and commit everything as one versioned write.
+//!
+//! Everything here is synchronous and runs off the async workers. Nothing is kept in memory
+//! between requests: any replica can serve any game.
+
+use std::collections::BTreeSet;
+
+use cardroom_core::{
+    AnyEvent, AnyGame, Audience, Automatic, BotLevel, Controller, Events, GameKind, Seat, Seed,
+    Status, Viewer,
+};
+use cardroom_db::games::{
+    self, Commit, GameRecord, LogEntry, NewDeal, NewIdempotency, Reveal, SeatChange, SeatRow,
+    Summary,
+};
+use cardroom_db::{AnyConnection, DbError};
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::metrics::Metrics;
+use crate::model::{EventOut, GameView, SeatInfo};
+
+mod act;
+mod read;
+mod recovery;
+mod setup;
+mod view;
+
+pub use act::{Action, act};
+pub use read::{authorize_reader, events_after, list, log, score};
+pub use recovery::{recover, replay, snapshot_of};
+pub use setup::{create, join};
+pub use view::view;
+
+use view::{game_view, recent_events, status_name};
+
+/// The format of stored snapshots (`games.state`).
+pub const STATE_FORMAT: i32 = 1;
+/// The most computer-player steps one request runs; a game still on a computer player's turn
+/// after that is finished by the recovery sweep.
+const MAX_AUTOPLAY_STEPS: usize = 2000;
+/// How many versions back `recent_events` reaches.
+const RECENT_VERSIONS: i64 = 12;
+/// How many times a join, deal or resignation is retried after losing a version race.
+const RETRIES: usize = 5;
+
+/// A stored event with its audience.
+#[derive(Debug, Serialize, Deserialize)]
+struct StoredEvent {
+    to: Audience,
+    event: Value,
+}
+
+fn stored<T: Serialize>(events: &[T]) -> Result<String, ApiError> {
+    serde_json::to_string(events).map_err(|e| ApiError::Internal(format!("event encoding: {e}")))
+}
+
+/// Events of a log entry that `viewer` may see.
+fn visible(events_json: &str, viewer: Viewer, version: i64) -> Result<Vec<EventOut>, ApiError> {
+    let events: Vec<StoredEvent> = serde_json::from_str(events_json)
+        .map_err(|e| ApiError::Internal(format!("stored events do not decode: {e}")))?;
+    Ok(events
+        .into_iter()
+        .filter(|e| e.to.includes(viewer))
+        .map(|e| EventOut {
+            version,
+            event: e.event,
+        })
+        .collect())
+}
+
+/// An event of the service itself (not of a game's rules), for everyone.
+fn service_event(event: Value) -> StoredEvent {
+    StoredEvent {
+        to: Audience::Everyone,
+        event,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading and checking.
+
+struct Loaded {
+    record: GameRecord,
+    game: Option<AnyGame>,
+}
+
+impl Loaded {
+    fn id(&self) -> i64 {
+        self.record.game.id
+    }
+
+    fn version(&self) -> i64 {
+        self.record.game.version
+    }
+
+    fn kind(&self) -> Result<GameKind, ApiError> {
+        self.record
+            .game
+            .kind
+            .parse()
+            .map_err(|_| ApiError::Internal(format!("stored kind {}", self.record.game.kind)))
+    }
+
+    fn seat_of(&self, caller: &Caller) -> Option<u8> {
+        self.record
+            .seats
+            .iter()
+            .find(|s| s.user_id == Some(caller.id))
+            .map(|s| s.seat as u8)
+    }
+
+    fn require_seat(&self, caller: &Caller) -> Result<u8, ApiError> {
+        self.seat_of(caller)
+            .ok_or_else(|| ApiError::Forbidden("you are not seated at this game".to_owned()))
+    }
+
+    fn viewer(&self, caller: &Caller) -> Viewer {
+        match self.seat_of(caller) {
+            Some(seat) => Viewer::Seat(Seat::new(seat)),
+            None => Viewer::Spectator,
+        }
+    }
+
+    fn started(&self) -> Result<&AnyGame, ApiError> {
+        match (&self.game, self.record.game.status.as_str()) {
+            (Some(game), _) => Ok(game),
+            (None, "abandoned") => Err(ApiError::GameOver("the game was abandoned".to_owned())),
+            (None, _) => Err(waiting()),
+        }
+    }
+}
+
+fn waiting() -> ApiError {
+    ApiError::Conflict {
+        code: "waiting_for_players",
+        detail: "the game waits for players to join".to_owned(),
+    }
+}
+
+fn load(conn: &mut AnyConnection, id: i64) -> Result<Loaded, ApiError> {
+    let record = games::load(conn, id)?
+        .ok_or_else(|| ApiError::NotFound(format!("there is no game {id}")))?;
+    let game = match &record.game.state {
+        None => None,
+        Some(text) => Some(
+            serde_json::from_str(text)
+                .map_err(|e| ApiError::Internal(format!("game {id} snapshot: {e}")))?,
+        ),
+    };
+    Ok(Loaded { record, game })
+}
+
+fn controllers(seats: &[SeatRow]) -> Vec<Controller> {
+    seats
+        .iter()
+        .map(|s| match s.bot.as_deref().map(str::parse::<BotLevel>) {
+            Some(Ok(level)) => Controller::Computer(level),
+            _ => Controller::Person,
+        })
+        .collect()
+}
+
+fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
+    seats
+        .iter()
+        .map(|s| SeatInfo {
+            seat: i64::from(s.seat),
+            name: s.name.clone(),
+            bot: s.bot.clone(),
+            open: s.user_id.is_none() && s.bot.is_none(),
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recording changes.
+
+/// Everything one request changes, to be committed at once.
+struct Changes {
+    entries: Vec<LogEntry>,
+    seats: Vec<SeatChange>,
+    deals: Vec<NewDeal>,
+    reveals: Vec<Reveal>,
+    deals_known: u32,
+    revealed: BTreeSet<u32>,
+}
+
+impl Changes {
+    fn new(game: Option<&AnyGame>) -> Changes {
+        let (deals_known, revealed) = match game {
+            None => (0, BTreeSet::new()),
+            Some(g) => {
+                let table = g.table();
+                let revealed = (0..table.deals())
+                    .filter(|&i| table.revealed_seed(i).is_some())
+                    .collect();
+                (table.deals(), revealed)
+            }
+        };
+        Changes {
+            entries: Vec::new(),
+            seats: Vec::new(),
+            deals: Vec::new(),
+            reveals: Vec::new(),
+            deals_known,
+            revealed,
+        }
+    }
+
+    /// Logs one change; publishes new deals' commitments and ended deals' seeds.
+    fn record(
+        &mut self,
+        game: &AnyGame,
+        seat: Option<u8>,
+        action: &str,
+        payload: Option<Value>,
+        events: &Events<AnyEvent>,
+    ) -> Result<(), ApiError> {
+        let table = game.table();
+        for i in self.deals_known..table.deals() {
+            if let Some(commitment) = table.commitment(i) {
+                self.deals.push(NewDeal {
+                    deal: i as i32,
+                    hand: table.hand_number() as i32,
+                    commitment: hex(&commitment),
+                });
+            }
+        }
+        self.deals_known = table.deals();
+        for i in 0..table.deals() {
+            if let Some(seed) = table.revealed_seed(i)
+                && self.revealed.insert(i)
+            {
+                self.reveals.push(Reveal {
+                    deal: i as i32,
+                    seed: seed.to_hex(),
+                });
+            }
+        }
+        self.entries.push(LogEntry {
+            seat: seat.map(i32::from),
+            action: action.to_owned(),
+            payload: payload.map(|p| p.to_string()),
+            events: stored(events)?,
+        });
+        Ok(())
+    }
+
+    fn record_service(
+        &mut self,
+        seat: Option<u8>,
+        action: &str,
+        event: Value,
+    ) -> Result<(), ApiError> {
+        self.entries.push(LogEntry {
+            seat: seat.map(i32::from),
+            action: action.to_owned(),
+            payload: None,
+            events: stored(&[service_event(event)])?,
+        });
+        Ok(())
+    }
+
+    /// The events of the recorded entries that `viewer` may see, numbered from `base + 1`.
+    fn visible(&self, base: i64, viewer: Viewer) -> Result<Vec<EventOut>, ApiError> {
+        let mut out = Vec::new();
+        for (i, entry) in self.entries.iter().enumerate() {
+            out.extend(visible(&entry.events, viewer, base + 1 + i as i64)?);
+        }
+        Ok(out)
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Lets computer players act (and deal, when no person is seated) until a person must.
+fn run_computers(
+    game: &mut AnyGame,
+    seats: &[SeatRow],
+    changes: &mut Changes,
+    metrics: &Metrics,
+) -> Result<(), ApiError> {
+    let controllers = controllers(seats);
+    for _ in 0..MAX_AUTOPLAY_STEPS {
+        match game.next_automatic(&controllers) {
+            None => break,
+            Some(Automatic::Move(seat, mv)) => {
+                let events = game.play(seat, &mv).map_err(|e| {
+                    ApiError::Internal(format!("a computer player's move was refused: {e}"))
+                })?;
+                Metrics::add(&metrics.computer_moves, 1);
+                let payload = serde_json::to_value(&mv).ok();
+                changes.record(game, Some(seat.number()), "move", payload, &events)?;
+            }
+            Some(Automatic::Deal) => {
+                let events = game.deal_next().map_err(|e| {
+                    ApiError::Internal(format!("the automatic deal was refused: {e}"))
+                })?;
+                changes.record(game, None, "deal", None, &events)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn summary(game: Option<&AnyGame>, status_override: Option<&str>, seats: &[SeatRow]) -> Summary {
+    let Some(game) = game else {
+        return Summary {
+            status: status_override.unwrap_or("waiting").to_owned(),
+            hands: 0,
+            moves: 0,
+            winners: None,
+            end_reason: None,
+            finished: status_override == Some("abandoned"),
+            to_act: None,
+            bot_pending: false,
+        };
+    };
+    let table = game.table();
+    let status = match table.status() {
+        Status::Active => "active",
+        Status::HandOver => "hand_over",
+        Status::Finished => "finished",
+    };
+    let outcome = table.outcome();
+    Summary {
+        status: status.to_owned(),
+        hands: table.hand_number() as i32,
+        moves: table.moves() as i32,
+        winners: outcome.map(|o| json!(o.winners).to_string()),
+        end_reason: outcome
+            .and_then(|o| serde_json::to_value(o.reason).ok())
+            .and_then(|v| v.get("reason").and_then(Value::as_str).map(str::to_owned)),
+        finished: table.status() == Status::Finished,
+        to_act: game.to_act().map(|s| i32::from(s.number())),
+        bot_pending: game.next_automatic(&controllers(seats)).is_some(),
+    }
+}
+
+fn snapshot(game: &AnyGame) -> Result<String, ApiError> {
+    serde_json::to_string(game).map_err(|e| ApiError::Internal(format!("snapshot encoding: {e}")))
+}
+
+fn with_retries<T>(
+    metrics: &Metrics,
+    mut attempt: impl FnMut() -> Result<T, ApiError>,
+) -> Result<T, ApiError> {
+    let mut last = None;
+    for _ in 0..RETRIES {
+        match attempt() {
+            Err(ApiError::VersionConflict { current }) => {
+                Metrics::add(&metrics.version_conflicts, 1);
+                last = Some(current);
+            }
+            other => return other,
+        }
+    }
+    Err(ApiError::VersionConflict {
+        current: last.unwrap_or(0),
+    })
+}
+
+/// Commits the changes to `loaded` and builds the view `viewer` gets back. On a lost race,
+/// `VersionConflict` with the game's current version.
+fn commit_and_view(
+    conn: &mut AnyConnection,
+    loaded: &Loaded,
+    game: AnyGame,
+    changes: Changes,
+    idempotency: Option<(i64, String, String)>,
+    viewer: Viewer,
+    metrics: &Metrics,
+) -> Result<(Vec<EventOut>, GameView), ApiError> {
+    let base = loaded.version();
+    let new_version = base + changes.entries.len() as i64;
+    let events = changes.visible(base, viewer)?;
+    let recent = recent_events(conn, loaded.id(), base, viewer, events.clone())?;
+    let status = status_name(&loaded.record, Some(&game));
+    let view = game_view(
+        &loaded.record,
+        &loaded.record.seats,
+        Some(&game),
+        &status,
+        viewer,
+        new_version,
+        recent,
+    )?;
+    let idempotency = match idempotency {
+        None => None,
+        Some((user_id, key, request_hash)) => {
+            let body = serde_json::to_string(&json!({"events": events, "view": view}))
+                .map_err(|e| ApiError::Internal(format!("response encoding: {e}")))?;
+            Some(NewIdempotency {
+                user_id,
+                key,
+                request_hash,
+                status: 200,
+                body,
+            })
+        }
+    };
+    let change = Commit {
+        game_id: loaded.id(),
+        expected_version: base,
+        state: Some(snapshot(&game)?),
+        summary: summary(Some(&game), None, &loaded.record.seats),
+        entries: changes.entries,
+        seats: changes.seats,
+        deals: changes.deals,
+        reveals: changes.reveals,
+        idempotency,
+    };
+    match games::commit(conn, &change) {
+        Ok(_) => Ok((events, view)),
+        Err(DbError::VersionConflict) => {
+            Metrics::add(&metrics.version_conflicts, 1);
+            let current = games::version(conn, loaded.id())?.unwrap_or(base);
+            Err(ApiError::VersionConflict { current })
+        }
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// A random code of `length` letters and digits (no look-alikes).
+pub fn random_code(length: usize) -> String {
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+    let mut rng = rand::rng();
+    (0..length)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect()
+}
+
+fn random_seed() -> Seed {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill(&mut bytes);
+    Seed::from_bytes(bytes)
+}

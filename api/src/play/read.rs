@@ -1,0 +1,180 @@
+//! Reading a game: events, the log, the score sheet, and the list of one's games.
+
+use cardroom_core::rng::SHUFFLE_VERSION;
+use cardroom_core::{Card, Viewer};
+use cardroom_db::AnyConnection;
+use cardroom_db::games::{self};
+
+use super::{load, seat_infos, visible};
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::model::{
+    DealOut, EventOut, GameList, GameSummary, ListQuery, LogEntryOut, LogResponse, ScoreResponse,
+};
+
+/// Checks that the caller is seated; returns who they are at the table.
+pub fn authorize_reader(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+) -> Result<Viewer, ApiError> {
+    let loaded = load(conn, id)?;
+    loaded.require_seat(caller)?;
+    Ok(loaded.viewer(caller))
+}
+
+/// The events after `after` that `viewer` may see, and the current version.
+pub fn events_after(
+    conn: &mut AnyConnection,
+    id: i64,
+    viewer: Viewer,
+    after: i64,
+) -> Result<(Vec<EventOut>, i64), ApiError> {
+    let version = games::version(conn, id)?
+        .ok_or_else(|| ApiError::NotFound(format!("there is no game {id}")))?;
+    let mut out = Vec::new();
+    if after < version {
+        for row in games::log_after(conn, id, after.max(0), 500)? {
+            out.extend(visible(&row.events, viewer, row.seq)?);
+        }
+    }
+    Ok((out, version))
+}
+
+/// `GET /games/{id}/log`.
+pub fn log(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<LogResponse, ApiError> {
+    let loaded = load(conn, id)?;
+    loaded.require_seat(caller)?;
+    let viewer = loaded.viewer(caller);
+    let mut entries = Vec::new();
+    let mut after = 0;
+    loop {
+        let rows = games::log_after(conn, id, after, 1000)?;
+        let Some(last) = rows.last() else { break };
+        after = last.seq;
+        for row in rows {
+            entries.push(LogEntryOut {
+                version: row.seq,
+                action: row.action.clone(),
+                seat: row.seat.map(i64::from),
+                mv: row
+                    .payload
+                    .as_deref()
+                    .and_then(|p| serde_json::from_str(p).ok()),
+                events: visible(&row.events, viewer, row.seq)?,
+                at: row.created_at.and_utc(),
+            });
+        }
+    }
+    let table = loaded.game.as_ref().map(|g| g.table());
+    let deals = games::deals(conn, id)?
+        .into_iter()
+        .map(|d| DealOut {
+            deal: i64::from(d.deal),
+            hand: i64::from(d.hand),
+            commitment: d.commitment,
+            seed: d.seed,
+            practice_deck: table
+                .and_then(|t| t.practice_deal(d.deal as u32))
+                .map(<[Card]>::to_vec),
+        })
+        .collect();
+    Ok(LogResponse {
+        entries,
+        deals,
+        shuffle_version: SHUFFLE_VERSION,
+    })
+}
+
+/// `GET /games/{id}/score`.
+pub fn score(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+) -> Result<ScoreResponse, ApiError> {
+    let loaded = load(conn, id)?;
+    loaded.require_seat(caller)?;
+    let game = loaded.started()?;
+    Ok(ScoreResponse {
+        seats: seat_infos(&loaded.record.seats),
+        sheet: game.scores(),
+    })
+}
+
+const STATUSES: [&str; 5] = ["waiting", "active", "hand_over", "finished", "abandoned"];
+
+/// `GET /games?mine=true`.
+pub fn list(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    query: &ListQuery,
+) -> Result<GameList, ApiError> {
+    if query.mine == Some(false) {
+        return Err(ApiError::Invalid(
+            "only your own games are listed here (mine=true); admins use /admin/games".to_owned(),
+        ));
+    }
+    let statuses: Vec<String> = match &query.status {
+        None => Vec::new(),
+        Some(text) => text
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                STATUSES.contains(&s).then(|| s.to_owned()).ok_or_else(|| {
+                    ApiError::Invalid(format!(
+                        "`{}` is not a status; the statuses are {}",
+                        s.chars().take(32).collect::<String>(),
+                        STATUSES.join(", ")
+                    ))
+                })
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    let page = query.page.unwrap_or(1);
+    if !(1..=1_000_000).contains(&page) {
+        return Err(ApiError::Invalid(
+            "page must be from 1 to 1000000".to_owned(),
+        ));
+    }
+    let per_page = query.per_page.unwrap_or(20);
+    if !(1..=100).contains(&per_page) {
+        return Err(ApiError::Invalid(
+            "per_page must be from 1 to 100".to_owned(),
+        ));
+    }
+    let (records, total) = games::list_for_user(conn, caller.id, &statuses, page, per_page)?;
+    let games = records
+        .into_iter()
+        .map(|record| {
+            let row = &record.game;
+            GameSummary {
+                id: row.id,
+                kind: row.kind.clone(),
+                variant: row.variant.clone(),
+                status: row.status.clone(),
+                version: row.version,
+                practice: row.practice,
+                seats: seat_infos(&record.seats),
+                your_seat: record
+                    .seats
+                    .iter()
+                    .find(|s| s.user_id == Some(caller.id))
+                    .map(|s| i64::from(s.seat)),
+                to_act: row.to_act.map(i64::from),
+                created_at: row.created_at.and_utc(),
+                updated_at: row.updated_at.and_utc(),
+                winners: row
+                    .winners
+                    .as_deref()
+                    .and_then(|w| serde_json::from_str(w).ok()),
+            }
+        })
+        .collect();
+    Ok(GameList {
+        games,
+        page,
+        per_page,
+        total,
+    })
+}

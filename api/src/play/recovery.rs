@@ -1,0 +1,100 @@
+//! Recovery of games left on a computer player's turn, and replaying a game from its log.
+
+use cardroom_core::{AnyGame, Seat};
+use cardroom_db::games::{self, Commit};
+use cardroom_db::{AnyConnection, DbError};
+use serde_json::Value;
+
+use super::{Changes, load, run_computers, snapshot, summary};
+use crate::error::ApiError;
+use crate::metrics::Metrics;
+
+/// Finds games left on a computer player's turn (a replica died between a person's move and
+/// the computer's reply, or a reply was cut short) and lets the computers play. Any replica may
+/// run this at any time: the versioned write lets exactly one of them win each game.
+pub fn recover(conn: &mut AnyConnection, metrics: &Metrics) -> Result<usize, ApiError> {
+    let mut recovered = 0;
+    for id in games::bot_pending(conn, 20)? {
+        let loaded = load(conn, id)?;
+        let Some(game) = &loaded.game else { continue };
+        let mut game = game.clone();
+        let mut changes = Changes::new(Some(&game));
+        run_computers(&mut game, &loaded.record.seats, &mut changes, metrics)?;
+        let change = Commit {
+            game_id: id,
+            expected_version: loaded.version(),
+            state: Some(snapshot(&game)?),
+            summary: summary(Some(&game), None, &loaded.record.seats),
+            entries: changes.entries,
+            seats: Vec::new(),
+            deals: changes.deals,
+            reveals: changes.reveals,
+            idempotency: None,
+        };
+        if change.entries.is_empty() && change.summary.bot_pending {
+            continue;
+        }
+        match games::commit(conn, &change) {
+            Ok(_) => {
+                recovered += 1;
+                Metrics::add(&metrics.recovered_games, 1);
+            }
+            Err(DbError::VersionConflict) => Metrics::add(&metrics.version_conflicts, 1),
+            Err(other) => return Err(other.into()),
+        }
+    }
+    Ok(recovered)
+}
+
+/// Rebuilds a game from its log alone: the stored options, seed and deck, then every logged
+/// move, deal and resignation in order. The snapshot must equal it.
+pub fn replay(conn: &mut AnyConnection, id: i64) -> Result<Option<AnyGame>, ApiError> {
+    let loaded = load(conn, id)?;
+    let kind = loaded.kind()?;
+    let mut game: Option<AnyGame> = None;
+    let mut after = 0;
+    let broken = |what: String| ApiError::Internal(format!("game {id} does not replay: {what}"));
+    loop {
+        let rows = games::log_after(conn, id, after, 1000)?;
+        let Some(last) = rows.last() else { break };
+        after = last.seq;
+        for row in rows {
+            let seat = || {
+                row.seat
+                    .and_then(|s| u8::try_from(s).ok())
+                    .map(Seat::new)
+                    .ok_or_else(|| broken(format!("entry {} names no seat", row.seq)))
+            };
+            match (row.action.as_str(), game.as_mut()) {
+                ("started", _) => {
+                    game = Some(super::setup::deal_first_hand(&loaded.record.game)?.0)
+                }
+                ("move", Some(g)) => {
+                    let payload: Value =
+                        serde_json::from_str(row.payload.as_deref().unwrap_or("null"))
+                            .map_err(|e| broken(e.to_string()))?;
+                    let mv = kind
+                        .parse_move(&payload)
+                        .map_err(|e| broken(e.to_string()))?;
+                    g.play(seat()?, &mv).map_err(|e| broken(e.to_string()))?;
+                }
+                ("deal", Some(g)) => {
+                    g.deal_next().map_err(|e| broken(e.to_string()))?;
+                }
+                ("resign", Some(g)) => {
+                    g.resign(seat()?).map_err(|e| broken(e.to_string()))?;
+                }
+                ("move" | "deal" | "resign", None) => {
+                    return Err(broken(format!("entry {} comes before the deal", row.seq)));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(game)
+}
+
+/// The stored snapshot of a game.
+pub fn snapshot_of(conn: &mut AnyConnection, id: i64) -> Result<Option<AnyGame>, ApiError> {
+    Ok(load(conn, id)?.game)
+}

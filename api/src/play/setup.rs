@@ -1,0 +1,282 @@
+//! Creating games, joining them, and the first deal.
+
+use cardroom_core::{
+    AnyEvent, AnyGame, Card, Events, GameKind, Options, Seat, Seed, Setup, Viewer,
+};
+use cardroom_db::AnyConnection;
+use cardroom_db::games::{self, Commit, GameRecord, LogEntry, NewGame, SeatChange, SeatRow};
+use serde_json::json;
+
+use super::{
+    Changes, Loaded, STATE_FORMAT, commit_and_view, load, random_code, random_seed, run_computers,
+    service_event, stored, summary, view, with_retries,
+};
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::metrics::Metrics;
+use crate::model::{CreateGame, GameCreated, GameView, JoinRequest};
+
+/// Deals a stored game's first hand from its stored options, seed and deck.
+pub(super) fn deal_first_hand(
+    row: &games::GameRow,
+) -> Result<(AnyGame, Events<AnyEvent>), ApiError> {
+    let kind: GameKind = row
+        .kind
+        .parse()
+        .map_err(|_| ApiError::Internal(format!("stored kind {}", row.kind)))?;
+    let options: Options = serde_json::from_str(&row.options)
+        .map_err(|e| ApiError::Internal(format!("stored options: {e}")))?;
+    let seed =
+        Seed::from_hex(&row.seed).map_err(|e| ApiError::Internal(format!("stored seed: {e}")))?;
+    let deck: Option<Vec<Card>> = match &row.deck {
+        None => None,
+        Some(text) => Some(
+            serde_json::from_str(text)
+                .map_err(|e| ApiError::Internal(format!("stored deck: {e}")))?,
+        ),
+    };
+    let seats = usize::try_from(row.seat_count).unwrap_or(0);
+    AnyGame::create(
+        kind,
+        Some(&row.variant),
+        seats,
+        &options,
+        &Setup { seed, deck },
+    )
+    .map_err(|e| ApiError::Internal(format!("a stored game no longer starts: {e}")))
+}
+
+/// Starts a game whose seats are all taken: deals, lets computer players answer.
+fn start(
+    record: &GameRecord,
+    seats: &[SeatRow],
+    changes: &mut Changes,
+    metrics: &Metrics,
+) -> Result<AnyGame, ApiError> {
+    let (mut game, events) = deal_first_hand(&record.game)?;
+    changes.record(&game, None, "started", None, &events)?;
+    run_computers(&mut game, seats, changes, metrics)?;
+    Ok(game)
+}
+
+/// `POST /games`.
+pub fn create(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    request: CreateGame,
+    metrics: &Metrics,
+) -> Result<GameCreated, ApiError> {
+    let kind = request.kind;
+    let n = request.seats.len();
+    if n == 0 || n > 8 {
+        return Err(ApiError::Invalid(format!(
+            "a game has 1 to 8 seats, not {n}"
+        )));
+    }
+    let levels: Vec<&str> = kind.describe().levels.iter().map(|l| l.name).collect();
+    let mut seat_changes = Vec::with_capacity(n);
+    for (i, seat) in request.seats.iter().enumerate() {
+        let bot = match &seat.bot {
+            None => None,
+            Some(level) if levels.contains(&level.as_str()) => Some(level.clone()),
+            Some(level) => {
+                return Err(ApiError::Invalid(format!(
+                    "seat {i}: `{}` is not a computer-player level of {kind}; the levels are {}",
+                    level.chars().take(32).collect::<String>(),
+                    levels.join(", ")
+                )));
+            }
+        };
+        seat_changes.push(SeatChange {
+            seat: i as i32,
+            user_id: None,
+            bot,
+        });
+    }
+    let own = request.seat.unwrap_or(0);
+    let own_index = usize::try_from(own)
+        .ok()
+        .filter(|&s| s < n)
+        .ok_or_else(|| ApiError::Invalid(format!("there is no seat {own} in a game of {n}")))?;
+    if seat_changes[own_index].bot.is_some() {
+        return Err(ApiError::Invalid(format!(
+            "seat {own} is a computer player's; take a person's seat"
+        )));
+    }
+    seat_changes[own_index].user_id = Some(caller.id);
+
+    let practice = request.seed.is_some() || request.deck.is_some();
+    let seed = match &request.seed {
+        Some(text) => Seed::from_hex(text).map_err(|e| ApiError::Invalid(format!("seed: {e}")))?,
+        None => random_seed(),
+    };
+    // Check variant, seats, options and deck now, with the real rules, by dealing once.
+    let setup = Setup {
+        seed,
+        deck: request.deck.clone(),
+    };
+    let (probe, _) = AnyGame::create(
+        kind,
+        request.variant.as_deref(),
+        n,
+        &request.options,
+        &setup,
+    )
+    .map_err(|e| ApiError::Invalid(e.to_string()))?;
+    let options = serde_json::to_string(&request.options)
+        .map_err(|e| ApiError::Internal(format!("options encoding: {e}")))?;
+    let deck = match &request.deck {
+        None => None,
+        Some(deck) => Some(
+            serde_json::to_string(deck)
+                .map_err(|e| ApiError::Internal(format!("deck encoding: {e}")))?,
+        ),
+    };
+    let new = NewGame {
+        kind: kind.name().to_owned(),
+        variant: probe.variant().to_owned(),
+        options,
+        seed: seed.to_hex(),
+        deck,
+        practice,
+        invite_code: random_code(10),
+        created_by: caller.id,
+        state_format: STATE_FORMAT,
+        seats: seat_changes,
+    };
+    let created = json!({"type": "created", "by": caller.name, "seats": n});
+    let first = LogEntry {
+        seat: Some(own_index as i32),
+        action: "created".to_owned(),
+        payload: None,
+        events: stored(&[service_event(created)])?,
+    };
+    let row = games::create(conn, &new, &first)?;
+    Metrics::add(&metrics.games_created, 1);
+    let loaded = load(conn, row.id)?;
+    let view = if loaded
+        .record
+        .seats
+        .iter()
+        .any(|s| s.user_id.is_none() && s.bot.is_none())
+    {
+        view(conn, caller, row.id)?
+    } else {
+        let mut changes = Changes::new(None);
+        let game = start(&loaded.record, &loaded.record.seats, &mut changes, metrics)?;
+        let viewer = Viewer::Seat(Seat::new(own_index as u8));
+        commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?.1
+    };
+    Ok(GameCreated {
+        id: row.id,
+        invite_code: row.invite_code,
+        view,
+    })
+}
+
+/// `POST /games/{id}/join`.
+pub fn join(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+    request: &JoinRequest,
+    metrics: &Metrics,
+) -> Result<GameView, ApiError> {
+    with_retries(metrics, || {
+        let loaded = load(conn, id)?;
+        if request.invite_code != loaded.record.game.invite_code {
+            return Err(ApiError::Forbidden(
+                "the invite code does not match this game".to_owned(),
+            ));
+        }
+        if loaded.seat_of(caller).is_some() {
+            return Err(ApiError::Conflict {
+                code: "already_seated",
+                detail: "you already have a seat at this game".to_owned(),
+            });
+        }
+        if loaded.record.game.status != "waiting" {
+            return Err(ApiError::Conflict {
+                code: "game_full",
+                detail: "every seat of this game is taken".to_owned(),
+            });
+        }
+        let open: Vec<&SeatRow> = loaded
+            .record
+            .seats
+            .iter()
+            .filter(|s| s.user_id.is_none() && s.bot.is_none())
+            .collect();
+        let seat = match request.seat {
+            None => open
+                .first()
+                .map(|s| s.seat)
+                .ok_or_else(|| ApiError::Conflict {
+                    code: "game_full",
+                    detail: "every seat of this game is taken".to_owned(),
+                })?,
+            Some(wanted) => {
+                let exists = loaded
+                    .record
+                    .seats
+                    .iter()
+                    .any(|s| i64::from(s.seat) == wanted);
+                if !exists {
+                    return Err(ApiError::Invalid(format!(
+                        "there is no seat {wanted} at this game"
+                    )));
+                }
+                open.iter()
+                    .find(|s| i64::from(s.seat) == wanted)
+                    .map(|s| s.seat)
+                    .ok_or_else(|| ApiError::Conflict {
+                        code: "seat_taken",
+                        detail: format!("seat {wanted} is not open"),
+                    })?
+            }
+        };
+        let mut seats = loaded.record.seats.clone();
+        for s in &mut seats {
+            if s.seat == seat {
+                s.user_id = Some(caller.id);
+                s.name = Some(caller.name.clone());
+            }
+        }
+        let mut changes = Changes::new(None);
+        changes.seats.push(SeatChange {
+            seat,
+            user_id: Some(caller.id),
+            bot: None,
+        });
+        changes.record_service(
+            Some(seat as u8),
+            "joined",
+            json!({"type": "joined", "seat": seat, "name": caller.name}),
+        )?;
+        let all_taken = seats.iter().all(|s| s.user_id.is_some() || s.bot.is_some());
+        let viewer = Viewer::Seat(Seat::new(seat as u8));
+        if all_taken {
+            let game = start(&loaded.record, &seats, &mut changes, metrics)?;
+            let record = GameRecord {
+                game: loaded.record.game.clone(),
+                seats,
+            };
+            let loaded = Loaded { record, game: None };
+            Ok(commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?.1)
+        } else {
+            let change = Commit {
+                game_id: id,
+                expected_version: loaded.version(),
+                state: None,
+                summary: summary(None, None, &seats),
+                entries: changes.entries.clone(),
+                seats: changes.seats.clone(),
+                deals: Vec::new(),
+                reveals: Vec::new(),
+                idempotency: None,
+            };
+            games::commit(conn, &change)?;
+            view(conn, caller, id)
+        }
+    })
+}

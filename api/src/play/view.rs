@@ -1,0 +1,106 @@
+//! What a caller sees of a game.
+
+use cardroom_core::{AnyGame, GameKind, Status, Viewer};
+use cardroom_db::AnyConnection;
+use cardroom_db::games::{self, GameRecord, SeatRow};
+use serde_json::Value;
+
+use super::{RECENT_VERSIONS, load, seat_infos, visible};
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::model::{EventOut, GameView};
+
+pub(super) fn status_name(record: &GameRecord, game: Option<&AnyGame>) -> String {
+    match (record.game.status.as_str(), game) {
+        ("abandoned", _) => "abandoned".to_owned(),
+        (_, Some(g)) => match g.status() {
+            Status::Active => "active",
+            Status::HandOver => "hand_over",
+            Status::Finished => "finished",
+        }
+        .to_owned(),
+        (stored, None) => stored.to_owned(),
+    }
+}
+
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the view gathers every part of a game"
+)]
+pub(super) fn game_view(
+    record: &GameRecord,
+    seats: &[SeatRow],
+    game: Option<&AnyGame>,
+    status: &str,
+    viewer: Viewer,
+    version: i64,
+    recent_events: Vec<EventOut>,
+) -> Result<GameView, ApiError> {
+    let row = &record.game;
+    let kind: GameKind = row
+        .kind
+        .parse()
+        .map_err(|_| ApiError::Internal(format!("stored kind {}", row.kind)))?;
+    let your_seat = viewer.seat();
+    let has_open_seat = seats.iter().any(|s| s.user_id.is_none() && s.bot.is_none());
+    Ok(GameView {
+        id: row.id,
+        kind,
+        variant: row.variant.clone(),
+        status: status.to_owned(),
+        version,
+        practice: row.practice,
+        options: serde_json::from_str(&row.options).unwrap_or(Value::Null),
+        seats: seat_infos(seats),
+        your_seat: your_seat.map(|s| i64::from(s.number())),
+        invite_code: (your_seat.is_some() && has_open_seat && status == "waiting")
+            .then(|| row.invite_code.clone()),
+        to_act: game.and_then(|g| g.to_act()).map(|s| i64::from(s.number())),
+        legal_moves: match (game, your_seat) {
+            (Some(g), Some(seat)) => g.legal_moves(seat),
+            _ => Vec::new(),
+        },
+        table: game.map(|g| g.view(viewer)),
+        recent_events,
+        outcome: game.and_then(|g| g.table().outcome().cloned()),
+    })
+}
+
+/// The events of the last few versions up to `upto` (committed), plus `pending` ones.
+pub(super) fn recent_events(
+    conn: &mut AnyConnection,
+    id: i64,
+    upto: i64,
+    viewer: Viewer,
+    mut pending: Vec<EventOut>,
+) -> Result<Vec<EventOut>, ApiError> {
+    let newest = upto + pending.len() as i64;
+    let from = (newest - RECENT_VERSIONS).max(0);
+    let mut out = Vec::new();
+    if from < upto {
+        for row in games::log_after(conn, id, from, upto - from)? {
+            out.extend(visible(&row.events, viewer, row.seq)?);
+        }
+    }
+    pending.retain(|e| e.version > from);
+    out.extend(pending);
+    Ok(out)
+}
+
+/// `GET /games/{id}`.
+pub fn view(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<GameView, ApiError> {
+    let loaded = load(conn, id)?;
+    loaded.require_seat(caller)?;
+    let viewer = loaded.viewer(caller);
+    let recent = recent_events(conn, id, loaded.version(), viewer, Vec::new())?;
+    let status = status_name(&loaded.record, loaded.game.as_ref());
+    game_view(
+        &loaded.record,
+        &loaded.record.seats,
+        loaded.game.as_ref(),
+        &status,
+        viewer,
+        loaded.version(),
+        recent,
+    )
+}

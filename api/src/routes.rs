@@ -1,0 +1,557 @@
+//! The HTTP handlers. Each does four things: extract, authorise, make one call, map the result.
+
+use std::time::{Duration, Instant};
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use cardroom_db::AnyConnection;
+use sha2::{Digest, Sha256};
+
+use crate::auth::{Caller, hash_password, verify_password};
+use crate::error::{ApiError, Problem};
+use crate::model::{
+    ActionResponse, AuthResponse, Catalogue, CreateGame, Credentials, EventsQuery, EventsResponse,
+    GameCreated, GameList, GameView, GuestRequest, Health, JoinRequest, ListQuery, LogResponse,
+    MoveRequest, ScoreResponse, UserInfo,
+};
+use crate::play::{self, Action};
+use crate::state::AppState;
+
+/// Runs storage work off the async workers, with a pooled connection, in the request's span.
+pub async fn run<T: Send + 'static>(
+    state: &web::Data<AppState>,
+    work: impl FnOnce(&mut AnyConnection, &AppState) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let state = state.clone();
+    let span = tracing::Span::current();
+    web::block(move || {
+        let _entered = span.enter();
+        let mut conn = state.pool.get().map_err(cardroom_db::DbError::from)?;
+        work(&mut conn, &state)
+    })
+    .await?
+}
+
+fn json_body(status: u16, body: String) -> HttpResponse {
+    HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap_or_default())
+        .content_type("application/json")
+        .body(body)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Auth.
+
+const NAME_RULES: &str = "a name is 3 to 32 letters, digits, `_`, `-` or `.`";
+
+fn check_name(name: &str) -> Result<(), ApiError> {
+    let ok = (3..=32).contains(&name.chars().count())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::Invalid(NAME_RULES.to_owned()))
+    }
+}
+
+fn check_password(password: &str) -> Result<(), ApiError> {
+    if (8..=128).contains(&password.chars().count()) {
+        Ok(())
+    } else {
+        Err(ApiError::Invalid(
+            "a password is 8 to 128 characters".to_owned(),
+        ))
+    }
+}
+
+fn name_taken(error: cardroom_db::DbError) -> ApiError {
+    match error {
+        cardroom_db::DbError::Duplicate(_) => ApiError::Conflict {
+            code: "name_taken",
+            detail: "that name is taken".to_owned(),
+        },
+        other => other.into(),
+    }
+}
+
+fn auth_response(
+    state: &AppState,
+    user: &cardroom_db::users::User,
+) -> Result<AuthResponse, ApiError> {
+    Ok(AuthResponse {
+        token: state.keys.issue(user.id, &user.name, &user.role)?,
+        user: UserInfo {
+            id: user.id,
+            name: user.name.clone(),
+            role: user.role.clone(),
+            guest: user.guest,
+        },
+    })
+}
+
+/// Play as a guest: an account with no password.
+#[utoipa::path(
+    tag = "auth",
+    request_body = GuestRequest,
+    responses(
+        (status = 201, description = "The guest account and its token", body = AuthResponse),
+        (status = 409, description = "`name_taken`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`validation_failed`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/auth/guest")]
+pub async fn guest(
+    state: web::Data<AppState>,
+    body: web::Json<GuestRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let name = body.into_inner().name;
+    if let Some(name) = &name {
+        check_name(name)?;
+    }
+    let response = run(&state, move |conn, state| {
+        let user = match name {
+            Some(name) => {
+                cardroom_db::users::create(conn, &name, None, true).map_err(name_taken)?
+            }
+            None => loop {
+                let name = format!("guest-{}", play::random_code(6));
+                match cardroom_db::users::create(conn, &name, None, true) {
+                    Ok(user) => break user,
+                    Err(cardroom_db::DbError::Duplicate(_)) => continue,
+                    Err(other) => return Err(other.into()),
+                }
+            },
+        };
+        auth_response(state, &user)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(response))
+}
+
+/// Register an account with a password.
+#[utoipa::path(
+    tag = "auth",
+    request_body = Credentials,
+    responses(
+        (status = 201, description = "The new account and its token", body = AuthResponse),
+        (status = 409, description = "`name_taken`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`validation_failed`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/auth/register")]
+pub async fn register(
+    state: web::Data<AppState>,
+    body: web::Json<Credentials>,
+) -> Result<HttpResponse, ApiError> {
+    let Credentials { name, password } = body.into_inner();
+    check_name(&name)?;
+    check_password(&password)?;
+    let response = run(&state, move |conn, state| {
+        let hash = hash_password(&password)?;
+        let user =
+            cardroom_db::users::create(conn, &name, Some(&hash), false).map_err(name_taken)?;
+        auth_response(state, &user)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(response))
+}
+
+/// A fixed hash to verify against when the name is unknown, so that both failures take as long.
+const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$0uLJX6VnN1bwQ4g4iZrYxR6u9c8JXf3X7UoTx5a9tZk";
+
+/// Log in with a name and password.
+#[utoipa::path(
+    tag = "auth",
+    request_body = Credentials,
+    responses(
+        (status = 200, description = "A fresh token", body = AuthResponse),
+        (status = 401, description = "`unauthorized`: wrong name or password", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/auth/login")]
+pub async fn login(
+    state: web::Data<AppState>,
+    body: web::Json<Credentials>,
+) -> Result<HttpResponse, ApiError> {
+    let Credentials { name, password } = body.into_inner();
+    let response = run(&state, move |conn, state| {
+        let user = cardroom_db::users::by_name(conn, &name)?;
+        let stored = user.as_ref().and_then(|u| u.password_hash.as_deref());
+        let matches = verify_password(&password, stored.unwrap_or(DUMMY_HASH));
+        match user {
+            Some(user) if matches && stored.is_some() => auth_response(state, &user),
+            _ => Err(ApiError::Unauthorized("wrong name or password".to_owned())),
+        }
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(response))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Catalogue.
+
+/// Every game kind with its variants, seat counts, house-rule options (defaults and bounds),
+/// computer-player levels and a short summary of the rules.
+#[utoipa::path(tag = "catalogue", responses((status = 200, body = Catalogue)))]
+#[get("/games/kinds")]
+pub async fn kinds() -> HttpResponse {
+    HttpResponse::Ok().json(Catalogue {
+        kinds: cardroom_core::catalogue(),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Games.
+
+/// Create a game. The creator takes seat 0 (or `seat`); seats with `bot` are computer players;
+/// the others are open to friends with the invite code. The first hand is dealt when every
+/// seat is taken. `seed` or `deck` make a practice game.
+#[utoipa::path(
+    tag = "games",
+    request_body = CreateGame,
+    responses(
+        (status = 201, description = "The game, its invite code and the creator's view", body = GameCreated),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`validation_failed`: bad variant, seats, option, level, seed or deck", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games")]
+pub async fn create_game(
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: web::Json<CreateGame>,
+) -> Result<HttpResponse, ApiError> {
+    let request = body.into_inner();
+    let created: GameCreated = run(&state, move |conn, state| {
+        play::create(conn, &caller, request, &state.metrics)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(created))
+}
+
+/// The caller's games, newest first.
+#[utoipa::path(
+    tag = "games",
+    params(ListQuery),
+    responses(
+        (status = 200, body = GameList),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 422, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/games")]
+pub async fn list_games(
+    state: web::Data<AppState>,
+    caller: Caller,
+    query: web::Query<ListQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let query = query.into_inner();
+    let list = run(&state, move |conn, _| play::list(conn, &caller, &query)).await?;
+    Ok(HttpResponse::Ok().json(list))
+}
+
+/// Take a seat with the invite code.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game")),
+    request_body = JoinRequest,
+    responses(
+        (status = 200, description = "The joiner's view", body = GameView),
+        (status = 403, description = "`forbidden`: wrong invite code", body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`already_seated`, `game_full`, `seat_taken`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{id}/join")]
+pub async fn join_game(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<i64>,
+    body: web::Json<JoinRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, request) = (id.into_inner(), body.into_inner());
+    let view = run(&state, move |conn, state| {
+        play::join(conn, &caller, id, &request, &state.metrics)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+/// The caller's view of a game: only what their seat may see, with their legal moves.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game")),
+    responses(
+        (status = 200, body = GameView),
+        (status = 403, description = "`forbidden`: not seated at this game", body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/games/{id}")]
+pub async fn get_game(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let view = run(&state, move |conn, _| play::view(conn, &caller, id)).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+fn idempotency_key(
+    req: &HttpRequest,
+    body: &MoveRequest,
+) -> Result<Option<(String, String)>, ApiError> {
+    let Some(value) = req.headers().get("Idempotency-Key") else {
+        return Ok(None);
+    };
+    let key = value
+        .to_str()
+        .ok()
+        .filter(|k| (1..=200).contains(&k.len()))
+        .ok_or_else(|| {
+            ApiError::BadRequest("an Idempotency-Key is 1 to 200 visible characters".to_owned())
+        })?;
+    let request = serde_json::json!({"expected_version": body.expected_version, "move": body.mv});
+    let hash = Sha256::digest(request.to_string().as_bytes());
+    let hash: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(Some((key.to_owned(), hash)))
+}
+
+/// Make a move. Computer players whose turn follows answer at once; their moves come back as
+/// events. With an `Idempotency-Key`, a retried request returns the first answer and applies
+/// nothing twice.
+#[utoipa::path(
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe: the same key returns the first answer"),
+    ),
+    request_body = MoveRequest,
+    responses(
+        (status = 200, description = "What happened and the caller's new view", body = ActionResponse),
+        (status = 400, description = "`validation_failed`: not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`not_your_turn`, `version_conflict` (with `current_version`), `game_over`, `hand_over`, `waiting_for_players`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`illegal_move` (with the reason and `legal_moves`) or `validation_failed`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{id}/moves")]
+pub async fn make_move(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<i64>,
+    req: HttpRequest,
+    body: web::Json<MoveRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let idempotency = idempotency_key(&req, &body)?;
+    let action = Action::Move {
+        expected_version: body.expected_version,
+        mv: body.mv,
+        idempotency,
+    };
+    act(state, caller, id.into_inner(), action).await
+}
+
+async fn act(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: i64,
+    action: Action,
+) -> Result<HttpResponse, ApiError> {
+    let (status, body) = run(&state, move |conn, state| {
+        play::act(conn, &caller, id, action, &state.metrics)
+    })
+    .await?;
+    Ok(json_body(status, body))
+}
+
+/// Deal the next hand when a hand is over (any seated player).
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game")),
+    responses(
+        (status = 200, body = ActionResponse),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`hand_not_over`, `game_over`, `waiting_for_players`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{id}/deal")]
+pub async fn deal(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    act(state, caller, id.into_inner(), Action::Deal).await
+}
+
+/// Leave the game: with two sides the caller's side loses; with more, a computer player takes
+/// the seat. Before the game starts, resigning abandons it.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game")),
+    responses(
+        (status = 200, body = ActionResponse),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`game_over`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{id}/resign")]
+pub async fn resign(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    act(state, caller, id.into_inner(), Action::Resign).await
+}
+
+/// The score sheet: every hand's scoring items per side, the running totals and the winner.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game")),
+    responses(
+        (status = 200, body = ScoreResponse),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`waiting_for_players`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/games/{id}/score")]
+pub async fn score(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let sheet = run(&state, move |conn, _| play::score(conn, &caller, id)).await?;
+    Ok(HttpResponse::Ok().json(sheet))
+}
+
+/// The move log as the caller may see it, with every deal's seed commitment and, once its hand
+/// is over, its seed.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game")),
+    responses(
+        (status = 200, body = LogResponse),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/games/{id}/log")]
+pub async fn game_log(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let log = run(&state, move |conn, _| play::log(conn, &caller, id)).await?;
+    Ok(HttpResponse::Ok().json(log))
+}
+
+/// Events after a version, as a JSON long-poll: answers at once when there is news, otherwise
+/// waits up to `wait` seconds (at most the server's limit) and answers with none.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game"), EventsQuery),
+    responses(
+        (status = 200, body = EventsResponse),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/games/{id}/events")]
+pub async fn events(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<i64>,
+    query: web::Query<EventsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let after = query.after.unwrap_or(0);
+    if after < 0 {
+        return Err(ApiError::Invalid(
+            "after is a version, 0 or more".to_owned(),
+        ));
+    }
+    let limit = state.settings.long_poll;
+    let wait = match query.wait {
+        None => limit,
+        Some(seconds) if seconds >= 0 => Duration::from_secs(seconds as u64).min(limit),
+        Some(_) => {
+            return Err(ApiError::Invalid(
+                "wait is a number of seconds, 0 or more".to_owned(),
+            ));
+        }
+    };
+    let viewer = run(&state, move |conn, _| {
+        play::authorize_reader(conn, &caller, id)
+    })
+    .await?;
+    let deadline = Instant::now() + wait;
+    loop {
+        let (events, version) = run(&state, move |conn, _| {
+            play::events_after(conn, id, viewer, after)
+        })
+        .await?;
+        if version > after || Instant::now() >= deadline {
+            return Ok(HttpResponse::Ok().json(EventsResponse { events, version }));
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operations.
+
+/// The process is up.
+#[utoipa::path(tag = "operations", responses((status = 200, body = Health)))]
+#[get("/healthz")]
+pub async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().json(Health {
+        status: "ok".to_owned(),
+    })
+}
+
+/// The database answers.
+#[utoipa::path(
+    tag = "operations",
+    responses(
+        (status = 200, body = Health),
+        (status = 503, description = "`unavailable`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/readyz")]
+pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    run(&state, |conn, _| {
+        cardroom_db::check(conn).map_err(ApiError::from)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(Health {
+        status: "ok".to_owned(),
+    }))
+}
+
+/// Counters in the Prometheus text format.
+#[utoipa::path(tag = "operations", responses((status = 200, content_type = "text/plain", body = String)))]
+#[get("/metrics")]
+pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
+    let pool = state.pool.state();
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "text/plain; version=0.0.4"))
+        .body(
+            state
+                .metrics
+                .render(pool.connections, pool.idle_connections),
+        )
+}

@@ -1,0 +1,172 @@
+//! Configuration from environment variables, with safe defaults for local use. Every variable is
+//! listed in the README with its default.
+
+use std::time::Duration;
+
+/// The service's configuration.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// `CARDROOM_ADDR`: where to listen (port 0 picks a free port).
+    pub addr: String,
+    /// `DATABASE_URL`: `sqlite://FILE` or `postgres://…`.
+    pub database_url: String,
+    /// `CARDROOM_DB_POOL`: connections in the pool.
+    pub db_pool: u32,
+    /// `CARDROOM_DB_TIMEOUT_MS`: the longest wait for a pooled connection before answering 503.
+    pub db_timeout: Duration,
+    /// `CARDROOM_ENV`: `development` or `production`; production refuses a missing secret.
+    pub production: bool,
+    /// `CARDROOM_JWT_SECRET`: the token signing secret.
+    pub jwt_secret: String,
+    /// `CARDROOM_TOKEN_TTL_SECS`: how long a token is valid.
+    pub token_ttl: Duration,
+    /// `CARDROOM_ADMIN`: `name:password` of an account made admin at start.
+    pub admin: Option<(String, String)>,
+    /// `CARDROOM_WORKERS`: HTTP worker threads (0: one per core).
+    pub workers: usize,
+    /// `CARDROOM_MAX_BODY_BYTES`: the largest request body accepted.
+    pub max_body: usize,
+    /// `CARDROOM_LONG_POLL_SECS`: the longest an events request waits for news.
+    pub long_poll: Duration,
+    /// `CARDROOM_SWEEP_MS`: how often to look for games left on a computer player's turn.
+    pub sweep_every: Duration,
+}
+
+/// The development secret: documented, so useless in production, which refuses it.
+pub const DEVELOPMENT_SECRET: &str = "cardroom-development-secret-do-not-use-in-production";
+
+/// A configuration that cannot run.
+#[derive(Debug, thiserror::Error)]
+#[error("configuration: {0}")]
+pub struct SettingsError(pub String);
+
+impl Settings {
+    /// Reads the environment.
+    pub fn from_env() -> Result<Settings, SettingsError> {
+        Settings::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Reads configuration through `lookup` (the environment, or a map in tests).
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Settings, SettingsError> {
+        let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
+        let number = |name: &str, default: u64| -> Result<u64, SettingsError> {
+            match get(name) {
+                None => Ok(default),
+                Some(text) => text.trim().parse().map_err(|_| {
+                    SettingsError(format!("{name} must be a whole number, not {text:?}"))
+                }),
+            }
+        };
+        let production = match get("CARDROOM_ENV").as_deref() {
+            None | Some("development") => false,
+            Some("production") => true,
+            Some(other) => {
+                return Err(SettingsError(format!(
+                    "CARDROOM_ENV must be development or production, not {other:?}"
+                )));
+            }
+        };
+        let jwt_secret = match get("CARDROOM_JWT_SECRET") {
+            Some(secret) if production && secret.len() < 32 => {
+                return Err(SettingsError(
+                    "CARDROOM_JWT_SECRET must be at least 32 characters in production".to_owned(),
+                ));
+            }
+            Some(secret) if production && secret == DEVELOPMENT_SECRET => {
+                return Err(SettingsError(
+                    "CARDROOM_JWT_SECRET is the published development secret".to_owned(),
+                ));
+            }
+            Some(secret) => secret,
+            None if production => {
+                return Err(SettingsError(
+                    "CARDROOM_JWT_SECRET is required when CARDROOM_ENV=production".to_owned(),
+                ));
+            }
+            None => DEVELOPMENT_SECRET.to_owned(),
+        };
+        let admin = match get("CARDROOM_ADMIN") {
+            None => None,
+            Some(spec) => {
+                let (name, password) = spec.split_once(':').ok_or_else(|| {
+                    SettingsError("CARDROOM_ADMIN must be name:password".to_owned())
+                })?;
+                Some((name.to_owned(), password.to_owned()))
+            }
+        };
+        Ok(Settings {
+            addr: get("CARDROOM_ADDR").unwrap_or_else(|| "127.0.0.1:8080".to_owned()),
+            database_url: get("DATABASE_URL").unwrap_or_else(|| "sqlite://cardroom.db".to_owned()),
+            db_pool: number("CARDROOM_DB_POOL", 16)?.clamp(1, 1000) as u32,
+            db_timeout: Duration::from_millis(number("CARDROOM_DB_TIMEOUT_MS", 5000)?.max(100)),
+            production,
+            jwt_secret,
+            token_ttl: Duration::from_secs(
+                number("CARDROOM_TOKEN_TTL_SECS", 7 * 24 * 3600)?.max(60),
+            ),
+            admin,
+            workers: number("CARDROOM_WORKERS", 0)? as usize,
+            max_body: number("CARDROOM_MAX_BODY_BYTES", 64 * 1024)?.clamp(1024, 16 << 20) as usize,
+            long_poll: Duration::from_secs(number("CARDROOM_LONG_POLL_SECS", 25)?.clamp(1, 300)),
+            sweep_every: Duration::from_millis(number("CARDROOM_SWEEP_MS", 2000)?.max(100)),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn settings(vars: &[(&str, &str)]) -> Result<Settings, SettingsError> {
+        let map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Settings::from_lookup(|name| map.get(name).cloned())
+    }
+
+    #[test]
+    fn the_defaults_run_locally_on_sqlite() {
+        let s = settings(&[]).unwrap();
+        assert_eq!(s.addr, "127.0.0.1:8080");
+        assert_eq!(s.database_url, "sqlite://cardroom.db");
+        assert_eq!(s.jwt_secret, DEVELOPMENT_SECRET);
+        assert!(!s.production);
+    }
+
+    #[test]
+    fn production_refuses_a_missing_weak_or_published_secret() {
+        assert!(settings(&[("CARDROOM_ENV", "production")]).is_err());
+        assert!(
+            settings(&[
+                ("CARDROOM_ENV", "production"),
+                ("CARDROOM_JWT_SECRET", "short")
+            ])
+            .is_err()
+        );
+        assert!(
+            settings(&[
+                ("CARDROOM_ENV", "production"),
+                ("CARDROOM_JWT_SECRET", DEVELOPMENT_SECRET)
+            ])
+            .is_err()
+        );
+        let ok = settings(&[
+            ("CARDROOM_ENV", "production"),
+            ("CARDROOM_JWT_SECRET", "0123456789abcdef0123456789abcdef"),
+        ])
+        .unwrap();
+        assert!(ok.production);
+    }
+
+    #[test]
+    fn bad_values_are_refused_by_name() {
+        let err = settings(&[("CARDROOM_DB_POOL", "many")]).unwrap_err();
+        assert!(err.to_string().contains("CARDROOM_DB_POOL"), "{err}");
+        assert!(settings(&[("CARDROOM_ENV", "staging")]).is_err());
+        assert!(settings(&[("CARDROOM_ADMIN", "nopassword")]).is_err());
+        let s = settings(&[("CARDROOM_ADMIN", "root:pa:ss")]).unwrap();
+        assert_eq!(s.admin, Some(("root".to_owned(), "pa:ss".to_owned())));
+    }
+}

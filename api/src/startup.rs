@@ -1,0 +1,368 @@
+//! Assembling the application: the database, the routes, the OpenAPI document, the error
+//! handlers, and the background recovery of games left on a computer player's turn.
+
+use std::net::TcpListener;
+
+use actix_web::dev::Server;
+use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
+use actix_web::http::header;
+use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
+use tracing_actix_web::TracingLogger;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+use utoipa_actix_web::service_config::ServiceConfig;
+use utoipa_actix_web::{AppExt, scope};
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::auth::{Keys, hash_password};
+use crate::error::{ApiError, Problem};
+use crate::metrics::Metrics;
+use crate::routes;
+use crate::settings::Settings;
+use crate::state::AppState;
+
+/// The OpenAPI document's fixed parts; the paths are collected from the routes.
+#[derive(OpenApi, Debug)]
+#[openapi(
+    info(
+        title = "Cardroom",
+        description = "Basra, 31, Rummy and Tarneeb for people and programs. Errors are \
+                       `application/problem+json` with a stable `code`. Send the token from \
+                       `/auth/*` as `Authorization: Bearer <token>`.",
+        license(name = "MIT OR Apache-2.0"),
+    ),
+    modifiers(&BearerAuth),
+    components(schemas(Problem)),
+    tags(
+        (name = "auth", description = "Accounts and tokens"),
+        (name = "catalogue", description = "The games on offer"),
+        (name = "games", description = "Playing"),
+        (name = "operations", description = "Health, readiness, metrics"),
+    )
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// Every documented route.
+fn api_routes(config: &mut ServiceConfig) {
+    config
+        .service(
+            scope::scope("/api/v1")
+                .service(routes::guest)
+                .service(routes::register)
+                .service(routes::login)
+                .service(routes::kinds)
+                .service(routes::create_game)
+                .service(routes::list_games)
+                .service(routes::join_game)
+                .service(routes::get_game)
+                .service(routes::make_move)
+                .service(routes::deal)
+                .service(routes::resign)
+                .service(routes::score)
+                .service(routes::game_log)
+                .service(routes::events),
+        )
+        .service(routes::healthz)
+        .service(routes::readyz)
+        .service(routes::metrics);
+}
+
+/// The OpenAPI document the service serves at `/openapi.json` (committed as
+/// `openapi/openapi.json`).
+pub fn openapi_document() -> utoipa::openapi::OpenApi {
+    let (_, mut doc) = App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(api_routes)
+        .split_for_parts();
+    doc.info.version = env!("CARGO_PKG_VERSION").to_owned();
+    doc
+}
+
+/// The documented paths and their methods, to tell a wrong method (405) from a wrong path (404).
+#[derive(Clone, Debug)]
+struct KnownRoutes(Vec<(Vec<String>, Vec<String>)>);
+
+impl KnownRoutes {
+    fn from_document(doc: &utoipa::openapi::OpenApi) -> KnownRoutes {
+        let routes = doc
+            .paths
+            .paths
+            .iter()
+            .map(|(path, item)| {
+                let segments = path.split('/').map(str::to_owned).collect();
+                let value = serde_json::to_value(item).unwrap_or_default();
+                let methods = value
+                    .as_object()
+                    .map(|o| {
+                        o.keys()
+                            .filter(|k| {
+                                ["get", "post", "put", "patch", "delete"].contains(&k.as_str())
+                            })
+                            .map(|k| k.to_uppercase())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                (segments, methods)
+            })
+            .collect();
+        KnownRoutes(routes)
+    }
+
+    fn methods_for(&self, path: &str) -> Option<Vec<String>> {
+        let segments: Vec<&str> = path.split('/').collect();
+        let mut found: Option<Vec<String>> = None;
+        for (pattern, methods) in &self.0 {
+            let matches = pattern.len() == segments.len()
+                && pattern
+                    .iter()
+                    .zip(&segments)
+                    .all(|(p, s)| p == s || (p.starts_with('{') && !s.is_empty()));
+            if matches {
+                found
+                    .get_or_insert_with(Vec::new)
+                    .extend(methods.iter().cloned());
+            }
+        }
+        found
+    }
+}
+
+async fn fallback(
+    req: HttpRequest,
+    routes: web::Data<KnownRoutes>,
+) -> Result<HttpResponse, ApiError> {
+    match routes.methods_for(req.path()) {
+        Some(mut methods) if !methods.is_empty() => {
+            methods.sort();
+            methods.dedup();
+            let allowed = methods.join(", ");
+            let problem = ApiError::MethodNotAllowed(format!(
+                "{} is not allowed here; use {allowed}",
+                req.method()
+            ));
+            let mut response = actix_web::ResponseError::error_response(&problem);
+            if let Ok(value) = header::HeaderValue::from_str(&allowed) {
+                response.headers_mut().insert(header::ALLOW, value);
+            }
+            Ok(response)
+        }
+        _ => Err(ApiError::NotFound(format!(
+            "there is nothing at {}",
+            truncate(req.path())
+        ))),
+    }
+}
+
+fn truncate(text: &str) -> String {
+    text.chars().take(80).collect()
+}
+
+fn json_error(error: JsonPayloadError, _: &HttpRequest) -> actix_web::Error {
+    let api = match &error {
+        JsonPayloadError::OverflowKnownLength { limit, .. }
+        | JsonPayloadError::Overflow { limit } => ApiError::PayloadTooLarge { limit: *limit },
+        JsonPayloadError::ContentType => {
+            ApiError::BadRequest("send a JSON body with Content-Type: application/json".to_owned())
+        }
+        JsonPayloadError::Deserialize(e) if e.is_data() => ApiError::Invalid(e.to_string()),
+        JsonPayloadError::Deserialize(e) => {
+            ApiError::BadRequest(format!("the body is not valid JSON: {e}"))
+        }
+        other => ApiError::BadRequest(other.to_string()),
+    };
+    api.into()
+}
+
+fn query_error(error: QueryPayloadError, _: &HttpRequest) -> actix_web::Error {
+    ApiError::BadRequest(format!("bad query: {error}")).into()
+}
+
+fn path_error(_: PathError, req: &HttpRequest) -> actix_web::Error {
+    ApiError::NotFound(format!("there is nothing at {}", truncate(req.path()))).into()
+}
+
+async fn docs_redirect() -> HttpResponse {
+    HttpResponse::PermanentRedirect()
+        .insert_header((header::LOCATION, "/docs/"))
+        .finish()
+}
+
+async fn index() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .body(include_str!("../../web/index.html"))
+}
+
+/// The running service.
+pub struct Application {
+    port: u16,
+    server: Server,
+}
+
+impl std::fmt::Debug for Application {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Application")
+            .field("port", &self.port)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why the service could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: String,
+        source: std::io::Error,
+    },
+    #[error("database: {0}")]
+    Database(#[from] cardroom_db::DbError),
+    #[error("{0}")]
+    Admin(String),
+}
+
+impl Application {
+    /// Connects to the database (running migrations), makes the configured admin, binds, and
+    /// starts the recovery sweep. Call inside an actix runtime.
+    pub async fn build(settings: Settings) -> Result<Application, StartupError> {
+        let url = settings.database_url.clone();
+        let (size, timeout) = (settings.db_pool, settings.db_timeout);
+        let pool = web::block(move || cardroom_db::connect(&url, size, timeout))
+            .await
+            .map_err(|e| StartupError::Database(cardroom_db::DbError::Other(e.to_string())))??;
+        if let Some((name, password)) = settings.admin.clone() {
+            let pool = pool.clone();
+            web::block(move || ensure_admin(&pool, &name, &password))
+                .await
+                .map_err(|e| StartupError::Admin(e.to_string()))??;
+        }
+        let listener = TcpListener::bind(&settings.addr).map_err(|source| StartupError::Bind {
+            addr: settings.addr.clone(),
+            source,
+        })?;
+        let port = listener
+            .local_addr()
+            .map_err(|source| StartupError::Bind {
+                addr: settings.addr.clone(),
+                source,
+            })?
+            .port();
+        let state = web::Data::new(AppState {
+            pool,
+            keys: Keys::new(&settings.jwt_secret, settings.token_ttl),
+            metrics: Metrics::default(),
+            settings: settings.clone(),
+        });
+        let document = openapi_document();
+        let known = web::Data::new(KnownRoutes::from_document(&document));
+        let max_body = settings.max_body;
+        let app_state = state.clone();
+        let mut server = HttpServer::new(move || {
+            let (app, _) = App::new()
+                .into_utoipa_app()
+                .openapi(ApiDoc::openapi())
+                .configure(api_routes)
+                .split_for_parts();
+            let counted = app_state.clone();
+            app.app_data(app_state.clone())
+                .app_data(known.clone())
+                .app_data(
+                    web::JsonConfig::default()
+                        .limit(max_body)
+                        .error_handler(json_error),
+                )
+                .app_data(web::PayloadConfig::default().limit(max_body))
+                .app_data(web::QueryConfig::default().error_handler(query_error))
+                .app_data(web::PathConfig::default().error_handler(path_error))
+                .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", document.clone()))
+                .route("/docs", web::get().to(docs_redirect))
+                .route("/", web::get().to(index))
+                .default_service(web::to(fallback))
+                .wrap_fn(move |req, srv| {
+                    let metrics = counted.clone();
+                    let response = actix_web::dev::Service::call(srv, req);
+                    async move {
+                        let response = response.await?;
+                        metrics.metrics.count_response(response.status().as_u16());
+                        Ok(response)
+                    }
+                })
+                .wrap(TracingLogger::default())
+        })
+        .listen(listener)
+        .map_err(|source| StartupError::Bind {
+            addr: settings.addr.clone(),
+            source,
+        })?
+        .shutdown_timeout(10);
+        if settings.workers > 0 {
+            server = server.workers(settings.workers);
+        }
+        let server = server.run();
+        actix_web::rt::spawn(recovery_sweep(state));
+        Ok(Application { port, server })
+    }
+
+    /// The port the service listens on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Serves until stopped.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+fn ensure_admin(pool: &cardroom_db::Pool, name: &str, password: &str) -> Result<(), StartupError> {
+    let fail = |e: &dyn std::fmt::Display| StartupError::Admin(format!("CARDROOM_ADMIN: {e}"));
+    let mut conn = pool.get().map_err(|e| fail(&e))?;
+    let hash = hash_password(password).map_err(|e| fail(&e))?;
+    let user = match cardroom_db::users::by_name(&mut conn, name)? {
+        Some(user) => user,
+        None => cardroom_db::users::create(&mut conn, name, Some(&hash), false)?,
+    };
+    cardroom_db::users::set_password(&mut conn, user.id, &hash)?;
+    cardroom_db::users::set_role(&mut conn, user.id, "admin")?;
+    tracing::info!(name, "admin account ready");
+    Ok(())
+}
+
+/// Every few seconds, lets computer players finish the turns of games left on their turn.
+async fn recovery_sweep(state: web::Data<AppState>) {
+    let every = state.settings.sweep_every;
+    loop {
+        actix_web::rt::time::sleep(every).await;
+        let result = routes::run(&state, |conn, state| {
+            crate::play::recover(conn, &state.metrics)
+        })
+        .await;
+        match result {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(
+                games = n,
+                "recovered games left on a computer player's turn"
+            ),
+            Err(ApiError::Unavailable) => {}
+            Err(error) => tracing::warn!(%error, "recovery sweep failed"),
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! What every handler shares.
+
+use cardroom_db::Pool;
+
+use crate::auth::Keys;
+use crate::metrics::Metrics;
+use crate::settings::Settings;
+
+/// The application state: the database pool, the token keys, the settings and the metrics.
+/// Nothing about any game is kept here; every replica serves every game from the database.
+#[derive(Debug)]
+pub struct AppState {
+    pub pool: Pool,
+    pub keys: Keys,
+    pub settings: Settings,
+    pub metrics: Metrics,
+}

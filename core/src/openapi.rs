@@ -1,0 +1,82 @@
+//! OpenAPI schemas for the types with hand-written serde (feature `openapi`).
+
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{
+    ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
+};
+use utoipa::{PartialSchema, ToSchema};
+
+use crate::bots::BotLevel;
+use crate::card::Card;
+use crate::cardset::CardSet;
+use crate::options::OptionValue;
+use crate::seat::Seat;
+
+fn string(description: &str, pattern: Option<&str>, example: &str) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::Type(Type::String))
+        .description(Some(description))
+        .pattern(pattern)
+        .examples([serde_json::Value::String(example.to_owned())])
+}
+
+impl PartialSchema for Card {
+    fn schema() -> RefOr<Schema> {
+        string(
+            "A card: rank (A 2-9 T J Q K; input also 10) then suit (C D H S). Output is always \
+             canonical, e.g. TC; input also accepts 10C and lower case.",
+            Some("^([2-9TtJjQqKkAa]|10)[CcDdHhSs]$"),
+            "7D",
+        )
+        .into()
+    }
+}
+impl ToSchema for Card {}
+
+impl PartialSchema for CardSet {
+    fn schema() -> RefOr<Schema> {
+        ArrayBuilder::new()
+            .items(Card::schema())
+            .unique_items(true)
+            .description(Some("Distinct cards."))
+            .into()
+    }
+}
+impl ToSchema for CardSet {}
+
+impl PartialSchema for Seat {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(SchemaType::Type(Type::Integer))
+            .minimum(Some(0))
+            .maximum(Some(7))
+            .description(Some("A seat number, 0..n-1 in the order play passes."))
+            .into()
+    }
+}
+impl ToSchema for Seat {}
+
+impl PartialSchema for BotLevel {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(SchemaType::Type(Type::String))
+            .enum_values(Some(["random", "greedy"]))
+            .description(Some("A computer player's level."))
+            .into()
+    }
+}
+impl ToSchema for BotLevel {}
+
+impl PartialSchema for OptionValue {
+    fn schema() -> RefOr<Schema> {
+        OneOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(SchemaType::Type(Type::Integer)))
+            .item(ObjectBuilder::new().schema_type(SchemaType::Type(Type::Boolean)))
+            .item(ObjectBuilder::new().schema_type(SchemaType::Type(Type::String)))
+            .description(Some(
+                "A whole number, a flag, or one of the option's words.",
+            ))
+            .into()
+    }
+}
+impl ToSchema for OptionValue {}

@@ -1,0 +1,140 @@
+//! Accounts and tokens.
+
+use serde_json::json;
+
+use crate::on_both_backends;
+use crate::support::{Backend, SECRET, Server};
+
+fn guests_register_and_log_in(backend: Backend) {
+    let server = Server::start(backend);
+    let named = server.post("/api/v1/auth/guest", None, &json!({"name": "amira"}));
+    assert_eq!(named.status, 201);
+    assert_eq!(named.body["user"]["name"], "amira");
+    assert_eq!(named.body["user"]["guest"], true);
+    let anonymous = server.post("/api/v1/auth/guest", None, &json!({}));
+    assert_eq!(anonymous.status, 201);
+    assert!(
+        anonymous.body["user"]["name"]
+            .as_str()
+            .unwrap()
+            .starts_with("guest-")
+    );
+
+    server
+        .post("/api/v1/auth/guest", None, &json!({"name": "AMIRA"}))
+        .assert_problem(409, "name_taken");
+
+    let registered = server.post(
+        "/api/v1/auth/register",
+        None,
+        &json!({"name": "karim", "password": "a long passphrase"}),
+    );
+    assert_eq!(registered.status, 201, "{registered:?}");
+    assert_eq!(registered.body["user"]["role"], "player");
+    let login = server.post(
+        "/api/v1/auth/login",
+        None,
+        &json!({"name": "karim", "password": "a long passphrase"}),
+    );
+    assert_eq!(login.status, 200);
+    let token = login.body["token"].as_str().unwrap();
+    assert_eq!(server.get("/api/v1/games", Some(token)).status, 200);
+
+    server
+        .post(
+            "/api/v1/auth/login",
+            None,
+            &json!({"name": "karim", "password": "wrong passphrase"}),
+        )
+        .assert_problem(401, "unauthorized");
+    server
+        .post(
+            "/api/v1/auth/login",
+            None,
+            &json!({"name": "nobody", "password": "a long passphrase"}),
+        )
+        .assert_problem(401, "unauthorized");
+    // A guest has no password to log in with.
+    server
+        .post(
+            "/api/v1/auth/login",
+            None,
+            &json!({"name": "amira", "password": "anything at all"}),
+        )
+        .assert_problem(401, "unauthorized");
+    server
+        .post(
+            "/api/v1/auth/register",
+            None,
+            &json!({"name": "karim", "password": "another passphrase"}),
+        )
+        .assert_problem(409, "name_taken");
+    for bad in [
+        json!({"name": "ab", "password": "long enough"}),
+        json!({"name": "has space", "password": "long enough"}),
+        json!({"name": "x".repeat(33), "password": "long enough"}),
+        json!({"name": "layla", "password": "short"}),
+    ] {
+        server
+            .post("/api/v1/auth/register", None, &bad)
+            .assert_problem(422, "validation_failed");
+    }
+}
+
+fn the_first_admin_comes_from_the_environment(backend: Backend) {
+    let server = Server::start_with(backend, &[("CARDROOM_ADMIN", "root:the admin passphrase")]);
+    let login = server.post(
+        "/api/v1/auth/login",
+        None,
+        &json!({"name": "root", "password": "the admin passphrase"}),
+    );
+    assert_eq!(login.status, 200, "{login:?}");
+    assert_eq!(login.body["user"]["role"], "admin");
+}
+
+fn tampered_expired_and_foreign_tokens_are_refused(backend: Backend) {
+    let server = Server::start(backend);
+    let player = server.guest("amira");
+    let mut tampered = player.token.clone();
+    let last = tampered.pop().unwrap();
+    tampered.push(if last == 'A' { 'B' } else { 'A' });
+    let now = chrono::Utc::now().timestamp();
+    let forge = |secret: &str, exp: i64, aud: &str| {
+        jsonwebtoken::encode(
+            &jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256),
+            &json!({"sub": player.id.to_string(), "name": "amira", "role": "admin", "aud": aud, "iss": "cardroom", "iat": now - 7200, "exp": exp}),
+            &jsonwebtoken::EncodingKey::from_secret(secret.as_bytes()),
+        )
+        .unwrap()
+    };
+    let expired = forge(SECRET, now - 3600, "cardroom");
+    let foreign = forge("some other secret entirely", now + 3600, "cardroom");
+    let wrong_audience = forge(SECRET, now + 3600, "elsewhere");
+    let payload = player.token.split('.').nth(1).unwrap();
+    let unsigned = format!("eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.{payload}.");
+    for token in [
+        tampered,
+        expired,
+        foreign,
+        wrong_audience,
+        unsigned,
+        "garbage".to_owned(),
+    ] {
+        server
+            .get("/api/v1/games", Some(&token))
+            .assert_problem(401, "unauthorized");
+    }
+    server
+        .get("/api/v1/games", None)
+        .assert_problem(401, "unauthorized");
+    let reply = crate::support::Server::get(&server, "/api/v1/games", None);
+    assert_eq!(reply.header("www-authenticate"), Some("Bearer"));
+    // The genuine token still works.
+    assert_eq!(server.get("/api/v1/games", Some(&player.token)).status, 200);
+}
+
+on_both_backends!(
+    guests_register_and_log_in,
+    the_first_admin_comes_from_the_environment,
+    tampered_expired_and_foreign_tokens_are_refused,
+);

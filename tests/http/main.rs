@@ -1,0 +1,15 @@
+//! Black-box tests over HTTP: each starts the real `cardroom` binary on a free port against a
+//! fresh database — SQLite always, and PostgreSQL from the throwaway cluster `scripts/test`
+//! starts (`CARDROOM_TEST_POSTGRES_URL`).
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+mod support;
+
+mod accounts;
+mod errors;
+mod fairness;
+mod integrity;
+mod operations;
+mod playing;
+mod recovery;
+mod visibility;

@@ -1,0 +1,121 @@
+//! Health, readiness, metrics, the catalogue, the docs and the OpenAPI contract.
+
+use diesel::{Connection, RunQueryDsl};
+use serde_json::Value;
+
+use crate::on_both_backends;
+use crate::support::{Backend, Server};
+
+fn health_readiness_metrics_and_docs_are_served(backend: Backend) {
+    let server = Server::start(backend);
+    assert_eq!(server.get("/healthz", None).body["status"], "ok");
+    assert_eq!(server.get("/readyz", None).body["status"], "ok");
+    let metrics = server.get("/metrics", None);
+    assert!(metrics.content_type.starts_with("text/plain"));
+    let text = metrics.body.as_str().unwrap();
+    assert!(
+        text.contains("# TYPE cardroom_moves_total counter"),
+        "{text}"
+    );
+    assert!(
+        text.contains("cardroom_http_responses_total{class=\"2xx\"}"),
+        "{text}"
+    );
+    let docs = server.get("/docs/", None);
+    assert_eq!(docs.status, 200);
+    assert!(docs.body.as_str().unwrap().contains("swagger"), "{docs:?}");
+    let page = server.get("/", None);
+    assert!(page.body.as_str().unwrap().contains("Cardroom"));
+}
+
+fn the_catalogue_lists_basra_with_variants_options_and_levels(backend: Backend) {
+    let server = Server::start(backend);
+    let reply = server.get("/api/v1/games/kinds", None);
+    assert_eq!(reply.status, 200);
+    let basra = &reply.body["kinds"][0];
+    assert_eq!(basra["kind"], "basra");
+    let variants: Vec<&str> = basra["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(variants, ["standard", "classic44", "cse231"]);
+    let standard = &basra["variants"][0];
+    assert_eq!(standard["seats"], serde_json::json!([2, 3, 4]));
+    let target = standard["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == "target")
+        .unwrap();
+    assert_eq!(
+        (
+            target["min"].as_i64(),
+            target["max"].as_i64(),
+            target["default"].as_i64()
+        ),
+        (Some(31), Some(501), Some(101))
+    );
+    let levels: Vec<&str> = basra["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(levels, ["random", "greedy"]);
+}
+
+fn the_served_openapi_document_is_the_committed_one(backend: Backend) {
+    let server = Server::start(backend);
+    let served = server.get("/openapi.json", None).body;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/openapi.json");
+    let committed: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert!(
+        served == committed,
+        "the served OpenAPI document differs from openapi/openapi.json: \
+         run `cargo run -p cardroom-api -- openapi > openapi/openapi.json` and review the diff"
+    );
+    assert_eq!(served["openapi"], "3.1.0");
+    for path in [
+        "/api/v1/games",
+        "/api/v1/games/{id}/moves",
+        "/api/v1/auth/guest",
+        "/readyz",
+    ] {
+        assert!(
+            served["paths"][path].is_object(),
+            "{path} is not documented"
+        );
+    }
+}
+
+on_both_backends!(
+    health_readiness_metrics_and_docs_are_served,
+    the_catalogue_lists_basra_with_variants_options_and_levels,
+    the_served_openapi_document_is_the_committed_one,
+);
+
+/// With its database gone, the service answers 503 `unavailable` — not a hang, not a 500.
+#[test]
+fn a_lost_database_makes_requests_unavailable_not_errors() {
+    let server = Server::start_with(Backend::Postgres, &[("CARDROOM_DB_TIMEOUT_MS", "1000")]);
+    let amira = server.guest("amira");
+    let (id, _) = server.create(
+        &amira,
+        serde_json::json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}]}),
+    );
+    let admin = std::env::var("CARDROOM_TEST_POSTGRES_URL").unwrap();
+    let name = server.database_url.rsplit('/').next().unwrap().to_owned();
+    let mut conn = diesel::PgConnection::establish(&admin).unwrap();
+    diesel::sql_query(format!("DROP DATABASE {name} WITH (FORCE)"))
+        .execute(&mut conn)
+        .unwrap();
+    server
+        .get("/readyz", None)
+        .assert_problem(503, "unavailable");
+    let reply = server.get(&format!("/api/v1/games/{id}"), Some(&amira.token));
+    reply.assert_problem(503, "unavailable");
+    assert_eq!(reply.header("retry-after"), Some("2"));
+    assert_eq!(server.get("/healthz", None).status, 200);
+}

@@ -1,0 +1,344 @@
+//! Whole games over HTTP.
+
+use serde_json::{Value, json};
+
+use crate::on_both_backends;
+use crate::support::{Backend, Server, play_out};
+
+fn first(legal: &[Value]) -> Value {
+    legal[0].clone()
+}
+
+/// A person against the computer to the end, in `variant`.
+fn person_against_computer(backend: Backend, variant: &str) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    let (id, view) = server.create(
+        &amira,
+        json!({"kind": "basra", "variant": variant, "seats": [{}, {"bot": "greedy"}]}),
+    );
+    assert_eq!(view["status"], "active");
+    assert_eq!(view["your_seat"], 0);
+    let end = play_out(&server, id, &[&amira], first);
+    assert_eq!(end["status"], "finished");
+    let outcome = &end["outcome"];
+    assert!(outcome["winners"].is_array(), "{end}");
+    assert!(end["legal_moves"].as_array().unwrap().is_empty());
+
+    let score = server.get(&format!("/api/v1/games/{id}/score"), Some(&amira.token));
+    assert_eq!(score.status, 200);
+    assert!(!score.body["hands"].as_array().unwrap().is_empty());
+    assert_eq!(score.body["outcome"], *outcome);
+    // Totals are the sums of the scoring lines.
+    let mut sums = vec![0i64; score.body["totals"].as_array().unwrap().len()];
+    for hand in score.body["hands"].as_array().unwrap() {
+        for line in hand["lines"].as_array().unwrap() {
+            sums[line["side"].as_u64().unwrap() as usize] += line["points"].as_i64().unwrap();
+        }
+    }
+    let totals: Vec<i64> = score.body["totals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_i64().unwrap())
+        .collect();
+    assert_eq!(sums, totals);
+
+    // Moves after the end are refused.
+    server
+        .post(
+            &format!("/api/v1/games/{id}/moves"),
+            Some(&amira.token),
+            &json!({"expected_version": end["version"], "move": {"type": "play", "card": "2C"}}),
+        )
+        .assert_problem(409, "game_over");
+
+    let mine = server.get(
+        "/api/v1/games?mine=true&status=finished",
+        Some(&amira.token),
+    );
+    assert_eq!(mine.body["games"][0]["id"], id);
+    assert_eq!(mine.body["games"][0]["status"], "finished");
+}
+
+fn a_person_plays_standard_basra_to_the_end_against_the_computer(backend: Backend) {
+    person_against_computer(backend, "standard");
+}
+
+fn a_person_plays_classic44_to_the_end_against_the_computer(backend: Backend) {
+    person_against_computer(backend, "classic44");
+}
+
+fn a_person_plays_cse231_to_the_end_against_the_computer(backend: Backend) {
+    person_against_computer(backend, "cse231");
+}
+
+fn two_people_play_basra_to_the_end_with_the_invite_code(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    let karim = server.guest("karim");
+    let created = server.post(
+        "/api/v1/games",
+        Some(&amira.token),
+        &json!({"kind": "basra", "seats": [{}, {}], "options": {"target": 31}}),
+    );
+    assert_eq!(created.status, 201);
+    let id = created.body["id"].as_i64().unwrap();
+    let code = created.body["invite_code"].as_str().unwrap().to_owned();
+    assert_eq!(created.body["view"]["status"], "waiting");
+    assert_eq!(created.body["view"]["invite_code"], code.as_str());
+    assert!(created.body["view"]["table"].is_null());
+    server
+        .post(
+            &format!("/api/v1/games/{id}/moves"),
+            Some(&amira.token),
+            &json!({"expected_version": 1, "move": {"type": "play", "card": "2C"}}),
+        )
+        .assert_problem(409, "waiting_for_players");
+
+    server
+        .post(
+            &format!("/api/v1/games/{id}/join"),
+            Some(&karim.token),
+            &json!({"invite_code": "wrong"}),
+        )
+        .assert_problem(403, "forbidden");
+    let joined = server.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&karim.token),
+        &json!({"invite_code": code}),
+    );
+    assert_eq!(joined.status, 200, "{joined:?}");
+    assert_eq!(joined.body["your_seat"], 1);
+    assert_eq!(joined.body["status"], "active");
+    server
+        .post(
+            &format!("/api/v1/games/{id}/join"),
+            Some(&karim.token),
+            &json!({"invite_code": code}),
+        )
+        .assert_problem(409, "already_seated");
+    let third = server.guest("layla");
+    server
+        .post(
+            &format!("/api/v1/games/{id}/join"),
+            Some(&third.token),
+            &json!({"invite_code": code}),
+        )
+        .assert_problem(409, "game_full");
+
+    let end = play_out(&server, id, &[&amira, &karim], |legal| {
+        legal[legal.len() - 1].clone()
+    });
+    assert_eq!(end["status"], "finished");
+    let winners = end["outcome"]["winners"].as_array().unwrap();
+    assert_eq!(winners.len(), 1);
+}
+
+fn four_partners_play_with_computer_players(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    let karim = server.guest("karim");
+    let (id, view) = server.create(
+        &amira,
+        json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}, {}, {"bot": "random"}], "options": {"target": 31}}),
+    );
+    let code = server.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&karim.token),
+        &json!({"invite_code": "x"}),
+    );
+    code.assert_problem(403, "forbidden");
+    let invite = view["invite_code"].as_str().unwrap();
+    let joined = server.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&karim.token),
+        &json!({"invite_code": invite, "seat": 2}),
+    );
+    assert_eq!(joined.status, 200, "{joined:?}");
+    assert_eq!(joined.body["your_seat"], 2);
+    assert_eq!(joined.body["table"]["sides"][0]["seats"], json!([0, 2]));
+    let end = play_out(&server, id, &[&amira, &karim], first);
+    assert_eq!(end["status"], "finished");
+}
+
+fn resigning_a_two_sided_game_loses_it(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    let (id, _) = server.create(
+        &amira,
+        json!({"kind": "basra", "seats": [{}, {"bot": "random"}]}),
+    );
+    let reply = server.post(
+        &format!("/api/v1/games/{id}/resign"),
+        Some(&amira.token),
+        &json!({}),
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.body["view"]["status"], "finished");
+    assert_eq!(reply.body["view"]["outcome"]["winners"], json!([1]));
+    assert_eq!(reply.body["view"]["outcome"]["reason"], "resignation");
+    server
+        .post(
+            &format!("/api/v1/games/{id}/resign"),
+            Some(&amira.token),
+            &json!({}),
+        )
+        .assert_problem(409, "game_over");
+}
+
+fn resigning_a_three_player_game_hands_the_seat_to_the_computer(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    let (id, _) = server.create(
+        &amira,
+        json!({"kind": "basra", "seats": [{}, {"bot": "random"}, {"bot": "random"}]}),
+    );
+    let reply = server.post(
+        &format!("/api/v1/games/{id}/resign"),
+        Some(&amira.token),
+        &json!({}),
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let view = &reply.body["view"];
+    // The game went on without her: a computer player took seat 0 and everyone is a computer
+    // now, so it played to the end.
+    assert_eq!(view["seats"][0]["bot"], "greedy");
+    assert_eq!(view["status"], "finished");
+    // She left: she sees the table as a spectator, never the computer's cards.
+    assert!(view["your_seat"].is_null());
+    assert_eq!(view["table"]["hand"], serde_json::json!([]));
+    assert!(
+        reply.body["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["event"]["type"] != "dealt")
+    );
+    server
+        .get(&format!("/api/v1/games/{id}"), Some(&amira.token))
+        .assert_problem(403, "forbidden");
+}
+
+fn resigning_before_the_start_abandons_the_game(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    let (id, _) = server.create(&amira, json!({"kind": "basra", "seats": [{}, {}]}));
+    let reply = server.post(
+        &format!("/api/v1/games/{id}/resign"),
+        Some(&amira.token),
+        &json!({}),
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.body["view"]["status"], "abandoned");
+    let listed = server.get("/api/v1/games?status=abandoned", Some(&amira.token));
+    assert_eq!(listed.body["total"], 1);
+}
+
+fn my_games_are_listed_newest_first_by_page(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    let karim = server.guest("karim");
+    let mut ids = Vec::new();
+    for _ in 0..5 {
+        ids.push(
+            server
+                .create(
+                    &amira,
+                    json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}]}),
+                )
+                .0,
+        );
+    }
+    server.create(
+        &karim,
+        json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}]}),
+    );
+    let page1 = server.get("/api/v1/games?mine=true&per_page=2", Some(&amira.token));
+    assert_eq!(page1.status, 200);
+    assert_eq!(page1.body["total"], 5);
+    let listed: Vec<i64> = page1.body["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(listed, vec![ids[4], ids[3]]);
+    let page3 = server.get("/api/v1/games?page=3&per_page=2", Some(&amira.token));
+    assert_eq!(page3.body["games"].as_array().unwrap().len(), 1);
+    let waiting = server.get("/api/v1/games?status=waiting,finished", Some(&amira.token));
+    assert_eq!(waiting.body["total"], 0);
+    server
+        .get("/api/v1/games?status=sleeping", Some(&amira.token))
+        .assert_problem(422, "validation_failed");
+    server
+        .get("/api/v1/games?per_page=0", Some(&amira.token))
+        .assert_problem(422, "validation_failed");
+    server
+        .get("/api/v1/games?page=abc", Some(&amira.token))
+        .assert_problem(400, "validation_failed");
+    server
+        .get("/api/v1/games?mine=false", Some(&amira.token))
+        .assert_problem(422, "validation_failed");
+}
+
+fn events_long_poll_brings_the_other_players_move(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    let karim = server.guest("karim");
+    let (id, view) = server.create(&amira, json!({"kind": "basra", "seats": [{}, {}]}));
+    let invite = view["invite_code"].as_str().unwrap();
+    server.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&karim.token),
+        &json!({"invite_code": invite}),
+    );
+    let karim_view = server.view(&karim, id);
+    let version = karim_view["version"].as_i64().unwrap();
+    let (mover, waiter) = if karim_view["to_act"] == 1 {
+        (&karim, &amira)
+    } else {
+        (&amira, &karim)
+    };
+    let waiting_server = &server;
+    std::thread::scope(|scope| {
+        let poll = scope.spawn(move || {
+            waiting_server.get(
+                &format!("/api/v1/games/{id}/events?after={version}&wait=5"),
+                Some(&waiter.token),
+            )
+        });
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let view = server.view(mover, id);
+        let mv = view["legal_moves"][0].clone();
+        assert_eq!(server.play(mover, &view, &mv).status, 200);
+        let reply = poll.join().unwrap();
+        assert_eq!(reply.status, 200, "{reply:?}");
+        assert_eq!(reply.body["version"], version + 1);
+        let event = &reply.body["events"][0];
+        assert_eq!(event["version"], version + 1);
+        assert_eq!(event["event"]["type"], "played");
+        assert_eq!(event["event"]["card"], mv["card"]);
+    });
+    // With nothing new, the poll waits and answers empty.
+    let now = server.view(&amira, id)["version"].as_i64().unwrap();
+    let idle = server.get(
+        &format!("/api/v1/games/{id}/events?after={now}&wait=1"),
+        Some(&amira.token),
+    );
+    assert_eq!(idle.status, 200);
+    assert_eq!(idle.body["events"], json!([]));
+}
+
+on_both_backends!(
+    a_person_plays_standard_basra_to_the_end_against_the_computer,
+    a_person_plays_classic44_to_the_end_against_the_computer,
+    a_person_plays_cse231_to_the_end_against_the_computer,
+    two_people_play_basra_to_the_end_with_the_invite_code,
+    four_partners_play_with_computer_players,
+    resigning_a_two_sided_game_loses_it,
+    resigning_a_three_player_game_hands_the_seat_to_the_computer,
+    resigning_before_the_start_abandons_the_game,
+    my_games_are_listed_newest_first_by_page,
+    events_long_poll_brings_the_other_players_move,
+);

@@ -1,0 +1,350 @@
+//! Spawning the real `cardroom` binary on a free port against a fresh database, and a small
+//! HTTP client for it.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use cardroom_core::{Card, CardSet};
+use diesel::{Connection, RunQueryDsl};
+use serde_json::{Value, json};
+
+/// The secret the test servers sign tokens with (tests forge tokens with it).
+pub const SECRET: &str = "http-test-secret-0123456789abcdef";
+
+/// Which database a test server runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A running `cardroom` process with its own database; killed when dropped.
+pub struct Server {
+    child: Child,
+    pub base: String,
+    pub database_url: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+static DATABASES: AtomicU32 = AtomicU32::new(0);
+
+fn fresh_postgres_database() -> String {
+    let admin = std::env::var("CARDROOM_TEST_POSTGRES_URL").unwrap_or_else(|_| {
+        panic!(
+            "the PostgreSQL tests need CARDROOM_TEST_POSTGRES_URL (a superuser URL); \
+             scripts/test starts a throwaway cluster and sets it"
+        )
+    });
+    let name = format!(
+        "cardroom_t{}_{}",
+        std::process::id(),
+        DATABASES.fetch_add(1, Ordering::SeqCst)
+    );
+    let mut conn = diesel::PgConnection::establish(&admin).expect("connect to the test cluster");
+    diesel::sql_query(format!("CREATE DATABASE {name}"))
+        .execute(&mut conn)
+        .expect("create a test database");
+    let (base, _) = admin.rsplit_once('/').expect("a database URL with a path");
+    format!("{base}/{name}")
+}
+
+impl Server {
+    /// Starts a server on `backend` with these extra environment variables.
+    pub fn start_with(backend: Backend, env: &[(&str, &str)]) -> Server {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let database_url = match backend {
+            Backend::Sqlite => format!("sqlite://{}", dir.path().join("cardroom.db").display()),
+            Backend::Postgres => fresh_postgres_database(),
+        };
+        Server::start_on(&database_url, dir, env)
+    }
+
+    /// Starts a server on an existing database.
+    pub fn start_on(database_url: &str, dir: tempfile::TempDir, env: &[(&str, &str)]) -> Server {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_cardroom"));
+        command
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("DATABASE_URL", database_url)
+            .env("CARDROOM_ADDR", "127.0.0.1:0")
+            .env("CARDROOM_JWT_SECRET", SECRET)
+            .env("CARDROOM_DB_POOL", "8")
+            .env("CARDROOM_WORKERS", "2")
+            .env("CARDROOM_LONG_POLL_SECS", "5")
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let mut child = command.spawn().expect("start cardroom");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("read the address");
+        let base = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("cardroom did not start: {line:?}"))
+            .to_owned();
+        Server {
+            child,
+            base,
+            database_url: database_url.to_owned(),
+            _dir: dir,
+        }
+    }
+
+    pub fn start(backend: Backend) -> Server {
+        Server::start_with(backend, &[])
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// A guest account.
+    pub fn guest(&self, name: &str) -> Player {
+        let response = self.post("/api/v1/auth/guest", None, &json!({ "name": name }));
+        assert_eq!(response.status, 201, "{response:?}");
+        Player {
+            token: response.body["token"].as_str().expect("a token").to_owned(),
+            id: response.body["user"]["id"].as_i64().expect("an id"),
+        }
+    }
+
+    pub fn get(&self, path: &str, token: Option<&str>) -> Reply {
+        let mut request = agent().get(self.url(path));
+        if let Some(token) = token {
+            request = request.header("Authorization", format!("Bearer {token}"));
+        }
+        Reply::from(request.call())
+    }
+
+    pub fn post(&self, path: &str, token: Option<&str>, body: &Value) -> Reply {
+        self.post_with(path, token, &[], body)
+    }
+
+    pub fn post_with(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        headers: &[(&str, &str)],
+        body: &Value,
+    ) -> Reply {
+        self.post_raw(
+            path,
+            token,
+            headers,
+            "application/json",
+            body.to_string().into_bytes(),
+        )
+    }
+
+    pub fn post_raw(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        headers: &[(&str, &str)],
+        content_type: &str,
+        body: Vec<u8>,
+    ) -> Reply {
+        let mut request = agent().post(self.url(path)).content_type(content_type);
+        if let Some(token) = token {
+            request = request.header("Authorization", format!("Bearer {token}"));
+        }
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        Reply::from(request.send(&body[..]))
+    }
+
+    /// Creates a game as `player`; returns its id and the creator's view.
+    pub fn create(&self, player: &Player, body: Value) -> (i64, Value) {
+        let reply = self.post("/api/v1/games", Some(&player.token), &body);
+        assert_eq!(reply.status, 201, "{reply:?}");
+        (
+            reply.body["id"].as_i64().expect("an id"),
+            reply.body["view"].clone(),
+        )
+    }
+
+    pub fn view(&self, player: &Player, id: i64) -> Value {
+        let reply = self.get(&format!("/api/v1/games/{id}"), Some(&player.token));
+        assert_eq!(reply.status, 200, "{reply:?}");
+        reply.body
+    }
+
+    /// Makes a move as `player` from `view`; returns the reply.
+    pub fn play(&self, player: &Player, view: &Value, mv: &Value) -> Reply {
+        let id = view["id"].as_i64().expect("an id");
+        self.post(
+            &format!("/api/v1/games/{id}/moves"),
+            Some(&player.token),
+            &json!({"expected_version": view["version"], "move": mv}),
+        )
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into()
+}
+
+/// A player's token.
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub token: String,
+    pub id: i64,
+}
+
+/// A response: status, content type and JSON body (or the text, as a JSON string).
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub content_type: String,
+    pub body: Value,
+    pub headers: Vec<(String, String)>,
+}
+
+impl Reply {
+    fn from(result: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Reply {
+        let mut response = result.expect("the server answered");
+        let status = response.status().as_u16();
+        let headers: Vec<(String, String)> = response
+            .headers()
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or_default().to_owned()))
+            .collect();
+        let content_type = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let text = response.body_mut().read_to_string().unwrap_or_default();
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Reply {
+            status,
+            content_type,
+            body,
+            headers,
+        }
+    }
+
+    /// Asserts a problem+json error with this status and code.
+    pub fn assert_problem(&self, status: u16, code: &str) {
+        assert_eq!(self.status, status, "{self:?}");
+        assert_eq!(self.content_type, "application/problem+json", "{self:?}");
+        assert_eq!(self.body["code"], code, "{self:?}");
+        assert_eq!(self.body["status"], status, "{self:?}");
+        assert!(
+            self.body["detail"].is_string() && self.body["title"].is_string(),
+            "{self:?}"
+        );
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Every card code in a JSON document.
+pub fn cards_in(value: &Value) -> CardSet {
+    match value {
+        Value::String(s) if s.len() == 2 => {
+            s.parse::<Card>().map(CardSet::single).unwrap_or_default()
+        }
+        Value::Array(items) => items
+            .iter()
+            .map(cards_in)
+            .fold(CardSet::EMPTY, |a, b| a | b),
+        Value::Object(map) => map
+            .values()
+            .map(cards_in)
+            .fold(CardSet::EMPTY, |a, b| a | b),
+        _ => CardSet::EMPTY,
+    }
+}
+
+/// The cards of a view's own hand.
+pub fn hand_of(view: &Value) -> CardSet {
+    cards_in(&view["table"]["hand"])
+}
+
+/// Plays as `player` until the game is finished or it is nobody's (person's) turn here: picks
+/// `choose(legal moves)` on the player's turn and deals when a hand is over. Returns the final
+/// view. `others` are consulted for their turns too (two people at one table).
+pub fn play_out(
+    server: &Server,
+    id: i64,
+    players: &[&Player],
+    choose: impl Fn(&[Value]) -> Value,
+) -> Value {
+    for _ in 0..5000 {
+        let mut progressed = false;
+        for player in players {
+            let view = server.view(player, id);
+            match view["status"].as_str() {
+                Some("finished") => return view,
+                Some("hand_over") => {
+                    let reply = server.post(
+                        &format!("/api/v1/games/{id}/deal"),
+                        Some(&player.token),
+                        &json!({}),
+                    );
+                    assert!(
+                        reply.status == 200 || reply.body["code"] == "version_conflict",
+                        "{reply:?}"
+                    );
+                    progressed = true;
+                }
+                Some("active") if view["to_act"] == view["your_seat"] => {
+                    let legal = view["legal_moves"].as_array().expect("legal moves").clone();
+                    assert!(!legal.is_empty(), "to act with no legal move: {view}");
+                    let reply = server.play(player, &view, &choose(&legal));
+                    assert_eq!(reply.status, 200, "{reply:?}");
+                    progressed = true;
+                }
+                _ => {}
+            }
+        }
+        assert!(progressed, "nobody could act");
+    }
+    panic!("the game did not finish");
+}
+
+/// Generates one test per backend from a scenario `fn(Backend)`.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[test]
+                fn sqlite() {
+                    super::$name($crate::support::Backend::Sqlite);
+                }
+                #[test]
+                fn postgres() {
+                    super::$name($crate::support::Backend::Postgres);
+                }
+            }
+        )*
+    };
+}

@@ -1,0 +1,110 @@
+//! A player never sees another hand, the stock, or a seed before its hand is over, through any
+//! endpoint.
+
+use std::time::Duration;
+
+use cardroom_core::{CardSet, Seat, Viewer};
+use serde_json::{Value, json};
+
+use crate::on_both_backends;
+use crate::support::{Backend, Player, Server, cards_in, hand_of};
+
+fn everything_visible_to(server: &Server, player: &Player, id: i64) -> Vec<(String, Value)> {
+    ["", "/events?after=0&wait=0", "/log", "/score"]
+        .iter()
+        .map(|suffix| {
+            let reply = server.get(&format!("/api/v1/games/{id}{suffix}"), Some(&player.token));
+            assert_eq!(reply.status, 200, "{suffix}: {reply:?}");
+            (suffix.to_string(), reply.body)
+        })
+        .collect()
+}
+
+/// The cards `viewer` may know now, from the stored state's zones.
+fn known_to(server: &Server, id: i64, viewer: Viewer) -> CardSet {
+    let pool = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5)).unwrap();
+    let mut conn = pool.get().unwrap();
+    let game = cardroom_api::play::snapshot_of(&mut conn, id)
+        .unwrap()
+        .unwrap();
+    game.zones()
+        .into_iter()
+        .filter(|z| z.seen_by.includes(viewer))
+        .flat_map(|z| z.cards)
+        .collect()
+}
+
+fn a_player_never_sees_the_other_hand_through_any_endpoint(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    let karim = server.guest("karim");
+    let (id, view) = server.create(
+        &amira,
+        json!({"kind": "basra", "seats": [{}, {}], "options": {"target": 31}}),
+    );
+    server.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&karim.token),
+        &json!({"invite_code": view["invite_code"]}),
+    );
+    let players = [(&amira, Seat::new(0)), (&karim, Seat::new(1))];
+
+    for step in 0..400 {
+        let views: Vec<Value> = players.iter().map(|(p, _)| server.view(p, id)).collect();
+        if views[0]["status"] == "finished" {
+            return;
+        }
+        // Each player's hand is absent from everything the other may read; within the first
+        // deal, everything each reads is among the cards their seat may know.
+        for (me, (player, seat)) in players.iter().enumerate() {
+            let other_hand = hand_of(&views[1 - me]);
+            let first_deal = views[me]["table"]["hand_number"] == 1;
+            let known = first_deal.then(|| known_to(&server, id, Viewer::Seat(*seat)));
+            for (endpoint, body) in everything_visible_to(&server, player, id) {
+                let shown = cards_in(&body);
+                assert!(
+                    (shown & other_hand).is_empty(),
+                    "step {step}: {endpoint} shows seat {} the other hand's {}",
+                    seat.number(),
+                    shown & other_hand
+                );
+                if let Some(known) = known {
+                    assert!(
+                        shown.is_subset(known),
+                        "step {step}: {endpoint} shows {}",
+                        shown - known
+                    );
+                }
+                // No seed of a hand still being played.
+                if endpoint == "/log" && views[me]["status"] == "active" {
+                    let deals = body["deals"].as_array().unwrap();
+                    assert!(
+                        deals.last().unwrap()["seed"].is_null(),
+                        "the current deal's seed leaked"
+                    );
+                }
+            }
+        }
+        for (i, (player, _)) in players.iter().enumerate() {
+            let view = &views[i];
+            if view["status"] == "hand_over" {
+                server.post(
+                    &format!("/api/v1/games/{id}/deal"),
+                    Some(&player.token),
+                    &json!({}),
+                );
+                break;
+            }
+            if view["status"] == "active" && view["to_act"] == view["your_seat"] {
+                assert_eq!(
+                    server.play(player, view, &view["legal_moves"][0]).status,
+                    200
+                );
+                break;
+            }
+        }
+    }
+    panic!("the game did not finish");
+}
+
+on_both_backends!(a_player_never_sees_the_other_hand_through_any_endpoint);
