@@ -100,7 +100,7 @@ pub struct MoveRequest {
     pub expected_version: i64,
     /// The move, as the game defines it (see each game's legal moves).
     #[serde(rename = "move")]
-    #[schema(value_type = Object)]
+    #[schema(value_type = AnyMove)]
     pub mv: serde_json::Value,
 }
 
@@ -148,10 +148,8 @@ pub struct GameView {
     /// The seat to act.
     pub to_act: Option<i64>,
     /// Exactly the moves the server would accept from the caller now.
-    #[schema(value_type = Vec<Object>)]
     pub legal_moves: Vec<AnyMove>,
     /// The table as the caller sees it (none until the first deal).
-    #[schema(value_type = Option<Object>)]
     pub table: Option<AnyView>,
     /// The most recent events the caller may see.
     pub recent_events: Vec<EventOut>,
