@@ -114,14 +114,23 @@ pub async fn guest(
             Some(name) => {
                 cardroom_db::users::create(conn, &name, None, true).map_err(name_taken)?
             }
-            None => loop {
-                let name = format!("guest-{}", play::random_code(6));
-                match cardroom_db::users::create(conn, &name, None, true) {
-                    Ok(user) => break user,
-                    Err(cardroom_db::DbError::Duplicate(_)) => continue,
-                    Err(other) => return Err(other.into()),
+            None => {
+                let mut made = None;
+                for _ in 0..10 {
+                    let name = format!("guest-{}", play::random_code(6));
+                    match cardroom_db::users::create(conn, &name, None, true) {
+                        Ok(user) => {
+                            made = Some(user);
+                            break;
+                        }
+                        Err(cardroom_db::DbError::Duplicate(_)) => continue,
+                        Err(other) => return Err(other.into()),
+                    }
                 }
-            },
+                made.ok_or_else(|| {
+                    ApiError::Internal("no free guest name in ten tries".to_owned())
+                })?
+            }
         };
         auth_response(state, &user)
     })
@@ -157,8 +166,11 @@ pub async fn register(
     Ok(HttpResponse::Created().json(response))
 }
 
-/// A fixed hash to verify against when the name is unknown, so that both failures take as long.
-const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$0uLJX6VnN1bwQ4g4iZrYxR6u9c8JXf3X7UoTx5a9tZk";
+/// A hash to verify against when the name is unknown, so that both failures take as long.
+fn dummy_hash() -> &'static str {
+    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| hash_password("no account has this password").unwrap_or_default())
+}
 
 /// Log in with a name and password.
 #[utoipa::path(
@@ -178,7 +190,7 @@ pub async fn login(
     let response = run(&state, move |conn, state| {
         let user = cardroom_db::users::by_name(conn, &name)?;
         let stored = user.as_ref().and_then(|u| u.password_hash.as_deref());
-        let matches = verify_password(&password, stored.unwrap_or(DUMMY_HASH));
+        let matches = verify_password(&password, stored.unwrap_or(dummy_hash()));
         match user {
             Some(user) if matches && stored.is_some() => auth_response(state, &user),
             _ => Err(ApiError::Unauthorized("wrong name or password".to_owned())),

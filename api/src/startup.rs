@@ -108,18 +108,17 @@ impl KnownRoutes {
             .iter()
             .map(|(path, item)| {
                 let segments = path.split('/').map(str::to_owned).collect();
-                let value = serde_json::to_value(item).unwrap_or_default();
-                let methods = value
-                    .as_object()
-                    .map(|o| {
-                        o.keys()
-                            .filter(|k| {
-                                ["get", "post", "put", "patch", "delete"].contains(&k.as_str())
-                            })
-                            .map(|k| k.to_uppercase())
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let methods = [
+                    ("GET", &item.get),
+                    ("POST", &item.post),
+                    ("PUT", &item.put),
+                    ("PATCH", &item.patch),
+                    ("DELETE", &item.delete),
+                ]
+                .into_iter()
+                .filter(|(_, operation)| operation.is_some())
+                .map(|(method, _)| method.to_owned())
+                .collect();
                 (segments, methods)
             })
             .collect();

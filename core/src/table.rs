@@ -58,6 +58,19 @@ pub enum EndReason {
     MoveCap,
 }
 
+impl EndReason {
+    /// The reason's name, as serialised.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::Target => "target",
+            EndReason::FinalHand => "final_hand",
+            EndReason::LastStanding => "last_standing",
+            EndReason::Resignation { .. } => "resignation",
+            EndReason::MoveCap => "move_cap",
+        }
+    }
+}
+
 /// The result of a finished game.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -535,6 +548,20 @@ mod tests {
         table.begin_hand(Seat::new(1));
         assert!(table.revealed_seed(0).is_some());
         assert_eq!(table.revealed_seed(1), None);
+    }
+
+    #[test]
+    fn end_reasons_are_named_as_serialised() {
+        for reason in [
+            EndReason::Target,
+            EndReason::FinalHand,
+            EndReason::LastStanding,
+            EndReason::Resignation { seat: Seat::new(1) },
+            EndReason::MoveCap,
+        ] {
+            let json = serde_json::to_value(reason).unwrap();
+            assert_eq!(json["reason"], reason.name());
+        }
     }
 
     #[test]

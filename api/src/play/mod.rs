@@ -335,9 +335,7 @@ fn summary(game: Option<&AnyGame>, status_override: Option<&str>, seats: &[SeatR
         hands: table.hand_number() as i32,
         moves: table.moves() as i32,
         winners: outcome.map(|o| json!(o.winners).to_string()),
-        end_reason: outcome
-            .and_then(|o| serde_json::to_value(o.reason).ok())
-            .and_then(|v| v.get("reason").and_then(Value::as_str).map(str::to_owned)),
+        end_reason: outcome.map(|o| o.reason.name().to_owned()),
         finished: table.status() == Status::Finished,
         to_act: game.to_act().map(|s| i32::from(s.number())),
         bot_pending: game.next_automatic(&controllers(seats)).is_some(),

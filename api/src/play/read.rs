@@ -30,16 +30,26 @@ pub fn events_after(
     viewer: Viewer,
     after: i64,
 ) -> Result<(Vec<EventOut>, i64), ApiError> {
-    let version = games::version(conn, id)?
+    let mut version = games::version(conn, id)?
         .ok_or_else(|| ApiError::NotFound(format!("there is no game {id}")))?;
     let mut out = Vec::new();
     if after < version {
-        for row in games::log_after(conn, id, after.max(0), 500)? {
+        let rows = games::log_after(conn, id, after.max(0), EVENTS_PAGE)?;
+        // A long gap comes in pages: the version answered is the last one included.
+        if rows.len() as i64 == EVENTS_PAGE
+            && let Some(last) = rows.last()
+        {
+            version = last.seq;
+        }
+        for row in rows {
             out.extend(visible(&row.events, viewer, row.seq)?);
         }
     }
     Ok((out, version))
 }
+
+/// The most log entries one events answer covers.
+const EVENTS_PAGE: i64 = 500;
 
 /// `GET /games/{id}/log`.
 pub fn log(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<LogResponse, ApiError> {
