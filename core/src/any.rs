@@ -9,6 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use crate::bots::{self, Automatic, Controller};
 use crate::game::{Events, Game, MoveError, Resignation, Zone};
 use crate::games::basra::{Basra, BasraEvent, BasraMove, BasraView};
+use crate::games::thirty_one::{ThirtyOne, ThirtyOneEvent, ThirtyOneMove, ThirtyOneView};
 use crate::options::{KindInfo, Options, SetupError};
 use crate::rng::CardRng;
 use crate::seat::{Seat, Viewer};
@@ -20,16 +21,18 @@ use crate::table::{ScoreSheet, Setup, Status, Table};
 #[serde(rename_all = "snake_case")]
 pub enum GameKind {
     Basra,
+    ThirtyOne,
 }
 
 impl GameKind {
     /// Every kind.
-    pub const ALL: [GameKind; 1] = [GameKind::Basra];
+    pub const ALL: [GameKind; 2] = [GameKind::Basra, GameKind::ThirtyOne];
 
     /// The kind's name in the API.
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Basra => "basra",
+            GameKind::ThirtyOne => "thirty_one",
         }
     }
 
@@ -37,6 +40,7 @@ impl GameKind {
     pub fn describe(self) -> KindInfo {
         match self {
             GameKind::Basra => Basra::describe(),
+            GameKind::ThirtyOne => ThirtyOne::describe(),
         }
     }
 
@@ -44,6 +48,7 @@ impl GameKind {
     pub fn parse_move<'de, D: Deserializer<'de>>(self, input: D) -> Result<AnyMove, D::Error> {
         match self {
             GameKind::Basra => BasraMove::deserialize(input).map(AnyMove::Basra),
+            GameKind::ThirtyOne => ThirtyOneMove::deserialize(input).map(AnyMove::ThirtyOne),
         }
     }
 }
@@ -56,7 +61,7 @@ impl fmt::Display for GameKind {
 
 /// A name that is no game kind.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a game kind; the kinds are basra")]
+#[error("`{0}` is not a game kind; the kinds are basra and thirty_one")]
 pub struct UnknownKind(pub String);
 
 impl FromStr for GameKind {
@@ -79,6 +84,7 @@ pub fn catalogue() -> Vec<KindInfo> {
 #[serde(tag = "kind", content = "state", rename_all = "snake_case")]
 pub enum AnyGame {
     Basra(Basra),
+    ThirtyOne(ThirtyOne),
 }
 
 /// Any game's move.
@@ -87,6 +93,7 @@ pub enum AnyGame {
 #[serde(untagged)]
 pub enum AnyMove {
     Basra(BasraMove),
+    ThirtyOne(ThirtyOneMove),
 }
 
 /// Any game's view.
@@ -95,6 +102,7 @@ pub enum AnyMove {
 #[serde(untagged)]
 pub enum AnyView {
     Basra(BasraView),
+    ThirtyOne(ThirtyOneView),
 }
 
 /// Any game's own event.
@@ -103,6 +111,7 @@ pub enum AnyView {
 #[serde(untagged)]
 pub enum AnyEvent {
     Basra(BasraEvent),
+    ThirtyOne(ThirtyOneEvent),
 }
 
 fn any_events<E>(events: Events<E>, wrap: fn(E) -> AnyEvent) -> Events<AnyEvent> {
@@ -110,6 +119,12 @@ fn any_events<E>(events: Events<E>, wrap: fn(E) -> AnyEvent) -> Events<AnyEvent>
 }
 
 type AnyResult<T> = Result<T, MoveError<String>>;
+
+fn wrong_game<T>() -> AnyResult<T> {
+    Err(MoveError::Illegal(
+        "that is not a move of this game".to_owned(),
+    ))
+}
 
 impl AnyGame {
     /// Configures and starts a game, dealing its first hand.
@@ -126,6 +141,14 @@ impl AnyGame {
                 let (game, events) = Basra::start(config, setup)?;
                 Ok((AnyGame::Basra(game), any_events(events, AnyEvent::Basra)))
             }
+            GameKind::ThirtyOne => {
+                let config = ThirtyOne::configure(variant, seats, options)?;
+                let (game, events) = ThirtyOne::start(config, setup)?;
+                Ok((
+                    AnyGame::ThirtyOne(game),
+                    any_events(events, AnyEvent::ThirtyOne),
+                ))
+            }
         }
     }
 
@@ -133,6 +156,7 @@ impl AnyGame {
     pub fn kind(&self) -> GameKind {
         match self {
             AnyGame::Basra(_) => GameKind::Basra,
+            AnyGame::ThirtyOne(_) => GameKind::ThirtyOne,
         }
     }
 
@@ -140,6 +164,7 @@ impl AnyGame {
     pub fn variant(&self) -> &'static str {
         match self {
             AnyGame::Basra(g) => g.config().variant.name(),
+            AnyGame::ThirtyOne(g) => g.config().variant.name(),
         }
     }
 
@@ -147,6 +172,7 @@ impl AnyGame {
     pub fn table(&self) -> &Table {
         match self {
             AnyGame::Basra(g) => g.table(),
+            AnyGame::ThirtyOne(g) => g.table(),
         }
     }
 
@@ -159,6 +185,7 @@ impl AnyGame {
     pub fn to_act(&self) -> Option<Seat> {
         match self {
             AnyGame::Basra(g) => g.to_act(),
+            AnyGame::ThirtyOne(g) => g.to_act(),
         }
     }
 
@@ -170,6 +197,11 @@ impl AnyGame {
                 .into_iter()
                 .map(AnyMove::Basra)
                 .collect(),
+            AnyGame::ThirtyOne(g) => g
+                .legal_moves(seat)
+                .into_iter()
+                .map(AnyMove::ThirtyOne)
+                .collect(),
         }
     }
 
@@ -180,6 +212,11 @@ impl AnyGame {
                 .validate(seat, m)
                 .map(AnyMove::Basra)
                 .map_err(MoveError::into_text),
+            (AnyGame::ThirtyOne(g), AnyMove::ThirtyOne(m)) => g
+                .validate(seat, m)
+                .map(AnyMove::ThirtyOne)
+                .map_err(MoveError::into_text),
+            _ => wrong_game(),
         }
     }
 
@@ -190,6 +227,11 @@ impl AnyGame {
                 .play(seat, m)
                 .map(|e| any_events(e, AnyEvent::Basra))
                 .map_err(MoveError::into_text),
+            (AnyGame::ThirtyOne(g), AnyMove::ThirtyOne(m)) => g
+                .play(seat, m)
+                .map(|e| any_events(e, AnyEvent::ThirtyOne))
+                .map_err(MoveError::into_text),
+            _ => wrong_game(),
         }
     }
 
@@ -199,6 +241,10 @@ impl AnyGame {
             AnyGame::Basra(g) => g
                 .deal_next()
                 .map(|e| any_events(e, AnyEvent::Basra))
+                .map_err(MoveError::into_text),
+            AnyGame::ThirtyOne(g) => g
+                .deal_next()
+                .map(|e| any_events(e, AnyEvent::ThirtyOne))
                 .map_err(MoveError::into_text),
         }
     }
@@ -210,6 +256,10 @@ impl AnyGame {
                 .resign(seat)
                 .map(|(r, e)| (r, any_events(e, AnyEvent::Basra)))
                 .map_err(MoveError::into_text),
+            AnyGame::ThirtyOne(g) => g
+                .resign(seat)
+                .map(|(r, e)| (r, any_events(e, AnyEvent::ThirtyOne)))
+                .map_err(MoveError::into_text),
         }
     }
 
@@ -217,6 +267,7 @@ impl AnyGame {
     pub fn view(&self, viewer: Viewer) -> AnyView {
         match self {
             AnyGame::Basra(g) => AnyView::Basra(g.view(viewer)),
+            AnyGame::ThirtyOne(g) => AnyView::ThirtyOne(g.view(viewer)),
         }
     }
 
@@ -224,6 +275,7 @@ impl AnyGame {
     pub fn scores(&self) -> ScoreSheet {
         match self {
             AnyGame::Basra(g) => g.scores(),
+            AnyGame::ThirtyOne(g) => g.scores(),
         }
     }
 
@@ -231,6 +283,7 @@ impl AnyGame {
     pub fn zones(&self) -> Vec<Zone> {
         match self {
             AnyGame::Basra(g) => g.zones(),
+            AnyGame::ThirtyOne(g) => g.zones(),
         }
     }
 
@@ -238,18 +291,24 @@ impl AnyGame {
     pub fn shuffle_hidden(&mut self, viewer: Viewer, rng: &mut CardRng) {
         match self {
             AnyGame::Basra(g) => g.shuffle_hidden(viewer, rng),
+            AnyGame::ThirtyOne(g) => g.shuffle_hidden(viewer, rng),
         }
     }
 
     /// What happens next without a person.
     pub fn next_automatic(&self, controllers: &[Controller]) -> Option<Automatic<AnyMove>> {
-        let wrap = |a: Automatic<_>, f: fn(_) -> AnyMove| match a {
-            Automatic::Move(seat, mv) => Automatic::Move(seat, f(mv)),
-            Automatic::Deal => Automatic::Deal,
-        };
+        fn wrap<M>(a: Automatic<M>, f: fn(M) -> AnyMove) -> Automatic<AnyMove> {
+            match a {
+                Automatic::Move(seat, mv) => Automatic::Move(seat, f(mv)),
+                Automatic::Deal => Automatic::Deal,
+            }
+        }
         match self {
             AnyGame::Basra(g) => {
                 bots::next_automatic(g, controllers).map(|a| wrap(a, AnyMove::Basra))
+            }
+            AnyGame::ThirtyOne(g) => {
+                bots::next_automatic(g, controllers).map(|a| wrap(a, AnyMove::ThirtyOne))
             }
         }
     }

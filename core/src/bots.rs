@@ -21,6 +21,8 @@ pub enum BotLevel {
     Random,
     /// The heuristic of the original design.
     Greedy,
+    /// Estimates the hidden cards from what is public and plays the odds.
+    Strong,
 }
 
 impl BotLevel {
@@ -29,6 +31,7 @@ impl BotLevel {
         match self {
             BotLevel::Random => "random",
             BotLevel::Greedy => "greedy",
+            BotLevel::Strong => "strong",
         }
     }
 }
@@ -41,7 +44,7 @@ impl fmt::Display for BotLevel {
 
 /// A name that is no computer-player level.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a computer-player level; the levels are random and greedy")]
+#[error("`{0}` is not a computer-player level; the levels are random, greedy and strong")]
 pub struct UnknownLevel(pub String);
 
 impl FromStr for BotLevel {
@@ -50,6 +53,7 @@ impl FromStr for BotLevel {
         match s {
             "random" => Ok(BotLevel::Random),
             "greedy" => Ok(BotLevel::Greedy),
+            "strong" => Ok(BotLevel::Strong),
             other => Err(UnknownLevel(other.chars().take(32).collect())),
         }
     }

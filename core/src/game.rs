@@ -292,6 +292,7 @@ pub trait Game: Sized + Clone + fmt::Debug + Serialize + DeserializeOwned + Send
         ScoreSheet {
             sides: table.sides().all(),
             hands: table.history().to_vec(),
+            initial: table.initial_total(),
             totals: table.totals().to_vec(),
             outcome: table.outcome().cloned(),
         }

@@ -27,4 +27,6 @@ pub use game::{Event, Events, Game, MoveError, PlayerView, Resignation, Scoped, 
 pub use options::{KindInfo, OptionValue, Options, SetupError};
 pub use rng::{CardRng, Seed, Stream};
 pub use seat::{Audience, Seat, Sides, Viewer};
-pub use table::{EndReason, Outcome, ScoreItem, ScoreLine, ScoreSheet, Setup, Status, Table};
+pub use table::{
+    EndReason, LifeLoss, Outcome, ScoreItem, ScoreLine, ScoreSheet, Setup, Status, Table,
+};

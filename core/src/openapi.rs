@@ -60,7 +60,7 @@ impl PartialSchema for BotLevel {
     fn schema() -> RefOr<Schema> {
         ObjectBuilder::new()
             .schema_type(SchemaType::Type(Type::String))
-            .enum_values(Some(["random", "greedy"]))
+            .enum_values(Some(["random", "greedy", "strong"]))
             .description(Some("A computer player's level."))
             .into()
     }

@@ -92,6 +92,21 @@ pub enum ScoreItem {
     Majority { cards: u8 },
     /// The named point cards captured (Basra: jacks, aces, 2♣, 10♦).
     CardPoints { cards: Vec<Card> },
+    /// Lives (tokens) lost (31).
+    LifeLost { cause: LifeLoss },
+}
+
+/// Why a life was lost in 31.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LifeLoss {
+    /// The lowest hand at a showdown.
+    LowestHand,
+    /// The knocker, alone with the lowest hand, loses two.
+    KnockerAloneLowest,
+    /// Someone else held 31.
+    ThirtyOne,
 }
 
 /// Points scored by one side for one item.
@@ -129,6 +144,8 @@ pub struct ScoreSheet {
     /// The seats of each side, side 0 first.
     pub sides: Vec<Vec<Seat>>,
     pub hands: Vec<HandRecord>,
+    /// Every side's total before the first hand.
+    pub initial: i32,
     pub totals: Vec<i32>,
     pub outcome: Option<Outcome>,
 }
@@ -172,6 +189,8 @@ pub struct Table {
     moves: u32,
     move_cap: u32,
     status: Status,
+    /// Every side's total before the first hand.
+    initial_total: i32,
     totals: Vec<i32>,
     history: Vec<HandRecord>,
     outcome: Option<Outcome>,
@@ -216,6 +235,7 @@ impl Table {
         Ok(Table {
             seats: spec.seats,
             totals: vec![spec.initial_total; spec.sides.count()],
+            initial_total: spec.initial_total,
             sides: spec.sides,
             seed: setup.seed,
             deck: spec.deck,
@@ -269,6 +289,11 @@ impl Table {
     /// The move cap.
     pub fn move_cap(&self) -> u32 {
         self.move_cap
+    }
+
+    /// Every side's total before the first hand (31's lives; 0 elsewhere).
+    pub fn initial_total(&self) -> i32 {
+        self.initial_total
     }
 
     /// Every side's running total.
@@ -339,6 +364,11 @@ impl Table {
             Some(order) => (order.to_vec(), CardRng::new(&seed, 0)),
             None => shuffled_deck(self.deck, &seed),
         }
+    }
+
+    /// A generator for extra randomness later in the current deal: stream `n` ≥ 1 of its seed.
+    pub(crate) fn deal_rng(&self, n: u64) -> CardRng {
+        CardRng::new(&self.deal_seed(self.deals.saturating_sub(1)), n)
     }
 
     /// Starts a hand dealt by `dealer`.

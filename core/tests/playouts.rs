@@ -16,6 +16,7 @@
 use std::collections::BTreeMap;
 
 use cardroom_core::games::basra::BasraMove;
+use cardroom_core::games::thirty_one::{Pile, ThirtyOneMove};
 use cardroom_core::table::TableEvent;
 use cardroom_core::{
     AnyGame, AnyMove, Automatic, BotLevel, Card, CardRng, CardSet, Controller, Event, GameKind,
@@ -67,6 +68,30 @@ const CONFIGURATIONS: &[Configuration] = &[
         seats: 2,
         options: "{}",
     },
+    Configuration {
+        kind: GameKind::ThirtyOne,
+        variant: "standard",
+        seats: 2,
+        options: "{}",
+    },
+    Configuration {
+        kind: GameKind::ThirtyOne,
+        variant: "standard",
+        seats: 5,
+        options: r#"{"three_of_a_kind": true}"#,
+    },
+    Configuration {
+        kind: GameKind::ThirtyOne,
+        variant: "standard",
+        seats: 8,
+        options: "{}",
+    },
+    Configuration {
+        kind: GameKind::ThirtyOne,
+        variant: "classic",
+        seats: 2,
+        options: "{}",
+    },
 ];
 
 fn games_per_configuration() -> u32 {
@@ -84,14 +109,9 @@ fn seed(config: usize, game: u32) -> Seed {
 }
 
 fn controllers(seats: usize, game: u32) -> Vec<Controller> {
+    const LEVELS: [BotLevel; 3] = [BotLevel::Random, BotLevel::Greedy, BotLevel::Strong];
     (0..seats)
-        .map(|s| {
-            if (game >> s) & 1 == 0 {
-                Controller::Computer(BotLevel::Random)
-            } else {
-                Controller::Computer(BotLevel::Greedy)
-            }
-        })
+        .map(|s| Controller::Computer(LEVELS[(game as usize / 3usize.pow(s as u32 % 4)) % 3]))
         .collect()
 }
 
@@ -146,6 +166,21 @@ fn candidate_moves(game: &AnyGame, seat: Seat, rng: &mut CardRng) -> Vec<AnyMove
                 }
             }
             moves.into_iter().map(AnyMove::Basra).collect()
+        }
+        AnyGame::ThirtyOne(g) => {
+            let mut moves = vec![
+                ThirtyOneMove::Knock,
+                ThirtyOneMove::Draw { from: Pile::Stock },
+                ThirtyOneMove::Draw {
+                    from: Pile::Discard,
+                },
+            ];
+            for card in CardSet::ALL {
+                if g.hand(seat).contains(card) || rng.below(8) == 0 {
+                    moves.push(ThirtyOneMove::Discard { card });
+                }
+            }
+            moves.into_iter().map(AnyMove::ThirtyOne).collect()
         }
     }
 }
@@ -321,7 +356,11 @@ fn playout(index: usize, config: &Configuration, game_number: u32, thorough: boo
     let start = game.clone();
     let controllers = controllers(config.seats, game_number);
     let mut rng = CardRng::new(&seed(index, game_number), 99);
-    let mut sums = BTreeMap::new();
+    let initial = game.table().initial_total();
+    let mut sums: BTreeMap<u8, i32> = (0..game.table().sides().count() as u8)
+        .map(|side| (side, initial))
+        .collect();
+    add_scores(&first_events, &mut sums);
     let mut steps = Vec::new();
     let mut nontrivial_redeals = 0;
     check_events(&[], &game, &first_events);
@@ -422,6 +461,26 @@ fn basra_cse231_keeps_every_invariant() {
 }
 
 #[test]
+fn thirty_one_two_players_keeps_every_invariant() {
+    run_configuration(6);
+}
+
+#[test]
+fn thirty_one_five_players_with_thirty_and_a_half_keeps_every_invariant() {
+    run_configuration(7);
+}
+
+#[test]
+fn thirty_one_eight_players_keeps_every_invariant() {
+    run_configuration(8);
+}
+
+#[test]
+fn thirty_one_classic_keeps_every_invariant() {
+    run_configuration(9);
+}
+
+#[test]
 fn every_configuration_has_its_test() {
-    assert_eq!(CONFIGURATIONS.len(), 6);
+    assert_eq!(CONFIGURATIONS.len(), 10);
 }

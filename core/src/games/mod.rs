@@ -1,3 +1,4 @@
 //! The games. Each implements [`crate::Game`].
 
 pub mod basra;
+pub mod thirty_one;
