@@ -1,4 +1,4 @@
-//! Random full-game playouts per second and the capture search, per Basra variant.
+//! Random full-game playouts per second, per game and variant, and Basra's capture search.
 //!
 //! `cargo bench -p cardroom-core --bench playouts`. A playout is a whole game from a fresh seed
 //! with uniformly random legal moves (and the next deal whenever a hand is over); the moves per
@@ -9,15 +9,18 @@ use std::hint::black_box;
 
 use cardroom_core::game::Game;
 use cardroom_core::games::basra::{Basra, BasraConfig, capture};
+use cardroom_core::games::thirty_one::{ThirtyOne, ThirtyOneConfig};
 use cardroom_core::{CardRng, CardSet, Options, Seed, Setup, Status};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 
-const VARIANTS: &[(&str, usize)] = &[
+const BASRA: &[(&str, usize)] = &[
     ("standard", 2),
     ("standard", 4),
     ("classic44", 2),
     ("cse231", 2),
 ];
+
+const THIRTY_ONE: &[(&str, usize)] = &[("standard", 2), ("standard", 6), ("classic", 2)];
 
 fn seed(n: u64) -> Seed {
     let mut bytes = [0u8; 32];
@@ -26,8 +29,8 @@ fn seed(n: u64) -> Seed {
 }
 
 /// Plays one game with random legal moves; returns the number of moves.
-fn random_playout(config: &BasraConfig, n: u64) -> u32 {
-    let (mut game, _) = Basra::start(config.clone(), &Setup::seeded(seed(n))).unwrap();
+fn random_playout<G: Game>(config: &G::Config, n: u64) -> u32 {
+    let (mut game, _) = G::start(config.clone(), &Setup::seeded(seed(n))).unwrap();
     let mut rng = CardRng::new(&seed(n), 1);
     loop {
         match game.status() {
@@ -45,24 +48,42 @@ fn random_playout(config: &BasraConfig, n: u64) -> u32 {
     }
 }
 
-fn playouts(c: &mut Criterion) {
-    let mut group = c.benchmark_group("basra_random_playout");
-    for &(variant, seats) in VARIANTS {
-        let config = BasraConfig::new(Some(variant), seats, &Options::new()).unwrap();
-        let sample: u32 = (0..200).map(|n| random_playout(&config, n)).sum();
+fn bench_playouts<G: Game>(c: &mut Criterion, name: &str, configs: Vec<(&str, usize, G::Config)>) {
+    let mut group = c.benchmark_group(format!("{name}_random_playout"));
+    for (variant, seats, config) in configs {
+        let sample: u32 = (0..200).map(|n| random_playout::<G>(&config, n)).sum();
         eprintln!(
-            "basra {variant} {seats} players: {:.1} moves per random game",
+            "{name} {variant} {seats} players: {:.1} moves per random game",
             f64::from(sample) / 200.0
         );
         let mut n = 0u64;
         group.bench_function(BenchmarkId::new(variant, seats), |b| {
             b.iter(|| {
                 n += 1;
-                black_box(random_playout(&config, n))
+                black_box(random_playout::<G>(&config, n))
             })
         });
     }
     group.finish();
+}
+
+fn playouts(c: &mut Criterion) {
+    let basra = BASRA
+        .iter()
+        .map(|&(v, n)| (v, n, BasraConfig::new(Some(v), n, &Options::new()).unwrap()))
+        .collect();
+    bench_playouts::<Basra>(c, "basra", basra);
+    let thirty_one = THIRTY_ONE
+        .iter()
+        .map(|&(v, n)| {
+            (
+                v,
+                n,
+                ThirtyOneConfig::new(Some(v), n, &Options::new()).unwrap(),
+            )
+        })
+        .collect();
+    bench_playouts::<ThirtyOne>(c, "thirty_one", thirty_one);
 }
 
 /// Floors of `size` random cards of the 52, with a numeral to play that is not among them.

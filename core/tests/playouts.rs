@@ -169,7 +169,7 @@ fn candidate_moves(game: &AnyGame, seat: Seat, rng: &mut CardRng) -> Vec<AnyMove
         }
         AnyGame::ThirtyOne(g) => {
             let mut moves = vec![
-                ThirtyOneMove::Knock,
+                ThirtyOneMove::Knock {},
                 ThirtyOneMove::Draw { from: Pile::Stock },
                 ThirtyOneMove::Draw {
                     from: Pile::Discard,

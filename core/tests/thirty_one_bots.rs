@@ -49,11 +49,11 @@ fn decide(game: &ThirtyOne, level: BotLevel) -> ThirtyOneMove {
 fn greedy_knocks_above_26() {
     assert_eq!(
         decide(&position("AH KH 6H", "2C 3D 4S", "5C"), BotLevel::Greedy),
-        ThirtyOneMove::Knock
+        ThirtyOneMove::Knock {}
     );
     assert_ne!(
         decide(&position("AH KH 2C", "2D 3D 4S", "5C"), BotLevel::Greedy),
-        ThirtyOneMove::Knock
+        ThirtyOneMove::Knock {}
     );
 }
 
@@ -100,7 +100,7 @@ fn strong_takes_a_31_and_knocks_on_30() {
     );
     assert_eq!(
         decide(&position("KH QH JH", "2D 3D 4S", "5C"), BotLevel::Strong),
-        ThirtyOneMove::Knock
+        ThirtyOneMove::Knock {}
     );
 }
 
@@ -108,7 +108,7 @@ fn strong_takes_a_31_and_knocks_on_30() {
 fn strong_does_not_knock_on_a_weak_hand() {
     assert_ne!(
         decide(&position("2H 3C 4D", "KS QS 4S", "5C"), BotLevel::Strong),
-        ThirtyOneMove::Knock
+        ThirtyOneMove::Knock {}
     );
 }
 

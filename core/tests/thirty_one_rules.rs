@@ -118,7 +118,7 @@ fn act(game: &mut ThirtyOne, s: u8, mv: ThirtyOneMove) -> Events {
 }
 
 fn knock(game: &mut ThirtyOne, s: u8) -> Events {
-    act(game, s, ThirtyOneMove::Knock)
+    act(game, s, ThirtyOneMove::Knock {})
 }
 
 /// Draws from `from` and discards `code`.
@@ -239,7 +239,7 @@ fn a_turn_is_a_knock_or_a_draw_then_a_discard() {
     assert_eq!(
         game.legal_moves(seat(0)),
         vec![
-            ThirtyOneMove::Knock,
+            ThirtyOneMove::Knock {},
             ThirtyOneMove::Draw { from: Pile::Stock },
             ThirtyOneMove::Draw {
                 from: Pile::Discard
@@ -252,7 +252,7 @@ fn a_turn_is_a_knock_or_a_draw_then_a_discard() {
     assert_eq!(err, MoveError::Illegal(ThirtyOneRejection::DrawFirst));
     act(&mut game, 0, ThirtyOneMove::Draw { from: Pile::Stock });
     assert_eq!(game.hand(seat(0)).len(), 4);
-    let err = game.play(seat(0), &ThirtyOneMove::Knock).unwrap_err();
+    let err = game.play(seat(0), &ThirtyOneMove::Knock {}).unwrap_err();
     assert_eq!(
         err.to_string(),
         "you can knock only at the start of your turn, before drawing"
@@ -311,9 +311,9 @@ fn a_player_may_knock_on_the_very_first_turn_but_only_once_a_hand() {
         .hand(2, "8C 9D TH")
         .build();
     knock(&mut game, 0);
-    let err = game.play(seat(1), &ThirtyOneMove::Knock).unwrap_err();
+    let err = game.play(seat(1), &ThirtyOneMove::Knock {}).unwrap_err();
     assert_eq!(err.to_string(), "seat 0 has already knocked this hand");
-    assert!(!game.legal_moves(seat(1)).contains(&ThirtyOneMove::Knock));
+    assert!(!game.legal_moves(seat(1)).contains(&ThirtyOneMove::Knock {}));
 }
 
 #[test]
@@ -607,6 +607,38 @@ fn classic_three_tokens_then_the_last_chance_token() {
     assert_eq!(game.table().outcome().unwrap().winners, vec![1]);
 }
 
+// Hostile input.
+
+#[test]
+fn moves_with_unknown_fields_or_values_do_not_parse() {
+    for good in [
+        r#"{"type":"knock"}"#,
+        r#"{"type":"draw","from":"stock"}"#,
+        r#"{"type":"draw","from":"discard"}"#,
+        r#"{"type":"discard","card":"10h"}"#,
+    ] {
+        assert!(
+            serde_json::from_str::<ThirtyOneMove>(good).is_ok(),
+            "{good}"
+        );
+    }
+    for bad in [
+        r#"{"type":"knock","extra":1}"#,
+        r#"{"type":"draw","from":"sky"}"#,
+        r#"{"type":"draw"}"#,
+        r#"{"type":"discard"}"#,
+        r#"{"type":"discard","card":"1X"}"#,
+        r#"{"type":"pass"}"#,
+        r#""knock""#,
+    ] {
+        assert!(serde_json::from_str::<ThirtyOneMove>(bad).is_err(), "{bad}");
+    }
+    assert_eq!(
+        serde_json::to_string(&ThirtyOneMove::Knock {}).unwrap(),
+        r#"{"type":"knock"}"#
+    );
+}
+
 // The move cap.
 
 #[test]
@@ -627,7 +659,7 @@ fn the_move_cap_ends_an_endless_game_with_no_winner() {
                 let mv = game
                     .legal_moves(s)
                     .into_iter()
-                    .find(|m| !matches!(m, ThirtyOneMove::Knock))
+                    .find(|m| !matches!(m, ThirtyOneMove::Knock {}))
                     .unwrap();
                 game.play(s, &mv).unwrap();
                 moves += 1;

@@ -83,7 +83,7 @@ impl DatabaseUrl {
 }
 
 /// The r2d2 manager: connects to the backend the URL names (never "tries" the other one) and
-/// prepares SQLite connections (busy timeout first, then WAL, synchronous, foreign keys).
+/// prepares SQLite connections (busy timeout first, then synchronous and foreign keys).
 #[derive(Debug)]
 pub struct Manager {
     url: DatabaseUrl,
@@ -105,10 +105,10 @@ impl r2d2::ManageConnection for Manager {
     fn connect(&self) -> Result<AnyConnection, ManagerError> {
         let mut conn = self.url.connect()?;
         if let AnyConnection::Sqlite(sqlite) = &mut conn {
+            // The busy timeout first, so that the rest waits for locks instead of failing.
+            // (WAL is a property of the file, set once in `connect`.)
             sqlite.batch_execute("PRAGMA busy_timeout = 5000;")?;
-            sqlite.batch_execute(
-                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
-            )?;
+            sqlite.batch_execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
         }
         Ok(conn)
     }
@@ -141,6 +141,9 @@ pub fn connect(url: &str, size: u32, timeout: Duration) -> Result<Pool, DbError>
         .connection_timeout(timeout)
         .build(Manager { url })?;
     let mut conn = pool.get()?;
+    if let AnyConnection::Sqlite(sqlite) = &mut *conn {
+        sqlite.batch_execute("PRAGMA journal_mode = WAL;")?;
+    }
     migrate(&mut conn)?;
     tracing::info!(?backend, size, "database ready");
     Ok(pool)

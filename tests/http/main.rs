@@ -12,4 +12,5 @@ mod integrity;
 mod operations;
 mod playing;
 mod recovery;
+mod thirty_one;
 mod visibility;

@@ -80,7 +80,7 @@ impl Server {
             .env("CARDROOM_DB_POOL", "8")
             .env("CARDROOM_WORKERS", "2")
             .env("CARDROOM_LONG_POLL_SECS", "5")
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", "warn,tracing_actix_web=error")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         for (name, value) in env {

@@ -50,8 +50,8 @@ fn greedy(view: &ThirtyOneView) -> Option<ThirtyOneMove> {
         return discard(view);
     }
     let current = value(view, view.hand);
-    if current > HandValue::points(26) && can(view, ThirtyOneMove::Knock) {
-        return Some(ThirtyOneMove::Knock);
+    if current > HandValue::points(26) && can(view, ThirtyOneMove::Knock {}) {
+        return Some(ThirtyOneMove::Knock {});
     }
     let take = ThirtyOneMove::Draw {
         from: Pile::Discard,
@@ -115,8 +115,8 @@ fn strong(view: &ThirtyOneView, rng: &mut CardRng) -> Option<ThirtyOneMove> {
     let me = view.seat?;
     let current = value(view, view.hand);
     let pool = unseen(view);
-    if can(view, ThirtyOneMove::Knock) && should_knock(view, me, current, pool, rng) {
-        return Some(ThirtyOneMove::Knock);
+    if can(view, ThirtyOneMove::Knock {}) && should_knock(view, me, current, pool, rng) {
+        return Some(ThirtyOneMove::Knock {});
     }
     let take = ThirtyOneMove::Draw {
         from: Pile::Discard,

@@ -43,7 +43,8 @@ pub use view::{PlayerInfo, ThirtyOneView};
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ThirtyOneMove {
     /// End the hand after everyone else's one more turn (at the start of a turn, once a hand).
-    Knock,
+    /// (A struct variant, so that unknown fields are refused as for the other moves.)
+    Knock {},
     /// Take the top card of the stock or of the discard pile.
     Draw { from: Pile },
     /// Put a card on the discard pile (never the one just taken from it).
@@ -556,7 +557,7 @@ impl Game for ThirtyOne {
             Step::TurnStart => {
                 let mut moves = Vec::with_capacity(3);
                 if self.knocker.is_none() {
-                    moves.push(ThirtyOneMove::Knock);
+                    moves.push(ThirtyOneMove::Knock {});
                 }
                 if !self.stock.is_empty() {
                     moves.push(ThirtyOneMove::Draw { from: Pile::Stock });
@@ -579,11 +580,11 @@ impl Game for ThirtyOne {
 
     fn check(&self, seat: Seat, mv: &ThirtyOneMove) -> Result<ThirtyOneMove, ThirtyOneRejection> {
         match (*mv, self.step) {
-            (ThirtyOneMove::Knock, Step::TurnStart) => match self.knocker {
+            (ThirtyOneMove::Knock {}, Step::TurnStart) => match self.knocker {
                 Some(knocker) => Err(ThirtyOneRejection::AlreadyKnocked(knocker)),
                 None => Ok(*mv),
             },
-            (ThirtyOneMove::Knock, Step::Discard { .. }) => {
+            (ThirtyOneMove::Knock {}, Step::Discard { .. }) => {
                 Err(ThirtyOneRejection::KnockAfterDrawing)
             }
             (ThirtyOneMove::Draw { .. }, Step::Discard { .. }) => {
@@ -715,7 +716,7 @@ impl Game for ThirtyOne {
     fn apply(&mut self, seat: Seat, mv: ThirtyOneMove, _: Sealed) -> Events<ThirtyOneEvent> {
         let mut events = Vec::new();
         match mv {
-            ThirtyOneMove::Knock => {
+            ThirtyOneMove::Knock {} => {
                 self.knocker = Some(seat);
                 self.final_turns = (self.active_seats().len() as u8).saturating_sub(1);
                 events.push(Scoped::public(ThirtyOneEvent::Knocked { seat }));
