@@ -9,6 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use crate::bots::{self, Automatic, Controller};
 use crate::game::{Events, Game, MoveError, Resignation, Zone};
 use crate::games::basra::{Basra, BasraEvent, BasraMove, BasraView};
+use crate::games::rummy::{Rummy, RummyEvent, RummyMove, RummyView};
 use crate::games::thirty_one::{ThirtyOne, ThirtyOneEvent, ThirtyOneMove, ThirtyOneView};
 use crate::options::{KindInfo, Options, SetupError};
 use crate::rng::CardRng;
@@ -22,17 +23,19 @@ use crate::table::{ScoreSheet, Setup, Status, Table};
 pub enum GameKind {
     Basra,
     ThirtyOne,
+    Rummy,
 }
 
 impl GameKind {
     /// Every kind.
-    pub const ALL: [GameKind; 2] = [GameKind::Basra, GameKind::ThirtyOne];
+    pub const ALL: [GameKind; 3] = [GameKind::Basra, GameKind::ThirtyOne, GameKind::Rummy];
 
     /// The kind's name in the API.
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Basra => "basra",
             GameKind::ThirtyOne => "thirty_one",
+            GameKind::Rummy => "rummy",
         }
     }
 
@@ -41,6 +44,7 @@ impl GameKind {
         match self {
             GameKind::Basra => Basra::describe(),
             GameKind::ThirtyOne => ThirtyOne::describe(),
+            GameKind::Rummy => Rummy::describe(),
         }
     }
 
@@ -49,6 +53,7 @@ impl GameKind {
         match self {
             GameKind::Basra => BasraMove::deserialize(input).map(AnyMove::Basra),
             GameKind::ThirtyOne => ThirtyOneMove::deserialize(input).map(AnyMove::ThirtyOne),
+            GameKind::Rummy => RummyMove::deserialize(input).map(AnyMove::Rummy),
         }
     }
 }
@@ -61,7 +66,7 @@ impl fmt::Display for GameKind {
 
 /// A name that is no game kind.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a game kind; the kinds are basra and thirty_one")]
+#[error("`{0}` is not a game kind; the kinds are basra, thirty_one and rummy")]
 pub struct UnknownKind(pub String);
 
 impl FromStr for GameKind {
@@ -85,6 +90,7 @@ pub fn catalogue() -> Vec<KindInfo> {
 pub enum AnyGame {
     Basra(Basra),
     ThirtyOne(ThirtyOne),
+    Rummy(Rummy),
 }
 
 /// Any game's move.
@@ -94,6 +100,7 @@ pub enum AnyGame {
 pub enum AnyMove {
     Basra(BasraMove),
     ThirtyOne(ThirtyOneMove),
+    Rummy(RummyMove),
 }
 
 /// Any game's view.
@@ -103,6 +110,7 @@ pub enum AnyMove {
 pub enum AnyView {
     Basra(BasraView),
     ThirtyOne(ThirtyOneView),
+    Rummy(RummyView),
 }
 
 /// Any game's own event.
@@ -112,6 +120,7 @@ pub enum AnyView {
 pub enum AnyEvent {
     Basra(BasraEvent),
     ThirtyOne(ThirtyOneEvent),
+    Rummy(RummyEvent),
 }
 
 fn any_events<E>(events: Events<E>, wrap: fn(E) -> AnyEvent) -> Events<AnyEvent> {
@@ -149,6 +158,11 @@ impl AnyGame {
                     any_events(events, AnyEvent::ThirtyOne),
                 ))
             }
+            GameKind::Rummy => {
+                let config = Rummy::configure(variant, seats, options)?;
+                let (game, events) = Rummy::start(config, setup)?;
+                Ok((AnyGame::Rummy(game), any_events(events, AnyEvent::Rummy)))
+            }
         }
     }
 
@@ -157,6 +171,7 @@ impl AnyGame {
         match self {
             AnyGame::Basra(_) => GameKind::Basra,
             AnyGame::ThirtyOne(_) => GameKind::ThirtyOne,
+            AnyGame::Rummy(_) => GameKind::Rummy,
         }
     }
 
@@ -165,6 +180,7 @@ impl AnyGame {
         match self {
             AnyGame::Basra(g) => g.config().variant.name(),
             AnyGame::ThirtyOne(g) => g.config().variant.name(),
+            AnyGame::Rummy(g) => g.config().variant.name(),
         }
     }
 
@@ -173,6 +189,7 @@ impl AnyGame {
         match self {
             AnyGame::Basra(g) => g.table(),
             AnyGame::ThirtyOne(g) => g.table(),
+            AnyGame::Rummy(g) => g.table(),
         }
     }
 
@@ -186,6 +203,7 @@ impl AnyGame {
         match self {
             AnyGame::Basra(g) => g.to_act(),
             AnyGame::ThirtyOne(g) => g.to_act(),
+            AnyGame::Rummy(g) => g.to_act(),
         }
     }
 
@@ -202,6 +220,11 @@ impl AnyGame {
                 .into_iter()
                 .map(AnyMove::ThirtyOne)
                 .collect(),
+            AnyGame::Rummy(g) => g
+                .legal_moves(seat)
+                .into_iter()
+                .map(AnyMove::Rummy)
+                .collect(),
         }
     }
 
@@ -215,6 +238,10 @@ impl AnyGame {
             (AnyGame::ThirtyOne(g), AnyMove::ThirtyOne(m)) => g
                 .validate(seat, m)
                 .map(AnyMove::ThirtyOne)
+                .map_err(MoveError::into_text),
+            (AnyGame::Rummy(g), AnyMove::Rummy(m)) => g
+                .validate(seat, m)
+                .map(AnyMove::Rummy)
                 .map_err(MoveError::into_text),
             _ => wrong_game(),
         }
@@ -231,6 +258,10 @@ impl AnyGame {
                 .play(seat, m)
                 .map(|e| any_events(e, AnyEvent::ThirtyOne))
                 .map_err(MoveError::into_text),
+            (AnyGame::Rummy(g), AnyMove::Rummy(m)) => g
+                .play(seat, m)
+                .map(|e| any_events(e, AnyEvent::Rummy))
+                .map_err(MoveError::into_text),
             _ => wrong_game(),
         }
     }
@@ -246,6 +277,10 @@ impl AnyGame {
                 .deal_next()
                 .map(|e| any_events(e, AnyEvent::ThirtyOne))
                 .map_err(MoveError::into_text),
+            AnyGame::Rummy(g) => g
+                .deal_next()
+                .map(|e| any_events(e, AnyEvent::Rummy))
+                .map_err(MoveError::into_text),
         }
     }
 
@@ -260,6 +295,10 @@ impl AnyGame {
                 .resign(seat)
                 .map(|(r, e)| (r, any_events(e, AnyEvent::ThirtyOne)))
                 .map_err(MoveError::into_text),
+            AnyGame::Rummy(g) => g
+                .resign(seat)
+                .map(|(r, e)| (r, any_events(e, AnyEvent::Rummy)))
+                .map_err(MoveError::into_text),
         }
     }
 
@@ -268,6 +307,7 @@ impl AnyGame {
         match self {
             AnyGame::Basra(g) => AnyView::Basra(g.view(viewer)),
             AnyGame::ThirtyOne(g) => AnyView::ThirtyOne(g.view(viewer)),
+            AnyGame::Rummy(g) => AnyView::Rummy(g.view(viewer)),
         }
     }
 
@@ -276,6 +316,7 @@ impl AnyGame {
         match self {
             AnyGame::Basra(g) => g.scores(),
             AnyGame::ThirtyOne(g) => g.scores(),
+            AnyGame::Rummy(g) => g.scores(),
         }
     }
 
@@ -284,6 +325,7 @@ impl AnyGame {
         match self {
             AnyGame::Basra(g) => g.zones(),
             AnyGame::ThirtyOne(g) => g.zones(),
+            AnyGame::Rummy(g) => g.zones(),
         }
     }
 
@@ -292,6 +334,7 @@ impl AnyGame {
         match self {
             AnyGame::Basra(g) => g.shuffle_hidden(viewer, rng),
             AnyGame::ThirtyOne(g) => g.shuffle_hidden(viewer, rng),
+            AnyGame::Rummy(g) => g.shuffle_hidden(viewer, rng),
         }
     }
 
@@ -309,6 +352,9 @@ impl AnyGame {
             }
             AnyGame::ThirtyOne(g) => {
                 bots::next_automatic(g, controllers).map(|a| wrap(a, AnyMove::ThirtyOne))
+            }
+            AnyGame::Rummy(g) => {
+                bots::next_automatic(g, controllers).map(|a| wrap(a, AnyMove::Rummy))
             }
         }
     }

@@ -23,6 +23,8 @@ pub enum BotLevel {
     Greedy,
     /// Estimates the hidden cards from what is public and plays the odds.
     Strong,
+    /// A numbered strength, 1 (weakest) to 10 (Rummy's scale).
+    Level(u8),
 }
 
 impl BotLevel {
@@ -32,6 +34,18 @@ impl BotLevel {
             BotLevel::Random => "random",
             BotLevel::Greedy => "greedy",
             BotLevel::Strong => "strong",
+            BotLevel::Level(n) => match n {
+                1 => "1",
+                2 => "2",
+                3 => "3",
+                4 => "4",
+                5 => "5",
+                6 => "6",
+                7 => "7",
+                8 => "8",
+                9 => "9",
+                _ => "10",
+            },
         }
     }
 }
@@ -44,7 +58,7 @@ impl fmt::Display for BotLevel {
 
 /// A name that is no computer-player level.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a computer-player level; the levels are random, greedy and strong")]
+#[error("`{0}` is not a computer-player level; the levels are random, greedy, strong and 1 to 10")]
 pub struct UnknownLevel(pub String);
 
 impl FromStr for BotLevel {
@@ -54,7 +68,12 @@ impl FromStr for BotLevel {
             "random" => Ok(BotLevel::Random),
             "greedy" => Ok(BotLevel::Greedy),
             "strong" => Ok(BotLevel::Strong),
-            other => Err(UnknownLevel(other.chars().take(32).collect())),
+            other => match other.parse::<u8>() {
+                Ok(n @ 1..=10) if !other.starts_with('0') && !other.starts_with('+') => {
+                    Ok(BotLevel::Level(n))
+                }
+                _ => Err(UnknownLevel(other.chars().take(32).collect())),
+            },
         }
     }
 }
@@ -146,6 +165,11 @@ mod tests {
         assert_eq!("greedy".parse::<BotLevel>(), Ok(BotLevel::Greedy));
         assert_eq!(BotLevel::Random.to_string(), "random");
         assert!("hard-ish".parse::<BotLevel>().is_err());
+        assert_eq!("7".parse::<BotLevel>(), Ok(BotLevel::Level(7)));
+        assert_eq!(BotLevel::Level(10).to_string(), "10");
+        for bad in ["0", "11", "07", "+5", "-1", "1.5"] {
+            assert!(bad.parse::<BotLevel>().is_err(), "{bad}");
+        }
         assert_eq!(
             serde_json::to_string(&Controller::Computer(BotLevel::Greedy)).unwrap(),
             r#"{"computer":"greedy"}"#

@@ -60,7 +60,9 @@ impl PartialSchema for BotLevel {
     fn schema() -> RefOr<Schema> {
         ObjectBuilder::new()
             .schema_type(SchemaType::Type(Type::String))
-            .enum_values(Some(["random", "greedy", "strong"]))
+            .enum_values(Some([
+                "random", "greedy", "strong", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+            ]))
             .description(Some("A computer player's level."))
             .into()
     }

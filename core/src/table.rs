@@ -94,6 +94,11 @@ pub enum ScoreItem {
     CardPoints { cards: Vec<Card> },
     /// Lives (tokens) lost (31).
     LifeLost { cause: LifeLoss },
+    /// The cards left in a seat's hand (Rummy: scored by the winner in `standard`, against the
+    /// holder in `classic`).
+    CardsLeft { seat: Seat, cards: Vec<Card> },
+    /// Going out in one turn without having melded before doubles the score (Rummy).
+    Rummy,
 }
 
 /// Why a life was lost in 31.

@@ -9,13 +9,15 @@
 //! - the game ends within its move cap, totals equal the sum of the scoring events, and the
 //!   moves replay to the same state.
 //!
-//! `CARDROOM_PLAYOUTS=N` sets the games per configuration (default 2000); every game gets the
-//! cheap checks at every step, and one game in ten the expensive redaction checks too.
+//! Each configuration plays its `games` (at least 2000 per variant in all);
+//! `CARDROOM_PLAYOUTS=N` plays N per configuration instead. Every game gets the cheap checks at
+//! every step, and one game in ten the expensive redaction checks too.
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use std::collections::BTreeMap;
 
 use cardroom_core::games::basra::BasraMove;
+use cardroom_core::games::rummy::RummyMove;
 use cardroom_core::games::thirty_one::{Pile, ThirtyOneMove};
 use cardroom_core::table::TableEvent;
 use cardroom_core::{
@@ -29,6 +31,8 @@ struct Configuration {
     variant: &'static str,
     seats: usize,
     options: &'static str,
+    /// Games to play (at least 2000 per variant over its configurations).
+    games: u32,
 }
 
 const CONFIGURATIONS: &[Configuration] = &[
@@ -36,69 +40,108 @@ const CONFIGURATIONS: &[Configuration] = &[
         kind: GameKind::Basra,
         variant: "standard",
         seats: 2,
+        games: 2000,
         options: "{}",
     },
     Configuration {
         kind: GameKind::Basra,
         variant: "standard",
         seats: 3,
+        games: 2000,
         options: "{}",
     },
     Configuration {
         kind: GameKind::Basra,
         variant: "standard",
         seats: 4,
+        games: 2000,
         options: "{}",
     },
     Configuration {
         kind: GameKind::Basra,
         variant: "standard",
         seats: 4,
+        games: 2000,
         options: r#"{"partnerships": false, "majority_tie": "void", "double_basra": false, "target": 31}"#,
     },
     Configuration {
         kind: GameKind::Basra,
         variant: "classic44",
         seats: 2,
+        games: 2000,
         options: "{}",
     },
     Configuration {
         kind: GameKind::Basra,
         variant: "cse231",
         seats: 2,
+        games: 2000,
         options: "{}",
     },
     Configuration {
         kind: GameKind::ThirtyOne,
         variant: "standard",
         seats: 2,
+        games: 2000,
         options: "{}",
     },
     Configuration {
         kind: GameKind::ThirtyOne,
         variant: "standard",
         seats: 5,
+        games: 1000,
         options: r#"{"three_of_a_kind": true}"#,
     },
     Configuration {
         kind: GameKind::ThirtyOne,
         variant: "standard",
         seats: 8,
+        games: 1000,
         options: "{}",
     },
     Configuration {
         kind: GameKind::ThirtyOne,
         variant: "classic",
         seats: 2,
+        games: 2000,
         options: "{}",
+    },
+    Configuration {
+        kind: GameKind::Rummy,
+        variant: "standard",
+        seats: 2,
+        games: 1000,
+        // Random players rarely go out: a lower cap keeps their endless games short.
+        options: r#"{"move_cap": 1000}"#,
+    },
+    Configuration {
+        kind: GameKind::Rummy,
+        variant: "standard",
+        seats: 5,
+        games: 1000,
+        options: r#"{"move_cap": 1000}"#,
+    },
+    Configuration {
+        kind: GameKind::Rummy,
+        variant: "classic",
+        seats: 2,
+        games: 1000,
+        options: r#"{"move_cap": 1000}"#,
+    },
+    Configuration {
+        kind: GameKind::Rummy,
+        variant: "classic",
+        seats: 4,
+        games: 1000,
+        options: r#"{"rounds": 3, "move_cap": 1000}"#,
     },
 ];
 
-fn games_per_configuration() -> u32 {
+fn games_for(config: &Configuration) -> u32 {
     std::env::var("CARDROOM_PLAYOUTS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(2000)
+        .unwrap_or(config.games)
 }
 
 fn seed(config: usize, game: u32) -> Seed {
@@ -109,9 +152,15 @@ fn seed(config: usize, game: u32) -> Seed {
 }
 
 fn controllers(seats: usize, game: u32) -> Vec<Controller> {
-    const LEVELS: [BotLevel; 3] = [BotLevel::Random, BotLevel::Greedy, BotLevel::Strong];
+    const LEVELS: [BotLevel; 5] = [
+        BotLevel::Random,
+        BotLevel::Greedy,
+        BotLevel::Strong,
+        BotLevel::Level(1),
+        BotLevel::Level(8),
+    ];
     (0..seats)
-        .map(|s| Controller::Computer(LEVELS[(game as usize / 3usize.pow(s as u32 % 4)) % 3]))
+        .map(|s| Controller::Computer(LEVELS[(game as usize / 5usize.pow(s as u32 % 4)) % 5]))
         .collect()
 }
 
@@ -181,6 +230,39 @@ fn candidate_moves(game: &AnyGame, seat: Seat, rng: &mut CardRng) -> Vec<AnyMove
                 }
             }
             moves.into_iter().map(AnyMove::ThirtyOne).collect()
+        }
+        AnyGame::Rummy(g) => {
+            let hand = g.hand(seat);
+            let random_cards = |rng: &mut CardRng, n: u32| -> CardSet {
+                let cards = hand.to_vec();
+                (0..n).filter_map(|_| rng.choose(&cards).copied()).collect()
+            };
+            let mut moves = vec![
+                RummyMove::DrawStock {},
+                RummyMove::TakeDiscard { drop: None },
+                RummyMove::PassDrawn {},
+                RummyMove::EndTurn {},
+            ];
+            for card in CardSet::ALL {
+                if hand.contains(card) || rng.below(8) == 0 {
+                    moves.push(RummyMove::TakeDiscard { drop: Some(card) });
+                    moves.push(RummyMove::Keep { drop: card });
+                    moves.push(RummyMove::Discard { card });
+                }
+            }
+            for _ in 0..12 {
+                let size = 1 + rng.below(5);
+                moves.push(RummyMove::Meld {
+                    cards: random_cards(rng, size),
+                });
+                let meld = rng.below(g.melds().len() as u32 + 2) as u16;
+                let size = 1 + rng.below(3);
+                moves.push(RummyMove::LayOff {
+                    meld,
+                    cards: random_cards(rng, size),
+                });
+            }
+            moves.into_iter().map(AnyMove::Rummy).collect()
         }
     }
 }
@@ -417,7 +499,7 @@ fn playout(index: usize, config: &Configuration, game_number: u32, thorough: boo
 
 fn run_configuration(index: usize) {
     let config = &CONFIGURATIONS[index];
-    let games = games_per_configuration();
+    let games = games_for(config);
     let mut nontrivial_redeals = 0;
     for game_number in 0..games {
         nontrivial_redeals += playout(index, config, game_number, game_number % 10 == 0);
@@ -481,6 +563,26 @@ fn thirty_one_classic_keeps_every_invariant() {
 }
 
 #[test]
+fn rummy_two_players_keeps_every_invariant() {
+    run_configuration(10);
+}
+
+#[test]
+fn rummy_five_players_keeps_every_invariant() {
+    run_configuration(11);
+}
+
+#[test]
+fn rummy_classic_keeps_every_invariant() {
+    run_configuration(12);
+}
+
+#[test]
+fn rummy_classic_four_players_keeps_every_invariant() {
+    run_configuration(13);
+}
+
+#[test]
 fn every_configuration_has_its_test() {
-    assert_eq!(CONFIGURATIONS.len(), 10);
+    assert_eq!(CONFIGURATIONS.len(), 14);
 }

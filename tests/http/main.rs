@@ -12,5 +12,6 @@ mod integrity;
 mod operations;
 mod playing;
 mod recovery;
+mod rummy;
 mod thirty_one;
 mod visibility;

@@ -1,4 +1,5 @@
 //! The games. Each implements [`crate::Game`].
 
 pub mod basra;
+pub mod rummy;
 pub mod thirty_one;

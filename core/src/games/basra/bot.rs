@@ -13,8 +13,8 @@ use super::{BasraMove, BasraView};
 pub fn choose(view: &BasraView, level: BotLevel, rng: &mut CardRng) -> Option<BasraMove> {
     match level {
         BotLevel::Random => rng.choose(&view.legal_moves).cloned(),
-        // Basra offers no stronger level yet: `strong` plays the original heuristic.
-        BotLevel::Greedy | BotLevel::Strong => greedy(view),
+        // Basra offers no stronger level yet: the others play the original heuristic.
+        BotLevel::Greedy | BotLevel::Strong | BotLevel::Level(_) => greedy(view),
     }
 }
 

@@ -15,6 +15,8 @@ pub fn choose(view: &ThirtyOneView, level: BotLevel, rng: &mut CardRng) -> Optio
         BotLevel::Random => rng.choose(&view.legal_moves).copied(),
         BotLevel::Greedy => greedy(view),
         BotLevel::Strong => strong(view, rng),
+        // 31 offers no numbered levels: they play the original heuristic.
+        BotLevel::Level(_) => greedy(view),
     }
 }
 
