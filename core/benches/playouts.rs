@@ -10,6 +10,7 @@ use std::hint::black_box;
 use cardroom_core::game::Game;
 use cardroom_core::games::basra::{Basra, BasraConfig, capture};
 use cardroom_core::games::rummy::{Rummy, RummyConfig};
+use cardroom_core::games::tarneeb::{Tarneeb, TarneebConfig};
 use cardroom_core::games::thirty_one::{ThirtyOne, ThirtyOneConfig};
 use cardroom_core::{CardRng, CardSet, Options, Seed, Setup, Status};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -24,6 +25,8 @@ const BASRA: &[(&str, usize)] = &[
 const THIRTY_ONE: &[(&str, usize)] = &[("standard", 2), ("standard", 6), ("classic", 2)];
 
 const RUMMY: &[(&str, usize)] = &[("standard", 2), ("standard", 4), ("classic", 2)];
+
+const TARNEEB: &[(&str, usize)] = &[("standard", 4), ("classic", 4)];
 
 fn seed(n: u64) -> Seed {
     let mut bytes = [0u8; 32];
@@ -92,6 +95,17 @@ fn playouts(c: &mut Criterion) {
         .map(|&(v, n)| (v, n, RummyConfig::new(Some(v), n, &Options::new()).unwrap()))
         .collect();
     bench_playouts::<Rummy>(c, "rummy", rummy);
+    let tarneeb = TARNEEB
+        .iter()
+        .map(|&(v, n)| {
+            (
+                v,
+                n,
+                TarneebConfig::new(Some(v), n, &Options::new()).unwrap(),
+            )
+        })
+        .collect();
+    bench_playouts::<Tarneeb>(c, "tarneeb", tarneeb);
 }
 
 /// Floors of `size` random cards of the 52, with a numeral to play that is not among them.

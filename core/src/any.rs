@@ -10,6 +10,7 @@ use crate::bots::{self, Automatic, Controller};
 use crate::game::{Events, Game, MoveError, Resignation, Zone};
 use crate::games::basra::{Basra, BasraEvent, BasraMove, BasraView};
 use crate::games::rummy::{Rummy, RummyEvent, RummyMove, RummyView};
+use crate::games::tarneeb::{Tarneeb, TarneebEvent, TarneebMove, TarneebView};
 use crate::games::thirty_one::{ThirtyOne, ThirtyOneEvent, ThirtyOneMove, ThirtyOneView};
 use crate::options::{KindInfo, Options, SetupError};
 use crate::rng::CardRng;
@@ -24,11 +25,17 @@ pub enum GameKind {
     Basra,
     ThirtyOne,
     Rummy,
+    Tarneeb,
 }
 
 impl GameKind {
     /// Every kind.
-    pub const ALL: [GameKind; 3] = [GameKind::Basra, GameKind::ThirtyOne, GameKind::Rummy];
+    pub const ALL: [GameKind; 4] = [
+        GameKind::Basra,
+        GameKind::ThirtyOne,
+        GameKind::Rummy,
+        GameKind::Tarneeb,
+    ];
 
     /// The kind's name in the API.
     pub const fn name(self) -> &'static str {
@@ -36,6 +43,7 @@ impl GameKind {
             GameKind::Basra => "basra",
             GameKind::ThirtyOne => "thirty_one",
             GameKind::Rummy => "rummy",
+            GameKind::Tarneeb => "tarneeb",
         }
     }
 
@@ -45,6 +53,7 @@ impl GameKind {
             GameKind::Basra => Basra::describe(),
             GameKind::ThirtyOne => ThirtyOne::describe(),
             GameKind::Rummy => Rummy::describe(),
+            GameKind::Tarneeb => Tarneeb::describe(),
         }
     }
 
@@ -54,6 +63,7 @@ impl GameKind {
             GameKind::Basra => BasraMove::deserialize(input).map(AnyMove::Basra),
             GameKind::ThirtyOne => ThirtyOneMove::deserialize(input).map(AnyMove::ThirtyOne),
             GameKind::Rummy => RummyMove::deserialize(input).map(AnyMove::Rummy),
+            GameKind::Tarneeb => TarneebMove::deserialize(input).map(AnyMove::Tarneeb),
         }
     }
 }
@@ -66,7 +76,7 @@ impl fmt::Display for GameKind {
 
 /// A name that is no game kind.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a game kind; the kinds are basra, thirty_one and rummy")]
+#[error("`{0}` is not a game kind; the kinds are basra, thirty_one, rummy and tarneeb")]
 pub struct UnknownKind(pub String);
 
 impl FromStr for GameKind {
@@ -91,6 +101,7 @@ pub enum AnyGame {
     Basra(Basra),
     ThirtyOne(ThirtyOne),
     Rummy(Rummy),
+    Tarneeb(Tarneeb),
 }
 
 /// Any game's move.
@@ -101,6 +112,7 @@ pub enum AnyMove {
     Basra(BasraMove),
     ThirtyOne(ThirtyOneMove),
     Rummy(RummyMove),
+    Tarneeb(TarneebMove),
 }
 
 /// Any game's view.
@@ -111,6 +123,7 @@ pub enum AnyView {
     Basra(BasraView),
     ThirtyOne(ThirtyOneView),
     Rummy(RummyView),
+    Tarneeb(TarneebView),
 }
 
 /// Any game's own event.
@@ -121,6 +134,7 @@ pub enum AnyEvent {
     Basra(BasraEvent),
     ThirtyOne(ThirtyOneEvent),
     Rummy(RummyEvent),
+    Tarneeb(TarneebEvent),
 }
 
 fn any_events<E>(events: Events<E>, wrap: fn(E) -> AnyEvent) -> Events<AnyEvent> {
@@ -163,6 +177,14 @@ impl AnyGame {
                 let (game, events) = Rummy::start(config, setup)?;
                 Ok((AnyGame::Rummy(game), any_events(events, AnyEvent::Rummy)))
             }
+            GameKind::Tarneeb => {
+                let config = Tarneeb::configure(variant, seats, options)?;
+                let (game, events) = Tarneeb::start(config, setup)?;
+                Ok((
+                    AnyGame::Tarneeb(game),
+                    any_events(events, AnyEvent::Tarneeb),
+                ))
+            }
         }
     }
 
@@ -172,6 +194,7 @@ impl AnyGame {
             AnyGame::Basra(_) => GameKind::Basra,
             AnyGame::ThirtyOne(_) => GameKind::ThirtyOne,
             AnyGame::Rummy(_) => GameKind::Rummy,
+            AnyGame::Tarneeb(_) => GameKind::Tarneeb,
         }
     }
 
@@ -181,6 +204,7 @@ impl AnyGame {
             AnyGame::Basra(g) => g.config().variant.name(),
             AnyGame::ThirtyOne(g) => g.config().variant.name(),
             AnyGame::Rummy(g) => g.config().variant.name(),
+            AnyGame::Tarneeb(g) => g.config().variant.name(),
         }
     }
 
@@ -190,6 +214,7 @@ impl AnyGame {
             AnyGame::Basra(g) => g.table(),
             AnyGame::ThirtyOne(g) => g.table(),
             AnyGame::Rummy(g) => g.table(),
+            AnyGame::Tarneeb(g) => g.table(),
         }
     }
 
@@ -204,6 +229,7 @@ impl AnyGame {
             AnyGame::Basra(g) => g.to_act(),
             AnyGame::ThirtyOne(g) => g.to_act(),
             AnyGame::Rummy(g) => g.to_act(),
+            AnyGame::Tarneeb(g) => g.to_act(),
         }
     }
 
@@ -225,6 +251,11 @@ impl AnyGame {
                 .into_iter()
                 .map(AnyMove::Rummy)
                 .collect(),
+            AnyGame::Tarneeb(g) => g
+                .legal_moves(seat)
+                .into_iter()
+                .map(AnyMove::Tarneeb)
+                .collect(),
         }
     }
 
@@ -242,6 +273,10 @@ impl AnyGame {
             (AnyGame::Rummy(g), AnyMove::Rummy(m)) => g
                 .validate(seat, m)
                 .map(AnyMove::Rummy)
+                .map_err(MoveError::into_text),
+            (AnyGame::Tarneeb(g), AnyMove::Tarneeb(m)) => g
+                .validate(seat, m)
+                .map(AnyMove::Tarneeb)
                 .map_err(MoveError::into_text),
             _ => wrong_game(),
         }
@@ -262,6 +297,10 @@ impl AnyGame {
                 .play(seat, m)
                 .map(|e| any_events(e, AnyEvent::Rummy))
                 .map_err(MoveError::into_text),
+            (AnyGame::Tarneeb(g), AnyMove::Tarneeb(m)) => g
+                .play(seat, m)
+                .map(|e| any_events(e, AnyEvent::Tarneeb))
+                .map_err(MoveError::into_text),
             _ => wrong_game(),
         }
     }
@@ -281,6 +320,10 @@ impl AnyGame {
                 .deal_next()
                 .map(|e| any_events(e, AnyEvent::Rummy))
                 .map_err(MoveError::into_text),
+            AnyGame::Tarneeb(g) => g
+                .deal_next()
+                .map(|e| any_events(e, AnyEvent::Tarneeb))
+                .map_err(MoveError::into_text),
         }
     }
 
@@ -299,6 +342,10 @@ impl AnyGame {
                 .resign(seat)
                 .map(|(r, e)| (r, any_events(e, AnyEvent::Rummy)))
                 .map_err(MoveError::into_text),
+            AnyGame::Tarneeb(g) => g
+                .resign(seat)
+                .map(|(r, e)| (r, any_events(e, AnyEvent::Tarneeb)))
+                .map_err(MoveError::into_text),
         }
     }
 
@@ -308,6 +355,7 @@ impl AnyGame {
             AnyGame::Basra(g) => AnyView::Basra(g.view(viewer)),
             AnyGame::ThirtyOne(g) => AnyView::ThirtyOne(g.view(viewer)),
             AnyGame::Rummy(g) => AnyView::Rummy(g.view(viewer)),
+            AnyGame::Tarneeb(g) => AnyView::Tarneeb(g.view(viewer)),
         }
     }
 
@@ -317,6 +365,7 @@ impl AnyGame {
             AnyGame::Basra(g) => g.scores(),
             AnyGame::ThirtyOne(g) => g.scores(),
             AnyGame::Rummy(g) => g.scores(),
+            AnyGame::Tarneeb(g) => g.scores(),
         }
     }
 
@@ -326,6 +375,7 @@ impl AnyGame {
             AnyGame::Basra(g) => g.zones(),
             AnyGame::ThirtyOne(g) => g.zones(),
             AnyGame::Rummy(g) => g.zones(),
+            AnyGame::Tarneeb(g) => g.zones(),
         }
     }
 
@@ -335,6 +385,7 @@ impl AnyGame {
             AnyGame::Basra(g) => g.shuffle_hidden(viewer, rng),
             AnyGame::ThirtyOne(g) => g.shuffle_hidden(viewer, rng),
             AnyGame::Rummy(g) => g.shuffle_hidden(viewer, rng),
+            AnyGame::Tarneeb(g) => g.shuffle_hidden(viewer, rng),
         }
     }
 
@@ -355,6 +406,41 @@ impl AnyGame {
             }
             AnyGame::Rummy(g) => {
                 bots::next_automatic(g, controllers).map(|a| wrap(a, AnyMove::Rummy))
+            }
+            AnyGame::Tarneeb(g) => {
+                bots::next_automatic(g, controllers).map(|a| wrap(a, AnyMove::Tarneeb))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_is_named_as_serialised_and_parses_back() {
+        for kind in GameKind::ALL {
+            let json = serde_json::to_value(kind).unwrap();
+            assert_eq!(json, kind.name());
+            assert_eq!(kind.name().parse::<GameKind>(), Ok(kind));
+            assert_eq!(kind.describe().kind, kind);
+        }
+        assert!("chess".parse::<GameKind>().is_err());
+    }
+
+    #[test]
+    fn every_kind_starts_and_names_its_variant() {
+        let setup = Setup::seeded(crate::Seed::from_bytes([1; 32]));
+        for kind in GameKind::ALL {
+            let info = kind.describe();
+            for variant in &info.variants {
+                let seats = usize::from(variant.seats[0]);
+                let (game, _) =
+                    AnyGame::create(kind, Some(variant.name), seats, &Options::new(), &setup)
+                        .unwrap();
+                assert_eq!(game.kind(), kind);
+                assert_eq!(game.variant(), variant.name);
             }
         }
     }

@@ -81,6 +81,11 @@ pub enum OptionKind {
         values: &'static [&'static str],
         default: &'static str,
     },
+    /// A whole number from a fixed list.
+    Number {
+        values: &'static [i64],
+        default: i64,
+    },
 }
 
 /// One house-rule option as the catalogue publishes it.
@@ -218,6 +223,31 @@ impl<'a> OptionReader<'a> {
             Some(other) => Err(SetupError::OptionType {
                 name,
                 expected: "true or false".to_owned(),
+                given: other.clone(),
+            }),
+        }
+    }
+
+    /// A whole number from the option's list. An option the variant does not declare reads as
+    /// `fallback`.
+    pub fn number(&self, name: &'static str, fallback: i64) -> Result<i64, SetupError> {
+        let Some(OptionSpec {
+            kind: OptionKind::Number { values, default },
+            ..
+        }) = self.spec(name)
+        else {
+            return Ok(fallback);
+        };
+        let expected = || {
+            let words: Vec<String> = values.iter().map(i64::to_string).collect();
+            format!("one of {}", words.join(", "))
+        };
+        match self.given.get(name) {
+            None => Ok(*default),
+            Some(OptionValue::Integer(n)) if values.contains(n) => Ok(*n),
+            Some(other) => Err(SetupError::OptionType {
+                name,
+                expected: expected(),
                 given: other.clone(),
             }),
         }

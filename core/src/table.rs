@@ -99,6 +99,13 @@ pub enum ScoreItem {
     CardsLeft { seat: Seat, cards: Vec<Card> },
     /// Going out in one turn without having melded before doubles the score (Rummy).
     Rummy,
+    /// A Tarneeb contract: the declarer, the tricks bid and the tricks the bidders took.
+    Contract {
+        declarer: Seat,
+        bid: u8,
+        tricks: u8,
+        made: bool,
+    },
 }
 
 /// Why a life was lost in 31.
@@ -385,6 +392,16 @@ impl Table {
             hand: self.hand,
             deal: self.deals,
             dealer,
+        }
+    }
+
+    /// Deals the current hand again (Tarneeb's all-pass): the hand keeps its number; the next
+    /// deck comes from the next deal seed.
+    pub(crate) fn restart_hand(&mut self) -> TableEvent {
+        TableEvent::HandStarted {
+            hand: self.hand,
+            deal: self.deals,
+            dealer: self.dealer,
         }
     }
 

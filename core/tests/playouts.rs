@@ -18,6 +18,8 @@ use std::collections::BTreeMap;
 
 use cardroom_core::games::basra::BasraMove;
 use cardroom_core::games::rummy::RummyMove;
+use cardroom_core::games::tarneeb::TarneebMove;
+use cardroom_core::games::tarneeb::auction::Denomination;
 use cardroom_core::games::thirty_one::{Pile, ThirtyOneMove};
 use cardroom_core::table::TableEvent;
 use cardroom_core::{
@@ -135,6 +137,20 @@ const CONFIGURATIONS: &[Configuration] = &[
         games: 1000,
         options: r#"{"rounds": 3, "move_cap": 1000}"#,
     },
+    Configuration {
+        kind: GameKind::Tarneeb,
+        variant: "standard",
+        seats: 4,
+        games: 2000,
+        options: r#"{"target": 31}"#,
+    },
+    Configuration {
+        kind: GameKind::Tarneeb,
+        variant: "classic",
+        seats: 4,
+        games: 2000,
+        options: "{}",
+    },
 ];
 
 fn games_for(config: &Configuration) -> u32 {
@@ -151,16 +167,19 @@ fn seed(config: usize, game: u32) -> Seed {
     Seed::from_bytes(bytes)
 }
 
-fn controllers(seats: usize, game: u32) -> Vec<Controller> {
+/// A mix of computer players that varies from game to game. Tarneeb's `strong` player, whose
+/// sampling makes it a thousand times slower than the engine, has its own tests.
+fn controllers(kind: GameKind, seats: usize, game: u32) -> Vec<Controller> {
     const LEVELS: [BotLevel; 5] = [
         BotLevel::Random,
         BotLevel::Greedy,
-        BotLevel::Strong,
         BotLevel::Level(1),
         BotLevel::Level(8),
+        BotLevel::Strong,
     ];
+    let kinds: usize = if kind == GameKind::Tarneeb { 4 } else { 5 };
     (0..seats)
-        .map(|s| Controller::Computer(LEVELS[(game as usize / 5usize.pow(s as u32 % 4)) % 5]))
+        .map(|s| Controller::Computer(LEVELS[(game as usize / kinds.pow(s as u32 % 4)) % kinds]))
         .collect()
 }
 
@@ -263,6 +282,27 @@ fn candidate_moves(game: &AnyGame, seat: Seat, rng: &mut CardRng) -> Vec<AnyMove
                 });
             }
             moves.into_iter().map(AnyMove::Rummy).collect()
+        }
+        AnyGame::Tarneeb(g) => {
+            let mut moves = vec![TarneebMove::Pass {}];
+            for tricks in [0, 6, 7, 8, 10, 13, 14, 255] {
+                moves.push(TarneebMove::Bid { tricks, suit: None });
+                for d in Denomination::ALL {
+                    moves.push(TarneebMove::Bid {
+                        tricks,
+                        suit: Some(d),
+                    });
+                }
+            }
+            for suit in cardroom_core::Suit::ALL {
+                moves.push(TarneebMove::Trump { suit });
+            }
+            for card in CardSet::ALL {
+                if g.hand(seat).contains(card) || rng.below(8) == 0 {
+                    moves.push(TarneebMove::Play { card });
+                }
+            }
+            moves.into_iter().map(AnyMove::Tarneeb).collect()
         }
     }
 }
@@ -436,7 +476,7 @@ fn playout(index: usize, config: &Configuration, game_number: u32, thorough: boo
     )
     .unwrap();
     let start = game.clone();
-    let controllers = controllers(config.seats, game_number);
+    let controllers = controllers(config.kind, config.seats, game_number);
     let mut rng = CardRng::new(&seed(index, game_number), 99);
     let initial = game.table().initial_total();
     let mut sums: BTreeMap<u8, i32> = (0..game.table().sides().count() as u8)
@@ -583,6 +623,16 @@ fn rummy_classic_four_players_keeps_every_invariant() {
 }
 
 #[test]
+fn tarneeb_standard_keeps_every_invariant() {
+    run_configuration(14);
+}
+
+#[test]
+fn tarneeb_classic_keeps_every_invariant() {
+    run_configuration(15);
+}
+
+#[test]
 fn every_configuration_has_its_test() {
-    assert_eq!(CONFIGURATIONS.len(), 14);
+    assert_eq!(CONFIGURATIONS.len(), 16);
 }

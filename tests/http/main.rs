@@ -13,5 +13,6 @@ mod operations;
 mod playing;
 mod recovery;
 mod rummy;
+mod tarneeb;
 mod thirty_one;
 mod visibility;

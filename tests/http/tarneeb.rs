@@ -1,0 +1,101 @@
+//! Tarneeb over HTTP: one person with three computer players, and two friends as partners or
+//! opponents.
+
+use serde_json::{Value, json};
+
+use crate::on_both_backends;
+use crate::support::{Backend, Server, play_out};
+
+/// Bids nothing, names the first trump offered, plays the first legal card.
+fn quiet(legal: &[Value]) -> Value {
+    legal
+        .iter()
+        .find(|m| m["type"] == "pass")
+        .unwrap_or(&legal[0])
+        .clone()
+}
+
+fn one_person_and_three_computers_play_tarneeb_to_the_end(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    let (id, view) = server.create(
+        &amira,
+        json!({"kind": "tarneeb", "seats": [{}, {"bot": "strong"}, {"bot": "greedy"}, {"bot": "greedy"}], "options": {"target": 31}}),
+    );
+    assert_eq!(view["table"]["hand"].as_array().unwrap().len(), 13);
+    assert_eq!(view["table"]["hand_sizes"], json!([13, 13, 13, 13]));
+    let end = play_out(&server, id, &[&amira], quiet);
+    assert_eq!(end["status"], "finished");
+    let score = server
+        .get(&format!("/api/v1/games/{id}/score"), Some(&amira.token))
+        .body;
+    assert_eq!(score["sides"], json!([[0, 2], [1, 3]]));
+    let winner = end["outcome"]["winners"][0].as_u64().unwrap() as usize;
+    assert!(score["totals"][winner].as_i64().unwrap() >= 31);
+}
+
+fn two_friends_play_classic_tarneeb_as_partners(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    let karim = server.guest("karim");
+    let (id, view) = server.create(
+        &amira,
+        json!({"kind": "tarneeb", "variant": "classic", "seats": [{}, {"bot": "greedy"}, {}, {"bot": "greedy"}]}),
+    );
+    let joined = server.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&karim.token),
+        &json!({"invite_code": view["invite_code"]}),
+    );
+    assert_eq!(joined.status, 200);
+    assert_eq!(
+        joined.body["your_seat"], 2,
+        "the open seat is opposite: partners"
+    );
+    let end = play_out(&server, id, &[&amira, &karim], quiet);
+    assert_eq!(end["status"], "finished");
+}
+
+fn two_friends_play_tarneeb_as_opponents_and_the_rules_hold(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    let karim = server.guest("karim");
+    let (id, view) = server.create(
+        &amira,
+        json!({"kind": "tarneeb", "seats": [{}, {}, {"bot": "greedy"}, {"bot": "random"}], "options": {"target": 31}}),
+    );
+    server.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&karim.token),
+        &json!({"invite_code": view["invite_code"], "seat": 1}),
+    );
+    let view = server.view(&amira, id);
+    assert_eq!(view["table"]["phase"], "bidding");
+    let version = view["version"].clone();
+    for bad in [
+        json!({"type": "bid", "tricks": 6}),
+        json!({"type": "bid", "tricks": 8, "suit": "H"}),
+        json!({"type": "trump", "suit": "S"}),
+    ] {
+        let mover = if view["to_act"] == 0 { &amira } else { &karim };
+        let mover_view = server.view(mover, id);
+        if mover_view["to_act"] != mover_view["your_seat"] {
+            continue;
+        }
+        let reply = server.post(
+            &format!("/api/v1/games/{id}/moves"),
+            Some(&mover.token),
+            &json!({"expected_version": mover_view["version"], "move": bad}),
+        );
+        reply.assert_problem(422, "illegal_move");
+    }
+    let _ = version;
+    let end = play_out(&server, id, &[&amira, &karim], quiet);
+    assert_eq!(end["status"], "finished");
+}
+
+on_both_backends!(
+    one_person_and_three_computers_play_tarneeb_to_the_end,
+    two_friends_play_classic_tarneeb_as_partners,
+    two_friends_play_tarneeb_as_opponents_and_the_rules_hold,
+);
