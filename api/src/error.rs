@@ -75,6 +75,9 @@ pub enum ApiError {
     MethodNotAllowed(String),
     #[error("the database is unavailable; try again shortly")]
     Unavailable,
+    /// The server is at a limit: try again shortly (503 with its own code).
+    #[error("{detail}")]
+    Busy { code: &'static str, detail: String },
     /// A defect. The cause goes to the log, never to the client.
     #[error("internal error")]
     Internal(String),
@@ -96,6 +99,7 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::Unavailable => "unavailable",
+            ApiError::Busy { code, .. } => code,
             ApiError::Internal(_) => "internal",
         }
     }
@@ -113,7 +117,7 @@ impl ApiError {
             ApiError::Conflict { .. } => "Conflict",
             ApiError::PayloadTooLarge { .. } => "Payload too large",
             ApiError::MethodNotAllowed(_) => "Method not allowed",
-            ApiError::Unavailable => "Service unavailable",
+            ApiError::Unavailable | ApiError::Busy { .. } => "Service unavailable",
             ApiError::Internal(_) => "Internal error",
         }
     }
@@ -157,7 +161,7 @@ impl ResponseError for ApiError {
             | ApiError::Conflict { .. } => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable | ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -174,7 +178,7 @@ impl ResponseError for ApiError {
         if let ApiError::Unauthorized(_) = self {
             response.insert_header((header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer")));
         }
-        if let ApiError::Unavailable = self {
+        if let ApiError::Unavailable | ApiError::Busy { .. } = self {
             response.insert_header((header::RETRY_AFTER, HeaderValue::from_static("2")));
         }
         response.json(self.problem())

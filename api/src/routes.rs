@@ -1,9 +1,9 @@
 //! The HTTP handlers. Each does four things: extract, authorise, make one call, map the result.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use actix_web::http::header;
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use actix_web::{Either, HttpRequest, HttpResponse, get, post, web};
 use cardroom_db::AnyConnection;
 use sha2::{Digest, Sha256};
 
@@ -240,6 +240,7 @@ pub async fn create_game(
         play::create(conn, &caller, request, &state.metrics)
     })
     .await?;
+    state.hub.publish(Some(created.id));
     Ok(HttpResponse::Created().json(created))
 }
 
@@ -290,6 +291,7 @@ pub async fn join_game(
         play::join(conn, &caller, id, &request, &state.metrics)
     })
     .await?;
+    state.hub.publish(Some(id));
     Ok(HttpResponse::Ok().json(view))
 }
 
@@ -383,6 +385,7 @@ async fn act(
         play::act(conn, &caller, id, action, &state.metrics)
     })
     .await?;
+    state.hub.publish(Some(id));
     Ok(json_body(status, body))
 }
 
@@ -471,14 +474,24 @@ pub async fn game_log(
     Ok(HttpResponse::Ok().json(log))
 }
 
-/// Events after a version, as a JSON long-poll: answers at once when there is news, otherwise
-/// waits up to `wait` seconds (at most the server's limit) and answers with none.
+/// Events after a version: Server-Sent Events (`Accept: text/event-stream`), resumable with
+/// `Last-Event-ID` or `after`, with heartbeats; or a JSON long-poll that answers at once when
+/// there is news, otherwise when news arrives or `wait` seconds pass (at most the server's
+/// limit). A move made through any replica reaches streams on every replica.
 #[utoipa::path(
     tag = "games",
-    params(("id" = i64, Path, description = "The game"), EventsQuery),
+    params(
+        ("id" = i64, Path, description = "The game"),
+        EventsQuery,
+        ("Last-Event-ID" = Option<String>, Header, description = "Resume a stream after this version"),
+    ),
     responses(
-        (status = 200, body = EventsResponse),
+        (status = 200, description = "A JSON page of events; or, with `Accept: text/event-stream`, an event stream: each event's `event:` is its type, its `data:` an EventOut, and the last event of each version has `id:` the version", content(
+            (EventsResponse = "application/json"),
+            (String = "text/event-stream"),
+        )),
         (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`too_many_streams`: this server's stream limit", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -488,9 +501,15 @@ pub async fn events(
     caller: Caller,
     id: web::Path<i64>,
     query: web::Query<EventsQuery>,
-) -> Result<HttpResponse, ApiError> {
+    req: HttpRequest,
+) -> Result<Either<impl actix_web::Responder, HttpResponse>, ApiError> {
     let id = id.into_inner();
-    let after = query.after.unwrap_or(0);
+    let last_event = req
+        .headers()
+        .get("Last-Event-ID")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<i64>().ok());
+    let after = query.after.or(last_event).unwrap_or(0);
     if after < 0 {
         return Err(ApiError::Invalid(
             "after is a version, 0 or more".to_owned(),
@@ -510,17 +529,23 @@ pub async fn events(
         play::authorize_reader(conn, &caller, id)
     })
     .await?;
-    let deadline = Instant::now() + wait;
-    loop {
-        let (events, version) = run(&state, move |conn, _| {
-            play::events_after(conn, id, viewer, after)
-        })
-        .await?;
-        if version > after || Instant::now() >= deadline {
-            return Ok(HttpResponse::Ok().json(EventsResponse { events, version }));
-        }
-        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    let wants_stream = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|accept| accept.contains("text/event-stream"));
+    if wants_stream {
+        // `X-Accel-Buffering: no` tells a proxy such as nginx to pass events on at once.
+        return crate::live::stream(state, id, viewer, after).map(|stream| {
+            Either::Left(
+                actix_web::Responder::customize(stream).insert_header(("X-Accel-Buffering", "no")),
+            )
+        });
     }
+    let (events, version) = crate::live::long_poll(state, id, viewer, after, wait).await?;
+    Ok(Either::Right(
+        HttpResponse::Ok().json(EventsResponse { events, version }),
+    ))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -30,6 +30,10 @@ pub struct Settings {
     pub long_poll: Duration,
     /// `CARDROOM_SWEEP_MS`: how often to look for games left on a computer player's turn.
     pub sweep_every: Duration,
+    /// `CARDROOM_MAX_STREAMS`: open event streams per process; beyond, 503.
+    pub max_streams: usize,
+    /// `CARDROOM_HEARTBEAT_SECS`: how often an idle event stream sends a heartbeat.
+    pub heartbeat: Duration,
 }
 
 /// The development secret: documented, so useless in production, which refuses it.
@@ -109,6 +113,8 @@ impl Settings {
             max_body: number("CARDROOM_MAX_BODY_BYTES", 64 * 1024)?.clamp(1024, 16 << 20) as usize,
             long_poll: Duration::from_secs(number("CARDROOM_LONG_POLL_SECS", 25)?.clamp(1, 300)),
             sweep_every: Duration::from_millis(number("CARDROOM_SWEEP_MS", 2000)?.max(100)),
+            max_streams: number("CARDROOM_MAX_STREAMS", 1000)? as usize,
+            heartbeat: Duration::from_secs(number("CARDROOM_HEARTBEAT_SECS", 15)?.clamp(1, 300)),
         })
     }
 }

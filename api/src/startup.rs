@@ -16,6 +16,7 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use crate::auth::{Keys, hash_password};
 use crate::error::{ApiError, Problem};
+use crate::live::Hub;
 use crate::metrics::Metrics;
 use crate::routes;
 use crate::settings::Settings;
@@ -268,8 +269,13 @@ impl Application {
             pool,
             keys: Keys::new(&settings.jwt_secret, settings.token_ttl),
             metrics: Metrics::default(),
+            hub: Hub::default(),
             settings: settings.clone(),
         });
+        let listening = state.clone();
+        cardroom_db::notify::listen(&settings.database_url, move |notice| {
+            listening.hub.publish(notice)
+        })?;
         let document = openapi_document();
         let known = web::Data::new(KnownRoutes::from_document(&document));
         let max_body = settings.max_body;
@@ -311,11 +317,13 @@ impl Application {
             addr: settings.addr.clone(),
             source,
         })?
+        .disable_signals()
         .shutdown_timeout(10);
         if settings.workers > 0 {
             server = server.workers(settings.workers);
         }
         let server = server.run();
+        actix_web::rt::spawn(stop_on_signal(server.handle(), state.clone()));
         actix_web::rt::spawn(recovery_sweep(state));
         Ok(Application { port, server })
     }
@@ -345,6 +353,30 @@ fn ensure_admin(pool: &cardroom_db::Pool, name: &str, password: &str) -> Result<
     Ok(())
 }
 
+/// On SIGTERM or SIGINT: close event streams (clients reconnect elsewhere after the retry hint),
+/// stop accepting, and let in-flight requests finish.
+async fn stop_on_signal(handle: actix_web::dev::ServerHandle, state: web::Data<AppState>) {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = interrupt => {}
+        () = terminate => {}
+    }
+    tracing::info!("stopping: closing event streams, finishing requests in flight");
+    state.hub.shut_down();
+    handle.stop(true).await;
+}
+
 /// Every few seconds, lets computer players finish the turns of games left on their turn.
 async fn recovery_sweep(state: web::Data<AppState>) {
     let every = state.settings.sweep_every;
@@ -355,11 +387,17 @@ async fn recovery_sweep(state: web::Data<AppState>) {
         })
         .await;
         match result {
-            Ok(0) => {}
-            Ok(n) => tracing::info!(
-                games = n,
-                "recovered games left on a computer player's turn"
-            ),
+            Ok(ids) => {
+                if !ids.is_empty() {
+                    tracing::info!(
+                        games = ids.len(),
+                        "recovered games left on a computer player's turn"
+                    );
+                }
+                for id in ids {
+                    state.hub.publish(Some(id));
+                }
+            }
             Err(ApiError::Unavailable) => {}
             Err(error) => tracing::warn!(%error, "recovery sweep failed"),
         }

@@ -3,6 +3,7 @@
 use cardroom_db::Pool;
 
 use crate::auth::Keys;
+use crate::live::Hub;
 use crate::metrics::Metrics;
 use crate::settings::Settings;
 
@@ -14,4 +15,5 @@ pub struct AppState {
     pub keys: Keys,
     pub settings: Settings,
     pub metrics: Metrics,
+    pub hub: Hub,
 }

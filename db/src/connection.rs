@@ -72,6 +72,11 @@ impl DatabaseUrl {
         })
     }
 
+    /// What the driver is given: the PostgreSQL URL (with a connect timeout) or the file path.
+    pub fn target(&self) -> &str {
+        &self.target
+    }
+
     fn connect(&self) -> Result<AnyConnection, diesel::ConnectionError> {
         match self.backend {
             Backend::Postgres => {

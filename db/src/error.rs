@@ -35,6 +35,12 @@ impl From<DieselError> for DbError {
             DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
                 DbError::Unavailable(info.message().to_owned())
             }
+            // A serializable database (several distributed PostgreSQL-compatible ones) aborts a
+            // transaction that lost a race and asks for a retry: nothing was written, so the
+            // client may retry after a moment (503 with Retry-After).
+            DieselError::DatabaseError(DatabaseErrorKind::SerializationFailure, info) => {
+                DbError::Unavailable(format!("retry: {}", info.message()))
+            }
             DieselError::DatabaseError(_, info) if is_unavailable_message(info.message()) => {
                 DbError::Unavailable(info.message().to_owned())
             }
@@ -73,4 +79,63 @@ fn is_unavailable_message(message: &str) -> bool {
     ]
     .iter()
     .any(|needle| lower.contains(needle))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug)]
+    struct Info(&'static str);
+
+    impl diesel::result::DatabaseErrorInformation for Info {
+        fn message(&self) -> &str {
+            self.0
+        }
+        fn details(&self) -> Option<&str> {
+            None
+        }
+        fn hint(&self) -> Option<&str> {
+            None
+        }
+        fn table_name(&self) -> Option<&str> {
+            None
+        }
+        fn column_name(&self) -> Option<&str> {
+            None
+        }
+        fn constraint_name(&self) -> Option<&str> {
+            None
+        }
+        fn statement_position(&self) -> Option<i32> {
+            None
+        }
+    }
+
+    fn database_error(kind: DatabaseErrorKind, message: &'static str) -> DbError {
+        DieselError::DatabaseError(kind, Box::new(Info(message))).into()
+    }
+
+    #[test]
+    fn transient_failures_are_unavailable_and_the_rest_are_not() {
+        assert!(matches!(
+            database_error(
+                DatabaseErrorKind::SerializationFailure,
+                "could not serialize access"
+            ),
+            DbError::Unavailable(_)
+        ));
+        assert!(matches!(
+            database_error(DatabaseErrorKind::Unknown, "terminating connection"),
+            DbError::Unavailable(_)
+        ));
+        assert!(matches!(
+            database_error(DatabaseErrorKind::UniqueViolation, "duplicate key"),
+            DbError::Duplicate(_)
+        ));
+        assert!(matches!(
+            database_error(DatabaseErrorKind::Unknown, "syntax error"),
+            DbError::Other(_)
+        ));
+    }
 }

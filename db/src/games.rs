@@ -217,6 +217,7 @@ pub fn create(
                 .execute(conn)?;
         }
         append(conn, row.id, 1, first, now)?;
+        crate::notify::notify(conn, row.id)?;
         Ok(row)
     })
 }
@@ -312,6 +313,7 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
                 ))
                 .execute(conn)?;
         }
+        crate::notify::notify(conn, change.game_id)?;
         if let Some(key) = &change.idempotency {
             diesel::insert_into(idempotency_keys::table)
                 .values((
@@ -439,6 +441,62 @@ pub fn list_for_user(
         records.push(GameRecord { game, seats });
     }
     Ok((records, total))
+}
+
+/// Runs `work` on game `id` while holding its row, if it is still left on a computer player's
+/// turn and no other replica holds it: on PostgreSQL `SELECT … FOR UPDATE SKIP LOCKED` in one
+/// transaction with the work; on SQLite (one writer at a time) the work's own versioned write.
+/// Returns `None` when the game was skipped.
+pub fn with_pending_game<T, E: From<DbError>>(
+    conn: &mut AnyConnection,
+    id: i64,
+    work: impl FnOnce(&mut AnyConnection) -> Result<T, E>,
+) -> Result<Option<T>, E> {
+    #[derive(QueryableByName)]
+    struct Claimed {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        #[allow(dead_code, reason = "read only to count the claimed rows")]
+        id: i64,
+    }
+    if let AnyConnection::Sqlite(_) = conn {
+        // No outer transaction: SQLite's deferred BEGIN would read first and could not upgrade
+        // to the write; the work's own commit writes first and checks the version.
+        return work(conn).map(Some);
+    }
+    let mut outcome = None;
+    let result: Result<(), TransactionError<E>> = conn.transaction(|conn| {
+        let AnyConnection::Postgresql(pg) = conn else {
+            return Ok(());
+        };
+        let claimed = diesel::sql_query(
+            "SELECT id FROM games WHERE id = $1 AND bot_pending FOR UPDATE SKIP LOCKED",
+        )
+        .bind::<diesel::sql_types::BigInt, _>(id)
+        .load::<Claimed>(pg)
+        .map_err(|e| TransactionError::Db(e.into()))?;
+        if claimed.is_empty() {
+            return Ok(());
+        }
+        outcome = Some(work(conn).map_err(TransactionError::Work)?);
+        Ok(())
+    });
+    match result {
+        Ok(()) => Ok(outcome),
+        Err(TransactionError::Db(e)) => Err(E::from(e)),
+        Err(TransactionError::Work(e)) => Err(e),
+    }
+}
+
+/// An error inside [`with_pending_game`]'s transaction.
+enum TransactionError<E> {
+    Db(DbError),
+    Work(E),
+}
+
+impl<E> From<diesel::result::Error> for TransactionError<E> {
+    fn from(error: diesel::result::Error) -> TransactionError<E> {
+        TransactionError::Db(error.into())
+    }
 }
 
 /// Games left on a computer player's turn (for recovery), at most `limit`.

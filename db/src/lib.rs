@@ -8,6 +8,7 @@
 pub mod connection;
 pub mod error;
 pub mod games;
+pub mod notify;
 pub mod schema;
 pub mod users;
 

@@ -127,7 +127,7 @@ fn tampered_expired_and_foreign_tokens_are_refused(backend: Backend) {
     server
         .get("/api/v1/games", None)
         .assert_problem(401, "unauthorized");
-    let reply = crate::support::Server::get(&server, "/api/v1/games", None);
+    let reply = server.get("/api/v1/games", None);
     assert_eq!(reply.header("www-authenticate"), Some("Bearer"));
     // The genuine token still works.
     assert_eq!(server.get("/api/v1/games", Some(&player.token)).status, 200);

@@ -12,6 +12,7 @@ mod integrity;
 mod operations;
 mod playing;
 mod recovery;
+mod replicas;
 mod rummy;
 mod tarneeb;
 mod thirty_one;

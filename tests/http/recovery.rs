@@ -10,17 +10,14 @@ use serde_json::json;
 use crate::on_both_backends;
 use crate::support::{Backend, Server};
 
-fn a_game_left_on_a_computer_players_turn_is_picked_up(backend: Backend) {
-    let server = Server::start_with(backend, &[("CARDROOM_SWEEP_MS", "200")]);
-    let amira = server.guest("amira");
-    let (id, view) = server.create(
-        &amira,
-        json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}]}),
-    );
-    let version = view["version"].as_i64().unwrap();
-
-    // What a replica that died after committing the person's move would leave behind: the
-    // move applied and logged, the computer's reply not yet made.
+/// Leaves game `id` (a person at seat 0 against computers, at `version`, the person to act) as
+/// a replica that died after committing the person's move would: the move applied and logged,
+/// the computer's reply not yet made. Returns a pool on the game's database and the new version.
+pub fn leave_on_a_computer_turn(
+    server: &Server,
+    id: i64,
+    version: i64,
+) -> (cardroom_db::Pool, i64) {
     let pool = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5)).unwrap();
     let mut conn = pool.get().unwrap();
     let mut game = cardroom_api::play::snapshot_of(&mut conn, id)
@@ -29,7 +26,7 @@ fn a_game_left_on_a_computer_players_turn_is_picked_up(backend: Backend) {
     let mv = game.legal_moves(Seat::new(0))[0].clone();
     let events = game.play(Seat::new(0), &mv).unwrap();
     assert_eq!(game.status(), Status::Active);
-    assert_eq!(game.to_act(), Some(Seat::new(1)));
+    assert_ne!(game.to_act(), Some(Seat::new(0)));
     let change = Commit {
         game_id: id,
         expected_version: version,
@@ -41,7 +38,7 @@ fn a_game_left_on_a_computer_players_turn_is_picked_up(backend: Backend) {
             winners: None,
             end_reason: None,
             finished: false,
-            to_act: Some(1),
+            to_act: game.to_act().map(|s| i32::from(s.number())),
             bot_pending: true,
         },
         entries: vec![LogEntry {
@@ -55,12 +52,27 @@ fn a_game_left_on_a_computer_players_turn_is_picked_up(backend: Backend) {
         reveals: Vec::new(),
         idempotency: None,
     };
-    cardroom_db::games::commit(&mut conn, &change).unwrap();
+    let new_version = cardroom_db::games::commit(&mut conn, &change).unwrap();
+    drop(conn);
+    (pool, new_version)
+}
+
+fn a_game_left_on_a_computer_players_turn_is_picked_up(backend: Backend) {
+    let server = Server::start_with(backend, &[("CARDROOM_SWEEP_MS", "200")]);
+    let amira = server.guest("amira");
+    let (id, view) = server.create(
+        &amira,
+        json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}]}),
+    );
+    let version = view["version"].as_i64().unwrap();
+
+    let (pool, version) = leave_on_a_computer_turn(&server, id, version);
+    let mut conn = pool.get().unwrap();
 
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
         let now = server.view(&amira, id);
-        if now["version"].as_i64().unwrap() > version + 1 && now["to_act"] == 0 {
+        if now["version"].as_i64().unwrap() > version && now["to_act"] == 0 {
             assert_eq!(
                 now["recent_events"].as_array().unwrap().last().unwrap()["event"]["seat"],
                 1

@@ -23,7 +23,7 @@ pub enum Backend {
 /// A running `cardroom` process with its own database; killed when dropped.
 pub struct Server {
     child: Child,
-    pub base: String,
+    client: Client,
     pub database_url: String,
     _dir: tempfile::TempDir,
 }
@@ -58,6 +58,10 @@ fn fresh_postgres_database() -> String {
 }
 
 impl Server {
+    pub fn start(backend: Backend) -> Server {
+        Server::start_with(backend, &[])
+    }
+
     /// Starts a server on `backend` with these extra environment variables.
     pub fn start_with(backend: Backend, env: &[(&str, &str)]) -> Server {
         let dir = tempfile::tempdir().expect("a temporary directory");
@@ -99,14 +103,121 @@ impl Server {
             .to_owned();
         Server {
             child,
-            base,
+            client: Client { base },
             database_url: database_url.to_owned(),
             _dir: dir,
         }
     }
 
-    pub fn start(backend: Backend) -> Server {
-        Server::start_with(backend, &[])
+    /// The process id (to send it signals).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends SIGTERM and waits for the process to exit; returns whether it exited cleanly.
+    pub fn terminate(&mut self) -> bool {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        self.child
+            .wait()
+            .map(|status| status.success())
+            .unwrap_or(false)
+    }
+
+    /// A second server on this one's database (another replica).
+    pub fn replica(&self, env: &[(&str, &str)]) -> Server {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        Server::start_on(&self.database_url, dir, env)
+    }
+}
+
+impl std::ops::Deref for Server {
+    type Target = Client;
+
+    fn deref(&self) -> &Client {
+        &self.client
+    }
+}
+
+/// Talks HTTP to a Cardroom server, or to a load balancer in front of several.
+pub struct Client {
+    pub base: String,
+}
+
+impl Client {
+    /// Opens an event stream; every event arrives on the returned channel with the moment it
+    /// was read: `(version, event)`, where the version is the event's own.
+    pub fn stream(
+        &self,
+        path: &str,
+        token: &str,
+        last_event_id: Option<i64>,
+    ) -> Result<std::sync::mpsc::Receiver<(std::time::Instant, Value)>, Reply> {
+        self.stream_with_headers(path, token, last_event_id)
+            .map(|(events, _)| events)
+    }
+
+    /// [`Client::stream`], with the response's headers (names in lower case).
+    #[allow(clippy::type_complexity, reason = "a test helper")]
+    pub fn stream_with_headers(
+        &self,
+        path: &str,
+        token: &str,
+        last_event_id: Option<i64>,
+    ) -> Result<
+        (
+            std::sync::mpsc::Receiver<(std::time::Instant, Value)>,
+            Vec<(String, String)>,
+        ),
+        Reply,
+    > {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(None)
+            .timeout_recv_body(None)
+            .build()
+            .into();
+        let mut request = agent
+            .get(self.url(path))
+            .header("Authorization", format!("Bearer {token}"))
+            .header("Accept", "text/event-stream");
+        if let Some(id) = last_event_id {
+            request = request.header("Last-Event-ID", id.to_string());
+        }
+        let response = request.call().expect("the server answered");
+        if response.status() != 200 {
+            return Err(Reply::from(Ok(response)));
+        }
+        let headers: Vec<(String, String)> = response
+            .headers()
+            .iter()
+            .filter_map(|(name, value)| {
+                Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
+            })
+            .collect();
+        assert!(
+            headers
+                .iter()
+                .any(|(name, value)| name == "content-type" && value == "text/event-stream"),
+            "{headers:?}"
+        );
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = BufReader::new(response.into_body().into_reader());
+        std::thread::spawn(move || {
+            for line in reader.lines() {
+                let Ok(line) = line else { return };
+                if let Some(data) = line.strip_prefix("data: ")
+                    && let Ok(value) = serde_json::from_str::<Value>(data)
+                    && tx.send((std::time::Instant::now(), value)).is_err()
+                {
+                    return;
+                }
+            }
+            // The stream ended: say so with a null.
+            let _ = tx.send((std::time::Instant::now(), Value::Null));
+        });
+        Ok((rx, headers))
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -221,8 +332,19 @@ pub struct Reply {
 }
 
 impl Reply {
-    fn from(result: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Reply {
-        let mut response = result.expect("the server answered");
+    /// The reply, or status 0 with the error when the server could not be reached.
+    pub fn from(result: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Reply {
+        let mut response = match result {
+            Ok(response) => response,
+            Err(error) => {
+                return Reply {
+                    status: 0,
+                    content_type: String::new(),
+                    body: Value::String(error.to_string()),
+                    headers: Vec::new(),
+                };
+            }
+        };
         let status = response.status().as_u16();
         let headers: Vec<(String, String)> = response
             .headers()

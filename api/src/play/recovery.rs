@@ -10,40 +10,57 @@ use crate::error::ApiError;
 use crate::metrics::Metrics;
 
 /// Finds games left on a computer player's turn (a replica died between a person's move and
-/// the computer's reply, or a reply was cut short) and lets the computers play. Any replica may
-/// run this at any time: the versioned write lets exactly one of them win each game.
-pub fn recover(conn: &mut AnyConnection, metrics: &Metrics) -> Result<usize, ApiError> {
-    let mut recovered = 0;
+/// the computer's reply, or a reply was cut short) and lets the computers play; returns the
+/// games it moved on. Any replica may run this at any time: on PostgreSQL a replica holds each
+/// game's row while it works (`FOR UPDATE SKIP LOCKED`), and the versioned write lets exactly
+/// one replica win each game in any case.
+pub fn recover(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Vec<i64>, ApiError> {
+    let mut recovered = Vec::new();
     for id in games::bot_pending(conn, 20)? {
-        let loaded = load(conn, id)?;
-        let Some(game) = &loaded.game else { continue };
-        let mut game = game.clone();
-        let mut changes = Changes::new(Some(&game));
-        run_computers(&mut game, &loaded.record.seats, &mut changes, metrics)?;
-        let change = Commit {
-            game_id: id,
-            expected_version: loaded.version(),
-            state: Some(snapshot(&game)?),
-            summary: summary(Some(&game), None, &loaded.record.seats),
-            entries: changes.entries,
-            seats: Vec::new(),
-            deals: changes.deals,
-            reveals: changes.reveals,
-            idempotency: None,
-        };
-        if change.entries.is_empty() && change.summary.bot_pending {
-            continue;
-        }
-        match games::commit(conn, &change) {
-            Ok(_) => {
-                recovered += 1;
+        match games::with_pending_game(conn, id, |conn| recover_one(conn, id, metrics)) {
+            Ok(Some(true)) => {
+                recovered.push(id);
                 Metrics::add(&metrics.recovered_games, 1);
             }
-            Err(DbError::VersionConflict) => Metrics::add(&metrics.version_conflicts, 1),
-            Err(other) => return Err(other.into()),
+            Ok(_) => {}
+            Err(ApiError::VersionConflict { .. }) => Metrics::add(&metrics.version_conflicts, 1),
+            Err(other) => return Err(other),
         }
     }
     Ok(recovered)
+}
+
+/// Lets the computer players of one game act; returns whether anything changed.
+fn recover_one(conn: &mut AnyConnection, id: i64, metrics: &Metrics) -> Result<bool, ApiError> {
+    let loaded = load(conn, id)?;
+    let Some(game) = &loaded.game else {
+        return Ok(false);
+    };
+    let mut game = game.clone();
+    let mut changes = Changes::new(Some(&game));
+    run_computers(&mut game, &loaded.record.seats, &mut changes, metrics)?;
+    let change = Commit {
+        game_id: id,
+        expected_version: loaded.version(),
+        state: Some(snapshot(&game)?),
+        summary: summary(Some(&game), None, &loaded.record.seats),
+        entries: changes.entries,
+        seats: Vec::new(),
+        deals: changes.deals,
+        reveals: changes.reveals,
+        idempotency: None,
+    };
+    if change.entries.is_empty() && change.summary.bot_pending {
+        tracing::warn!(game = id, "a computer player found no move");
+        return Ok(false);
+    }
+    match games::commit(conn, &change) {
+        Ok(_) => Ok(true),
+        Err(DbError::VersionConflict) => Err(ApiError::VersionConflict {
+            current: loaded.version(),
+        }),
+        Err(other) => Err(other.into()),
+    }
 }
 
 /// Rebuilds a game from its log alone: the stored options, seed and deck, then every logged

@@ -1,0 +1,196 @@
+//! Live events: the per-process hub that wakes requests waiting on a game, fed by this process's
+//! own commits and (on PostgreSQL) by every replica's through `LISTEN/NOTIFY`; Server-Sent Events
+//! and the JSON long-poll built on it; and the shutdown signal that closes streams.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use actix_web::web;
+use actix_web_lab::sse::{self, Sse};
+use cardroom_core::Viewer;
+use tokio::sync::{Notify, broadcast, mpsc};
+
+use crate::error::ApiError;
+use crate::model::EventOut;
+use crate::play;
+use crate::routes::run;
+use crate::state::AppState;
+
+/// A notice that means "look again at every game" (notices may have been missed).
+const EVERY_GAME: i64 = -1;
+
+/// How often a waiting request looks again even without a notice (a safety net; on SQLite
+/// shared by several processes, the only way news arrives).
+const FALLBACK_POLL: Duration = Duration::from_millis(1000);
+
+/// The hub: a broadcast of game ids that changed.
+#[derive(Debug)]
+pub struct Hub {
+    notices: broadcast::Sender<i64>,
+    shutdown: Notify,
+    shutting_down: AtomicBool,
+    open_streams: AtomicUsize,
+}
+
+impl Default for Hub {
+    fn default() -> Hub {
+        Hub {
+            notices: broadcast::channel(4096).0,
+            shutdown: Notify::new(),
+            shutting_down: AtomicBool::new(false),
+            open_streams: AtomicUsize::new(0),
+        }
+    }
+}
+
+impl Hub {
+    /// Game `id` changed (or, with `None`, anything may have).
+    pub fn publish(&self, id: Option<i64>) {
+        let _ = self.notices.send(id.unwrap_or(EVERY_GAME));
+    }
+
+    /// Starts closing streams and long-polls: the process is stopping.
+    pub fn shut_down(&self) {
+        self.shutting_down.store(true, Ordering::SeqCst);
+        self.shutdown.notify_waiters();
+    }
+
+    /// Whether the process is stopping.
+    pub fn is_shutting_down(&self) -> bool {
+        self.shutting_down.load(Ordering::SeqCst)
+    }
+
+    /// Streams open now.
+    pub fn open_streams(&self) -> usize {
+        self.open_streams.load(Ordering::SeqCst)
+    }
+}
+
+/// Waits until game `id` may have news, `limit` passes, or the process stops. Returns whether
+/// to look again.
+async fn wait_for_news(
+    hub: &Hub,
+    notices: &mut broadcast::Receiver<i64>,
+    id: i64,
+    limit: Duration,
+) -> bool {
+    let deadline = tokio::time::sleep(limit);
+    tokio::pin!(deadline);
+    loop {
+        tokio::select! {
+            notice = notices.recv() => match notice {
+                Ok(game) if game == id || game == EVERY_GAME => return true,
+                Ok(_) => continue,
+                Err(broadcast::error::RecvError::Lagged(_)) => return true,
+                Err(broadcast::error::RecvError::Closed) => return false,
+            },
+            () = &mut deadline => return true,
+            () = hub.shutdown.notified() => return false,
+        }
+    }
+}
+
+/// The JSON long-poll: answers at once when there is news after `after`, otherwise when news
+/// arrives or `wait` passes.
+pub async fn long_poll(
+    state: web::Data<AppState>,
+    id: i64,
+    viewer: Viewer,
+    after: i64,
+    wait: Duration,
+) -> Result<(Vec<EventOut>, i64), ApiError> {
+    let mut notices = state.hub.notices.subscribe();
+    let deadline = tokio::time::Instant::now() + wait;
+    loop {
+        let (events, version) = run(&state, move |conn, _| {
+            play::events_after(conn, id, viewer, after)
+        })
+        .await?;
+        let now = tokio::time::Instant::now();
+        if version > after || now >= deadline || state.hub.is_shutting_down() {
+            return Ok((events, version));
+        }
+        let left = (deadline - now).min(FALLBACK_POLL);
+        if !wait_for_news(&state.hub, &mut notices, id, left).await && state.hub.is_shutting_down()
+        {
+            return Ok((events, version));
+        }
+    }
+}
+
+/// Decrements the open-stream count when a stream ends.
+struct StreamSlot(web::Data<AppState>);
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        self.0.hub.open_streams.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Server-Sent Events from version `after` on: each event with `id:` its version (on the last
+/// event of a version, so that `Last-Event-ID` resumes after complete versions), heartbeats,
+/// and a retry hint; closed when the process stops.
+pub fn stream(
+    state: web::Data<AppState>,
+    id: i64,
+    viewer: Viewer,
+    after: i64,
+) -> Result<impl actix_web::Responder, ApiError> {
+    let limit = state.settings.max_streams;
+    if state.hub.open_streams.fetch_add(1, Ordering::SeqCst) >= limit {
+        state.hub.open_streams.fetch_sub(1, Ordering::SeqCst);
+        return Err(ApiError::Busy {
+            code: "too_many_streams",
+            detail: format!(
+                "this server holds its limit of {limit} open event streams: try again shortly, \
+                 or use the JSON long-poll (Accept: application/json)"
+            ),
+        });
+    }
+    let slot = StreamSlot(state.clone());
+    let heartbeat = state.settings.heartbeat;
+    let (tx, rx) = mpsc::channel::<sse::Event>(64);
+    actix_web::rt::spawn(async move {
+        let _slot = slot;
+        let mut notices = state.hub.notices.subscribe();
+        let mut after = after;
+        loop {
+            if let Ok((events, version)) = run(&state, move |conn, _| {
+                play::events_after(conn, id, viewer, after)
+            })
+            .await
+            {
+                for (i, event) in events.iter().enumerate() {
+                    let ends_version = events
+                        .get(i + 1)
+                        .is_none_or(|next| next.version != event.version);
+                    let Ok(mut data) = sse::Data::new_json(event) else {
+                        continue;
+                    };
+                    if let Some(kind) = event.event.get("type").and_then(|t| t.as_str()) {
+                        data = data.event(kind.to_owned());
+                    }
+                    if ends_version {
+                        data = data.id(event.version.to_string());
+                    }
+                    if tx.send(sse::Event::Data(data)).await.is_err() {
+                        return;
+                    }
+                }
+                after = version;
+            }
+            tokio::select! {
+                keep_going = wait_for_news(&state.hub, &mut notices, id, FALLBACK_POLL) => {
+                    if !keep_going && state.hub.is_shutting_down() {
+                        let _ = tx.send(sse::Event::Comment("the server is restarting: reconnect".into())).await;
+                        return;
+                    }
+                }
+                () = tx.closed() => return,
+            }
+        }
+    });
+    Ok(Sse::from_infallible_receiver(rx)
+        .with_keep_alive(heartbeat)
+        .with_retry_duration(Duration::from_secs(1)))
+}
