@@ -1,5 +1,6 @@
-//! `cardroom`: serves the API, the docs and the page (`cardroom` or `cardroom serve`), or prints
-//! the OpenAPI document (`cardroom openapi`).
+//! `cardroom`: serves the API, the docs and the page (`cardroom` or `cardroom serve`), prints
+//! the OpenAPI document (`cardroom openapi`), or checks a game's deals against its log
+//! (`cardroom verify-deal FILE`).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -7,9 +8,12 @@ use std::process::ExitCode;
 use cardroom_api::settings::Settings;
 use cardroom_api::startup::{Application, openapi_document};
 
-const USAGE: &str = "usage: cardroom [serve | openapi]\n\
-  serve    run the service (the default); configured by environment variables, see the README\n\
-  openapi  print the OpenAPI document";
+const USAGE: &str = "usage: cardroom [serve | openapi | verify-deal FILE]\n\
+  serve             run the service (the default); configured by environment variables, see the README\n\
+  openapi           print the OpenAPI document\n\
+  verify-deal FILE  check a game's log (the JSON of GET /games/{id}/log; `-` reads standard\n\
+                    input): every revealed seed against its commitment, and every card dealt\n\
+                    against the revealed seeds. Exits 0 when all match, 1 when not, 2 on bad input";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -25,6 +29,13 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some("verify-deal") => match args.get(1..) {
+            Some([file]) => verify_deal(file),
+            _ => {
+                eprintln!("cardroom: verify-deal takes one file\n{USAGE}");
+                ExitCode::from(2)
+            }
+        },
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -33,6 +44,32 @@ fn main() -> ExitCode {
             eprintln!("cardroom: unknown command `{other}`\n{USAGE}");
             ExitCode::from(2)
         }
+    }
+}
+
+fn verify_deal(file: &str) -> ExitCode {
+    let text = if file == "-" {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(file)
+    };
+    let report = match text
+        .map_err(|e| format!("{file}: {e}"))
+        .and_then(|text| cardroom_api::verify::verify_text(&text))
+    {
+        Ok(report) => report,
+        Err(error) => {
+            eprintln!("cardroom: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    for line in &report.lines {
+        println!("{line}");
+    }
+    if report.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }
 

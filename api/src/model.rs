@@ -117,7 +117,7 @@ pub struct SeatInfo {
 }
 
 /// An event as a seat may see it.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct EventOut {
     /// The game's version after the change that produced the event.
     pub version: i64,
@@ -183,14 +183,14 @@ pub struct EventsResponse {
 }
 
 /// One entry of the move log as the caller may see it.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct LogEntryOut {
     pub version: i64,
     /// `created`, `joined`, `started`, `move`, `deal`, `resign`, `abandoned`.
     pub action: String,
     pub seat: Option<i64>,
     /// The move, in canonical form.
-    #[serde(rename = "move")]
+    #[serde(rename = "move", default)]
     #[schema(value_type = Option<Object>)]
     pub mv: Option<serde_json::Value>,
     pub events: Vec<EventOut>,
@@ -198,7 +198,7 @@ pub struct LogEntryOut {
 }
 
 /// A deal's fairness record.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct DealOut {
     /// The deal's index in the game, from 0.
     pub deal: i64,
@@ -208,12 +208,24 @@ pub struct DealOut {
     /// The deal's seed, revealed when its hand is over (64 hex digits).
     pub seed: Option<String>,
     /// A practice game's explicit deck order for this deal, top card first.
+    #[serde(default)]
     pub practice_deck: Option<Vec<Card>>,
 }
 
-/// `GET /games/{id}/log`.
-#[derive(Debug, Serialize, ToSchema)]
+/// `GET /games/{id}/log`: everything `cardroom verify-deal` needs to recreate the game's
+/// deals and check them against what the caller was shown.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct LogResponse {
+    pub id: i64,
+    pub kind: GameKind,
+    pub variant: String,
+    /// How many seats.
+    pub seats: i64,
+    /// The options the game was created with.
+    #[schema(value_type = Object)]
+    pub options: serde_json::Value,
+    /// The caller's seat: the entries hold what that seat was shown.
+    pub your_seat: Option<i64>,
     pub entries: Vec<LogEntryOut>,
     pub deals: Vec<DealOut>,
     /// The shuffle procedure's version (see the README, "Fairness").

@@ -453,7 +453,7 @@ pub async fn score(
 }
 
 /// The move log as the caller may see it, with every deal's seed commitment and, once its hand
-/// is over, its seed.
+/// is over, its seed: everything `cardroom verify-deal` needs to check the deals.
 #[utoipa::path(
     tag = "games",
     params(("id" = i64, Path, description = "The game")),

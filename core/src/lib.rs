@@ -28,5 +28,5 @@ pub use options::{KindInfo, OptionValue, Options, SetupError};
 pub use rng::{CardRng, Seed, Stream};
 pub use seat::{Audience, Seat, Sides, Viewer};
 pub use table::{
-    EndReason, LifeLoss, Outcome, ScoreItem, ScoreLine, ScoreSheet, Setup, Status, Table,
+    EndReason, LifeLoss, Outcome, Replay, ScoreItem, ScoreLine, ScoreSheet, Setup, Status, Table,
 };

@@ -19,12 +19,36 @@ use crate::seat::{Seat, Sides};
 pub struct Setup {
     pub seed: Seed,
     pub deck: Option<Vec<Card>>,
+    /// Recreate a past game from its public log (to verify its deals), instead of drawing
+    /// the first dealer and deriving deal seeds from `seed`.
+    pub replay: Option<Replay>,
+}
+
+/// What a game's public log tells about its randomness: who dealt first and the deal seeds
+/// revealed so far, in deal order. Deals past the last revealed seed fall back to `seed`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Replay {
+    pub first_dealer: Seat,
+    pub deal_seeds: Vec<Seed>,
 }
 
 impl Setup {
     /// A game shuffled from `seed`.
     pub fn seeded(seed: Seed) -> Setup {
-        Setup { seed, deck: None }
+        Setup {
+            seed,
+            deck: None,
+            replay: None,
+        }
+    }
+
+    /// A game from a practice deck (and `seed` for anything after it).
+    pub fn with_deck(seed: Seed, deck: Vec<Card>) -> Setup {
+        Setup {
+            seed,
+            deck: Some(deck),
+            replay: None,
+        }
     }
 }
 
@@ -201,6 +225,9 @@ pub struct Table {
     moves: u32,
     move_cap: u32,
     status: Status,
+    /// Deal seeds given by a replay (see [`Replay`]); empty in a real game.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    replayed_seeds: Vec<Seed>,
     /// Every side's total before the first hand.
     initial_total: i32,
     totals: Vec<i32>,
@@ -237,6 +264,10 @@ impl Table {
             check_practice_deck(&practice_deck, spec.deck)?;
         }
         let dealer = match spec.first_dealer {
+            _ if setup.replay.is_some() => setup
+                .replay
+                .as_ref()
+                .map_or(Seat::new(0), |r| r.first_dealer),
             FirstDealer::Fixed(seat) => seat,
             FirstDealer::Drawn if setup.deck.is_some() => Seat::new(spec.seats - 1),
             FirstDealer::Drawn => {
@@ -258,6 +289,11 @@ impl Table {
             moves: 0,
             move_cap: spec.move_cap,
             status: Status::Active,
+            replayed_seeds: setup
+                .replay
+                .as_ref()
+                .map(|r| r.deal_seeds.clone())
+                .unwrap_or_default(),
             history: Vec::new(),
             outcome: None,
         })
@@ -363,7 +399,10 @@ impl Table {
     }
 
     fn deal_seed(&self, i: u32) -> Seed {
-        self.seed.derive(Stream::Deal(i))
+        match self.replayed_seeds.get(i as usize) {
+            Some(seed) => *seed,
+            None => self.seed.derive(Stream::Deal(i)),
+        }
     }
 
     /// The next deal's deck, top card first, and its generator for the rest of the deal's
@@ -510,49 +549,19 @@ mod tests {
     fn a_practice_deck_must_be_whole_decks_of_the_games_cards() {
         let seed = Seed::from_bytes([1; 32]);
         let mut deck = Deck::Standard52.canonical_order();
-        assert!(
-            Table::new(
-                spec(),
-                &Setup {
-                    seed,
-                    deck: Some(deck.clone())
-                }
-            )
-            .is_ok()
-        );
+        assert!(Table::new(spec(), &Setup::with_deck(seed, deck.clone())).is_ok());
         deck.pop();
-        let err = Table::new(
-            spec(),
-            &Setup {
-                seed,
-                deck: Some(deck.clone()),
-            },
-        )
-        .unwrap_err();
+        let err = Table::new(spec(), &Setup::with_deck(seed, deck.clone())).unwrap_err();
         assert!(err.to_string().contains("it lists 51 cards"), "{err}");
         deck.push(deck[0]);
-        let err = Table::new(
-            spec(),
-            &Setup {
-                seed,
-                deck: Some(deck),
-            },
-        )
-        .unwrap_err();
+        let err = Table::new(spec(), &Setup::with_deck(seed, deck)).unwrap_err();
         assert!(err.to_string().contains("lists AC twice"), "{err}");
 
         let mut short = spec();
         short.deck = Deck::NoCourts44;
         let mut order = Deck::NoCourts44.canonical_order();
         order[0] = parse_cards("KS").unwrap()[0];
-        let err = Table::new(
-            short,
-            &Setup {
-                seed,
-                deck: Some(order),
-            },
-        )
-        .unwrap_err();
+        let err = Table::new(short, &Setup::with_deck(seed, order)).unwrap_err();
         assert!(err.to_string().contains("KS, which is not"), "{err}");
     }
 
@@ -564,10 +573,7 @@ mod tests {
         four.sides = Sides::individual(4);
         let table = Table::new(
             four,
-            &Setup {
-                seed,
-                deck: Some(Deck::Standard52.canonical_order()),
-            },
+            &Setup::with_deck(seed, Deck::Standard52.canonical_order()),
         )
         .unwrap();
         assert_eq!(table.dealer(), Seat::new(3));
@@ -600,6 +606,33 @@ mod tests {
         table.begin_hand(Seat::new(1));
         assert!(table.revealed_seed(0).is_some());
         assert_eq!(table.revealed_seed(1), None);
+    }
+
+    #[test]
+    fn a_replay_deals_from_the_revealed_seeds_and_its_first_dealer() {
+        let seed = Seed::from_bytes([3; 32]);
+        let mut real = Table::new(spec(), &Setup::seeded(seed)).unwrap();
+        let decks: Vec<Vec<Card>> = (0..2).map(|_| real.next_deck().0).collect();
+        let replay = Replay {
+            first_dealer: Seat::new(1),
+            deal_seeds: (0..2).map(|i| real.deal_seed(i)).collect(),
+        };
+        let mut again = Table::new(
+            spec(),
+            &Setup {
+                seed: Seed::from_bytes([0; 32]),
+                deck: None,
+                replay: Some(replay),
+            },
+        )
+        .unwrap();
+        assert_eq!(again.dealer(), Seat::new(1));
+        for deck in &decks {
+            assert_eq!(&again.next_deck().0, deck);
+        }
+        assert_eq!(again.commitment(1), real.commitment(1));
+        // Past the revealed seeds, the replay falls back to its own seed.
+        assert_ne!(again.next_deck().0, real.next_deck().0);
     }
 
     #[test]

@@ -191,10 +191,7 @@ fn practice_with(variant: &str, seats: usize, options: &str, top: &str) -> Basra
             .into_iter()
             .filter(|c| !first.contains(c)),
     );
-    let setup = Setup {
-        seed: Seed::from_bytes([5; 32]),
-        deck: Some(deck),
-    };
+    let setup = Setup::with_deck(Seed::from_bytes([5; 32]), deck);
     Basra::start(config, &setup).unwrap().0
 }
 
@@ -281,10 +278,7 @@ fn a_returned_card_is_never_put_straight_back_on_top() {
                 .into_iter()
                 .filter(|c| !top.contains(c)),
         );
-        let setup = Setup {
-            seed: Seed::from_bytes([b; 32]),
-            deck: Some(deck),
-        };
+        let setup = Setup::with_deck(Seed::from_bytes([b; 32]), deck);
         let game = Basra::start(config("standard", 2, "{}"), &setup).unwrap().0;
         assert_eq!(game.floor(), set("9C TC QC KC"));
         let top = game
@@ -1042,10 +1036,7 @@ fn a_practice_deck_of_two_decks_deals_the_second_deck_next() {
     second.reverse();
     let mut both = first;
     both.extend(second.iter().copied());
-    let setup = Setup {
-        seed: Seed::from_bytes([2; 32]),
-        deck: Some(both),
-    };
+    let setup = Setup::with_deck(Seed::from_bytes([2; 32]), both);
     let (mut game, _) = Basra::start(config, &setup).unwrap();
     while game.status() == Status::Active {
         let s = game.to_act().unwrap();

@@ -169,10 +169,7 @@ fn practice(variant: &str, seats: usize, top: &str) -> Rummy {
             .into_iter()
             .filter(|c| !first.contains(c)),
     );
-    let setup = Setup {
-        seed: Seed::from_bytes([5; 32]),
-        deck: Some(deck),
-    };
+    let setup = Setup::with_deck(Seed::from_bytes([5; 32]), deck);
     Rummy::start(config(variant, seats, "{}"), &setup)
         .unwrap()
         .0

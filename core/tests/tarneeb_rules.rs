@@ -112,10 +112,7 @@ fn phase(game: &Tarneeb) -> String {
 #[test]
 fn thirteen_cards_each_dealt_from_the_seat_after_the_dealer() {
     let deck = Deck::Standard52.canonical_order();
-    let setup = Setup {
-        seed: Seed::from_bytes([5; 32]),
-        deck: Some(deck.clone()),
-    };
+    let setup = Setup::with_deck(Seed::from_bytes([5; 32]), deck.clone());
     let (game, _) = Tarneeb::start(config("standard"), &setup).unwrap();
     // A practice deck makes seat 3 the dealer: seat 0 receives the first card.
     assert_eq!(game.table().dealer(), seat(3));

@@ -16,4 +16,5 @@ mod replicas;
 mod rummy;
 mod tarneeb;
 mod thirty_one;
+mod verification;
 mod visibility;

@@ -89,7 +89,15 @@ pub fn log(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<LogResp
                 .map(<[Card]>::to_vec),
         })
         .collect();
+    let options = serde_json::from_str(&loaded.record.game.options)
+        .map_err(|e| ApiError::Internal(format!("stored options: {e}")))?;
     Ok(LogResponse {
+        id,
+        kind: loaded.kind()?,
+        variant: loaded.record.game.variant.clone(),
+        seats: i64::from(loaded.record.game.seat_count),
+        options,
+        your_seat: viewer.seat().map(|s| i64::from(s.number())),
         entries,
         deals,
         shuffle_version: SHUFFLE_VERSION,

@@ -41,7 +41,11 @@ pub(super) fn deal_first_hand(
         Some(&row.variant),
         seats,
         &options,
-        &Setup { seed, deck },
+        &Setup {
+            seed,
+            deck,
+            replay: None,
+        },
     )
     .map_err(|e| ApiError::Internal(format!("a stored game no longer starts: {e}")))
 }
@@ -114,6 +118,7 @@ pub fn create(
     let setup = Setup {
         seed,
         deck: request.deck.clone(),
+        replay: None,
     };
     let (probe, _) = AnyGame::create(
         kind,
