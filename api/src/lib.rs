@@ -13,3 +13,4 @@ pub mod startup;
 pub mod state;
 pub mod telemetry;
 pub mod verify;
+pub mod web;

@@ -205,12 +205,6 @@ async fn docs_redirect() -> HttpResponse {
         .finish()
 }
 
-async fn index() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/html; charset=utf-8")
-        .body(include_str!("../../web/index.html"))
-}
-
 /// The running service.
 pub struct Application {
     port: u16,
@@ -299,7 +293,16 @@ impl Application {
                 .app_data(web::PathConfig::default().error_handler(path_error))
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", document.clone()))
                 .route("/docs", web::get().to(docs_redirect))
-                .route("/", web::get().to(index))
+                .service(
+                    web::resource("/")
+                        .route(web::get().to(crate::web::index))
+                        .route(web::head().to(crate::web::index)),
+                )
+                .service(
+                    web::resource("/assets/{name:.*}")
+                        .route(web::get().to(crate::web::asset))
+                        .route(web::head().to(crate::web::asset)),
+                )
                 .default_service(web::to(fallback))
                 .wrap_fn(move |req, srv| {
                     let metrics = counted.clone();

@@ -1,4 +1,4 @@
-//! Health, readiness, metrics, the catalogue, the docs and the OpenAPI contract.
+//! Health, readiness, metrics, the catalogue, the docs, the page and the OpenAPI contract.
 
 use diesel::{Connection, RunQueryDsl};
 use serde_json::Value;
@@ -118,4 +118,48 @@ fn a_lost_database_makes_requests_unavailable_not_errors() {
     reply.assert_problem(503, "unavailable");
     assert_eq!(reply.header("retry-after"), Some("2"));
     assert_eq!(server.get("/healthz", None).status, 200);
+}
+
+/// The play page and its files: embedded, typed, revalidated by ETag, locked to this origin.
+#[test]
+fn the_page_and_its_files_are_served_under_a_strict_policy() {
+    let server = Server::start(Backend::Sqlite);
+    let page = server.get("/", None);
+    assert_eq!(page.status, 200);
+    assert!(page.content_type.starts_with("text/html"), "{page:?}");
+    let policy = page.header("content-security-policy").expect("a CSP");
+    for rule in [
+        "default-src 'self'",
+        "script-src 'self'",
+        "frame-ancestors 'none'",
+    ] {
+        assert!(policy.contains(rule), "{policy}");
+    }
+    assert!(
+        page.body
+            .as_str()
+            .unwrap()
+            .contains("src=\"/assets/main.js\"")
+    );
+    for (file, kind) in [
+        ("main.js", "text/javascript"),
+        ("games/tarneeb.js", "text/javascript"),
+        ("app.css", "text/css"),
+        ("favicon.svg", "image/svg+xml"),
+    ] {
+        let reply = server.get(&format!("/assets/{file}"), None);
+        assert_eq!(reply.status, 200, "{file}");
+        assert!(reply.content_type.starts_with(kind), "{file}: {reply:?}");
+        assert_eq!(reply.header("x-content-type-options"), Some("nosniff"));
+    }
+    let script = server.get("/assets/table.js", None);
+    let etag = script.header("etag").expect("an ETag").to_owned();
+    assert_eq!(script.header("cache-control"), Some("no-cache"));
+    let again = server.get_with("/assets/table.js", &[("If-None-Match", &etag)]);
+    assert_eq!(again.status, 304);
+    let other = server.get_with("/assets/table.js", &[("If-None-Match", "\"stale\"")]);
+    assert_eq!(other.status, 200);
+    for path in ["/assets/nothing.js", "/assets/..%2FCargo.toml", "/assets/"] {
+        server.get(path, None).assert_problem(404, "not_found");
+    }
 }

@@ -242,6 +242,15 @@ impl Client {
         Reply::from(request.call())
     }
 
+    /// A GET with extra headers.
+    pub fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
+        let mut request = agent().get(self.url(path));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        Reply::from(request.call())
+    }
+
     pub fn post(&self, path: &str, token: Option<&str>, body: &Value) -> Reply {
         self.post_with(path, token, &[], body)
     }

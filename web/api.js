@@ -1,0 +1,104 @@
+// The public API, as the page uses it: a bearer token kept in localStorage, problem+json errors
+// turned into ApiError, and an Idempotency-Key on every move so a retried click applies once.
+
+const BASE = '/api/v1';
+const TOKEN = 'cardroom.token';
+const USER = 'cardroom.user';
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = problem.code || 'error';
+    this.problem = problem;
+  }
+}
+
+export function currentUser() {
+  try {
+    return JSON.parse(localStorage.getItem(USER) || 'null');
+  } catch {
+    return null;
+  }
+}
+
+export function signOut() {
+  localStorage.removeItem(TOKEN);
+  localStorage.removeItem(USER);
+}
+
+function remember({ token, user }) {
+  localStorage.setItem(TOKEN, token);
+  localStorage.setItem(USER, JSON.stringify(user));
+  return user;
+}
+
+export async function request(method, path, body, { headers = {}, signal } = {}) {
+  const token = localStorage.getItem(TOKEN);
+  const init = { method, headers: { Accept: 'application/json', ...headers }, signal };
+  if (token) init.headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(BASE + path, init);
+  } catch (error) {
+    if (error.name === 'AbortError') throw error;
+    throw new ApiError(0, { code: 'offline', detail: String(error.message || error) });
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { detail: text };
+  }
+  if (!response.ok) {
+    if (response.status === 401 && token) signOut();
+    throw new ApiError(response.status, data || {});
+  }
+  return data;
+}
+
+/** A guest account under `name`, unless this browser already has one. */
+export async function ensureUser(name) {
+  const user = currentUser();
+  if (user && localStorage.getItem(TOKEN)) return user;
+  const body = name ? { name } : {};
+  return remember(await request('POST', '/auth/guest', body));
+}
+
+export async function login(name, password, register) {
+  return remember(await request('POST', register ? '/auth/register' : '/auth/login', { name, password }));
+}
+
+export const catalogue = () => request('GET', '/games/kinds');
+export const createGame = (body) => request('POST', '/games', body);
+export const joinGame = (id, code) => request('POST', `/games/${id}/join`, { invite_code: code });
+export const getGame = (id) => request('GET', `/games/${id}`);
+export const myGames = (page = 1) => request('GET', `/games?mine=true&page=${page}`);
+export const scoreSheet = (id) => request('GET', `/games/${id}/score`);
+export const deal = (id) => request('POST', `/games/${id}/deal`);
+export const resign = (id) => request('POST', `/games/${id}/resign`);
+
+/** Posts a move; a lost answer (network, 502, 503) is retried with the same Idempotency-Key,
+ * so the move applies once whatever happens on the way. */
+export async function move(id, version, mv) {
+  const key = `${id}-${version}-${crypto.randomUUID ? crypto.randomUUID() : Math.random()}`;
+  const body = { expected_version: version, move: mv };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await request('POST', `/games/${id}/moves`, body, { headers: { 'Idempotency-Key': key } });
+    } catch (error) {
+      const transient = error.status === 0 || error.status === 502 || error.status === 503;
+      if (!transient || attempt >= 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 300 * (attempt + 1)));
+    }
+  }
+}
+
+/** The JSON long-poll: resolves with `{events, version}` as soon as there is news (or empty). */
+export const events = (id, after, signal) =>
+  request('GET', `/games/${id}/events?after=${after}`, undefined, { signal });

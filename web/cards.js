@@ -1,0 +1,131 @@
+// Cards drawn as SVG: crisp at any size, nothing fetched. A card code is rank + suit
+// ("7D", "TC", "AS"); the text shown is "7♦", "10♣", "A♠".
+
+import { t } from './i18n.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+export const SUITS = { C: '♣', D: '♦', H: '♥', S: '♠' };
+const RED = new Set(['D', 'H']);
+const RANK_TEXT = { T: '10' };
+const ORDER = 'A23456789TJQK';
+const SUIT_ORDER = 'CDHS';
+
+export const rankOf = (code) => code[0];
+export const suitOf = (code) => code[1];
+export const rankText = (code) => RANK_TEXT[code[0]] || code[0];
+export const cardText = (code) => rankText(code) + SUITS[code[1]];
+export const isRed = (code) => RED.has(code[1]);
+
+/** "seven of diamonds", in the page's language. */
+export function cardName(code) {
+  return t('card_name', { rank: t(`rank_${code[0]}`), suit: t(`suit_${code[1]}`) });
+}
+
+/** Sorted by suit, then rank (ace low). */
+export function sortCards(cards, aceHigh = false) {
+  const rank = (c) => (aceHigh && c[0] === 'A' ? 13 : ORDER.indexOf(c[0]));
+  return [...cards].sort(
+    (a, b) => SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]) || rank(a) - rank(b),
+  );
+}
+
+function el(name, attrs, text) {
+  const node = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** The SVG drawing of a card face (or its back when `code` is null). */
+export function cardSvg(code) {
+  const svg = el('svg', { viewBox: '0 0 60 84', class: 'card-svg', 'aria-hidden': 'true', focusable: 'false' });
+  if (!code) {
+    svg.append(
+      el('rect', { x: 1, y: 1, width: 58, height: 82, rx: 5, class: 'back' }),
+      el('rect', { x: 6, y: 6, width: 48, height: 72, rx: 3, class: 'back-inner' }),
+      el('path', { d: 'M30 20 L44 42 L30 64 L16 42 Z', class: 'back-mark' }),
+    );
+    return svg;
+  }
+  const colour = isRed(code) ? 'red' : 'black';
+  svg.classList.add(colour);
+  const rank = rankText(code);
+  const suit = SUITS[suitOf(code)];
+  svg.append(el('rect', { x: 1, y: 1, width: 58, height: 82, rx: 5, class: 'face' }));
+  const corner = (transform) => {
+    const g = el('g', transform ? { transform } : {});
+    g.append(
+      el('text', { x: 8, y: 17, class: `corner-rank${rank.length > 1 ? ' wide' : ''}`, 'text-anchor': 'middle' }, rank),
+      el('text', { x: 8, y: 29, class: 'corner-suit', 'text-anchor': 'middle' }, suit),
+    );
+    return g;
+  };
+  svg.append(corner(''), corner('rotate(180 30 42)'));
+  if ('JQK'.includes(rankOf(code))) {
+    svg.append(
+      el('rect', { x: 15, y: 17, width: 30, height: 50, rx: 3, class: 'court' }),
+      el('text', { x: 30, y: 44, class: 'court-rank', 'text-anchor': 'middle' }, rank),
+      el('text', { x: 30, y: 61, class: 'court-suit', 'text-anchor': 'middle' }, suit),
+    );
+  } else {
+    svg.append(el('text', { x: 30, y: 54, class: 'pip', 'text-anchor': 'middle' }, suit));
+  }
+  return svg;
+}
+
+/**
+ * A card as an element. With `onPlay` it is a button (keyboard and pointer); without, an inert
+ * picture. `marks` are extra class names (e.g. 'legal', 'selected', 'taken').
+ */
+export function cardEl(code, { onPlay, label, marks = [], small = false } = {}) {
+  const node = document.createElement(onPlay ? 'button' : 'span');
+  node.className = ['card', small ? 'small' : '', code ? '' : 'back', ...marks].filter(Boolean).join(' ');
+  if (code) node.dataset.card = code;
+  node.append(cardSvg(code));
+  // Marks that are not colour alone: a tick on a selected card, a return arrow on the card
+  // just taken (which cannot be thrown straight back).
+  if (marks.includes('selected')) node.append(badge('check', '✓'));
+  if (marks.includes('taken')) node.append(badge('taken-badge', '↩'));
+  const name = label || (code ? cardName(code) : t('card_back'));
+  if (onPlay) {
+    node.type = 'button';
+    node.setAttribute('aria-label', name);
+    node.addEventListener('click', () => onPlay(code));
+  } else {
+    node.setAttribute('role', 'img');
+    node.setAttribute('aria-label', name);
+  }
+  return node;
+}
+
+function badge(kind, text) {
+  const node = document.createElement('span');
+  node.className = `badge ${kind}`;
+  node.setAttribute('aria-hidden', 'true');
+  node.textContent = text;
+  return node;
+}
+
+/** A row of face-down cards standing for `count` cards in someone's hand. */
+export function backs(count, { max = 8 } = {}) {
+  const row = document.createElement('span');
+  row.className = 'backs';
+  row.setAttribute('role', 'img');
+  row.setAttribute('aria-label', t('cards_count', { n: count }));
+  for (let i = 0; i < Math.min(count, max); i++) {
+    const back = cardEl(null, { small: true });
+    back.removeAttribute('role');
+    back.removeAttribute('aria-label');
+    row.append(back);
+  }
+  const badge = document.createElement('span');
+  badge.className = 'count';
+  badge.textContent = String(count);
+  row.append(badge);
+  return row;
+}
+
+/** Inline text of cards for messages: "7♦ 10♣". */
+export function cardsText(cards) {
+  return (cards || []).map(cardText).join(' ');
+}

@@ -1,0 +1,266 @@
+// The lobby: who you are, a new game (kind, variant, seats, house rules from the catalogue),
+// and your games in progress and finished. Also the page an invite link opens.
+
+import * as api from './api.js';
+import { t, language } from './i18n.js';
+import { h, toast } from './ui.js';
+import { levelName } from './table.js';
+import { rulesOf } from './help.js';
+
+let kindsCache = null;
+
+async function kinds() {
+  if (!kindsCache) kindsCache = (await api.catalogue()).kinds;
+  return kindsCache;
+}
+
+/** The identity box: a name for a guest, or sign in / register with a password. */
+function identity(onChange) {
+  const user = api.currentUser();
+  if (user) {
+    const out = h('button', { type: 'button', class: 'link' }, t('sign_out'));
+    out.addEventListener('click', () => {
+      api.signOut();
+      onChange();
+    });
+    return h('section', { class: 'panel identity' },
+      h('p', {}, t('signed_in_as', { name: user.name }), ' ', out));
+  }
+  const name = h('input', { id: 'player-name', name: 'name', maxlength: '32', autocomplete: 'nickname', placeholder: t('your_name_placeholder') });
+  const password = h('input', { id: 'player-password', type: 'password', autocomplete: 'current-password' });
+  const signIn = h('button', { type: 'button', class: 'button' }, t('sign_in'));
+  const register = h('button', { type: 'button', class: 'button' }, t('register'));
+  const account = async (isNew) => {
+    try {
+      await api.login(name.value.trim(), password.value, isNew);
+      onChange();
+    } catch (error) {
+      toast(error.message, 'error');
+    }
+  };
+  signIn.addEventListener('click', () => account(false));
+  register.addEventListener('click', () => account(true));
+  return h('section', { class: 'panel identity' },
+    h('label', { for: 'player-name' }, t('your_name')), name,
+    h('p', { class: 'note' }, t('guest_note')),
+    h('details', {}, h('summary', {}, t('have_account')),
+      h('label', { for: 'player-password' }, t('password')), password, signIn, register));
+}
+
+/** Makes sure there is a user, as a guest under the name typed (if any). */
+async function ensureUser() {
+  const field = document.getElementById('player-name');
+  const name = field ? field.value.trim() : '';
+  return api.ensureUser(name || undefined);
+}
+
+function optionInput(option, id) {
+  if (option.type === 'flag') {
+    return h('input', { type: 'checkbox', id, name: option.name, checked: option.default ? true : null });
+  }
+  if (option.type === 'choice') {
+    return h('select', { id, name: option.name },
+      option.values.map((v) => h('option', { value: String(v), selected: v === option.default }, t(`option_value_${v}`) === `option_value_${v}` ? String(v) : t(`option_value_${v}`))));
+  }
+  return h('input', {
+    type: 'number', id, name: option.name, min: String(option.min), max: String(option.max),
+    value: String(option.default), step: '1', required: true,
+  });
+}
+
+function optionValue(option, input) {
+  if (option.type === 'flag') return input.checked;
+  if (option.type === 'choice') {
+    const raw = input.value;
+    return typeof option.default === 'number' ? Number(raw) : raw;
+  }
+  return Number(input.value);
+}
+
+function newGameForm(all, preset, root) {
+  const form = h('form', { class: 'panel new-game', id: 'new-game' });
+  const kindField = h('fieldset', { class: 'kinds' }, h('legend', {}, t('choose_game')));
+  let kind = all.find((k) => k.kind === preset.kind) || all[0];
+  for (const k of all) {
+    const id = `kind-${k.kind}`;
+    const radio = h('input', { type: 'radio', name: 'kind', id, value: k.kind, checked: k === kind });
+    radio.addEventListener('change', () => {
+      kind = k;
+      variantChanged(null);
+    });
+    kindField.append(h('label', { for: id, class: 'kind-choice' }, radio,
+      h('strong', {}, t(`kind_${k.kind}`)), h('span', {}, t(`summary_${k.kind}`))));
+  }
+  form.append(kindField);
+
+  const details = h('div', { class: 'game-details' });
+  form.append(details);
+  const create = h('button', { type: 'submit', class: 'button primary', id: 'create' }, t('create_game'));
+  form.append(create);
+
+  let variant;
+  const variantChanged = (name) => {
+    variant = kind.variants.find((v) => v.name === name) || kind.variants.find((v) => v.default) || kind.variants[0];
+    const select = h('select', { id: 'variant', name: 'variant' },
+      kind.variants.map((v) => h('option', { value: v.name, selected: v === variant }, t(`variant_${kind.kind}_${v.name}`))));
+    select.addEventListener('change', () => variantChanged(select.value));
+    const count = h('select', { id: 'seat-count', name: 'seats' },
+      variant.seats.map((n) => h('option', { value: String(n) }, t('n_players', { n }))));
+    const seats = h('div', { class: 'seat-rows' });
+    const drawSeats = () => {
+      const n = Number(count.value);
+      const rows = [];
+      for (let seat = 0; seat < n; seat++) {
+        const id = `seat-${seat}`;
+        let control;
+        if (seat === 0) {
+          control = h('span', { id }, t('you'));
+        } else {
+          control = h('select', { id, name: id },
+            h('option', { value: '' }, t('a_person')),
+            kind.levels.map((l) => h('option', { value: l.name, selected: l.name === kind.default_level }, t('computer_level', { level: levelName(l.name) }))));
+        }
+        const team = kind.kind === 'tarneeb' || (kind.kind === 'basra' && n === 4)
+          ? h('span', { class: 'team' }, t('team_n', { n: (seat % 2) + 1 }))
+          : null;
+        rows.push(h('div', { class: 'seat-row' }, h('label', { for: id }, t('seat_n', { n: seat + 1 })), control, team));
+      }
+      seats.replaceChildren(...rows);
+    };
+    count.addEventListener('change', drawSeats);
+    drawSeats();
+    const options = h('fieldset', { class: 'options' }, h('legend', {}, t('house_rules')));
+    for (const option of variant.options) {
+      const id = `option-${option.name}`;
+      const input = optionInput(option, id);
+      input.dataset.option = option.name;
+      const label = h('label', { for: id }, t(`option_${option.name}`));
+      options.append(h('div', { class: `option option-${option.type}` }, option.type === 'flag' ? [input, label] : [label, input],
+        language() === 'en' ? h('small', {}, option.summary) : null));
+    }
+    if (!variant.options.length) options.append(h('p', { class: 'note' }, t('no_house_rules')));
+    const practice = h('details', { class: 'practice' }, h('summary', {}, t('practice_game')),
+      h('label', { for: 'seed' }, t('seed_label')),
+      h('input', { id: 'seed', name: 'seed', pattern: '[0-9a-fA-F]{64}', placeholder: '64 hex digits', autocomplete: 'off' }),
+      h('p', { class: 'note' }, t('practice_note')));
+    details.replaceChildren(
+      h('div', { class: 'row' }, h('label', { for: 'variant' }, t('variant')), select),
+      h('p', { class: 'note variant-summary' }, (rulesOf(kind.kind, variant.name) || [''])[0]),
+      h('div', { class: 'row' }, h('label', { for: 'seat-count' }, t('players')), count),
+      seats, options, practice,
+      h('p', {}, h('a', { href: `#/help/${kind.kind}/${variant.name}` }, t('read_rules'))));
+  };
+  variantChanged(preset.variant);
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (!form.reportValidity()) return;
+    create.disabled = true;
+    try {
+      await ensureUser();
+      const n = Number(form.querySelector('#seat-count').value);
+      const seats = [];
+      for (let seat = 0; seat < n; seat++) {
+        const select = form.querySelector(`#seat-${seat}`);
+        const level = seat === 0 ? '' : select.value;
+        seats.push(level ? { bot: level } : {});
+      }
+      const options = {};
+      for (const option of variant.options) {
+        const input = form.querySelector(`[data-option="${option.name}"]`);
+        const value = optionValue(option, input);
+        if (value !== option.default) options[option.name] = value;
+      }
+      const body = { kind: kind.kind, variant: variant.name, seats, options };
+      const seed = form.querySelector('#seed').value.trim();
+      if (seed) body.seed = seed;
+      const created = await api.createGame(body);
+      location.hash = `#/game/${created.id}`;
+    } catch (error) {
+      toast(error.message, 'error');
+      create.disabled = false;
+    }
+    root.dataset.ready = 'true';
+  });
+  return form;
+}
+
+function gameRow(game) {
+  const mine = game.your_seat;
+  const yourTurn = game.status === 'active' && game.to_act === mine;
+  const players = game.seats.map((s) => (s.seat === mine ? t('you') : s.name || (s.bot ? t('computer_level', { level: levelName(s.bot) }) : t('open_seat')))).join(', ');
+  return h('li', { class: `game-row${yourTurn ? ' your-turn' : ''}`, 'data-game': String(game.id) },
+    h('a', { href: `#/game/${game.id}` },
+      h('strong', {}, `${t(`kind_${game.kind}`)} · ${t(`variant_${game.kind}_${game.variant}`)}`),
+      h('span', {}, players),
+      h('span', { class: 'tag', 'data-status': game.status }, yourTurn ? t('your_turn') : t(`status_${game.status}`)),
+      h('time', { datetime: game.updated_at }, new Date(game.updated_at).toLocaleString())));
+}
+
+async function gamesList() {
+  const box = h('section', { class: 'panel my-games' }, h('h2', {}, t('my_games')));
+  if (!api.currentUser()) {
+    box.append(h('p', { class: 'note' }, t('no_games_yet')));
+    return box;
+  }
+  let page = 1;
+  const current = h('ul', { class: 'games' });
+  const done = h('ul', { class: 'games' });
+  const more = h('button', { type: 'button', class: 'button ghost' }, t('more'));
+  const load = async () => {
+    try {
+      const data = await api.myGames(page);
+      for (const game of data.games) {
+        const over = game.status === 'finished' || game.status === 'abandoned';
+        (over ? done : current).append(gameRow(game));
+      }
+      more.hidden = data.page * data.per_page >= data.total;
+    } catch (error) {
+      box.append(h('p', { class: 'error' }, error.message));
+    }
+  };
+  more.addEventListener('click', () => {
+    page += 1;
+    load();
+  });
+  await load();
+  box.append(h('h3', {}, t('in_progress')), current, h('h3', {}, t('finished_games')), done, more);
+  return box;
+}
+
+export async function showLobby(root, preset) {
+  const all = await kinds();
+  const redraw = () => showLobby(root, preset);
+  root.replaceChildren(
+    h('div', { class: 'lobby' },
+      h('h1', {}, t('welcome')),
+      h('p', { class: 'lead' }, t('tagline')),
+      identity(redraw),
+      newGameForm(all, preset, root),
+      await gamesList()));
+}
+
+export async function showJoin(root, id, code) {
+  const join = h('button', { type: 'button', class: 'button primary', id: 'join' }, t('join_game'));
+  const go = async () => {
+    join.disabled = true;
+    try {
+      await ensureUser();
+      await api.joinGame(id, code);
+      location.hash = `#/game/${id}`;
+    } catch (error) {
+      if (error.code === 'already_seated') {
+        location.hash = `#/game/${id}`;
+        return;
+      }
+      toast(error.message, 'error');
+      join.disabled = false;
+    }
+  };
+  join.addEventListener('click', go);
+  root.replaceChildren(h('div', { class: 'lobby' },
+    h('h1', {}, t('invited')),
+    h('p', { class: 'lead' }, t('invited_note', { id })),
+    identity(() => showJoin(root, id, code)),
+    h('section', { class: 'panel' }, join)));
+}

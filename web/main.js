@@ -1,0 +1,69 @@
+// The page's entry point: a hash router (#/, #/new/KIND/VARIANT, #/game/ID, #/join/ID/CODE,
+// #/help/KIND/VARIANT), and the language and speed switches.
+
+import { t, setLanguage, language, onLanguageChange } from './i18n.js';
+import { currentUser } from './api.js';
+import { showLobby, showJoin } from './lobby.js';
+import { openTable, closeTable } from './table.js';
+import { h, setBusy, SPEEDS, SPEED_KEY } from './ui.js';
+import { showHelp } from './help.js';
+
+function chrome() {
+  document.getElementById('brand').textContent = t('brand');
+  document.getElementById('nav-help').textContent = t('rules');
+  document.getElementById('speed-label').textContent = t('speed');
+  document.getElementById('skip').textContent = t('skip');
+  const speed = document.getElementById('speed');
+  const chosen = localStorage.getItem(SPEED_KEY) || 'normal';
+  speed.replaceChildren(...Object.keys(SPEEDS).map((name) =>
+    h('option', { value: name, selected: name === chosen }, t(`speed_${name}`))));
+  const lang = document.getElementById('lang');
+  const other = language() === 'ar' ? 'en' : 'ar';
+  lang.textContent = other === 'ar' ? 'العربية' : 'English';
+  lang.setAttribute('lang', other);
+  lang.dataset.lang = other;
+  const user = currentUser();
+  document.getElementById('who').textContent = user ? t('signed_in_as', { name: user.name }) : '';
+}
+
+async function route() {
+  const app = document.getElementById('app');
+  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  chrome();
+  setBusy(true);
+  try {
+    if (parts[0] === 'game' && /^\d+$/.test(parts[1] || '')) {
+      await openTable(app, Number(parts[1]));
+    } else {
+      closeTable();
+      if (parts[0] === 'join' && parts[1] && parts[2]) await showJoin(app, Number(parts[1]), parts[2]);
+      else if (parts[0] === 'help') showHelp(app, parts[1], parts[2]);
+      else if (parts[0] === 'new') await showLobby(app, { kind: parts[1], variant: parts[2] });
+      else await showLobby(app, {});
+    }
+  } catch (error) {
+    app.replaceChildren(h('div', { class: 'panel error' },
+      h('h1', {}, t('something_wrong')), h('p', {}, error.message || String(error)),
+      h('a', { href: '#/', class: 'button' }, t('lobby'))));
+  } finally {
+    setBusy(false);
+  }
+}
+
+function start() {
+  setLanguage(language());
+  document.getElementById('speed').addEventListener('change', (event) => {
+    localStorage.setItem(SPEED_KEY, event.target.value);
+  });
+  document.getElementById('lang').addEventListener('click', (event) => {
+    setLanguage(event.currentTarget.dataset.lang);
+  });
+  onLanguageChange(() => {
+    chrome();
+    if (!location.hash.startsWith('#/game/')) route();
+  });
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+start();

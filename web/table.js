@@ -1,0 +1,542 @@
+// The table: loads a game's view, shows it through the game's renderer, sends moves, and
+// follows the events endpoint so other players' moves appear one by one as they happen.
+
+import * as api from './api.js';
+import { t, onLanguageChange } from './i18n.js';
+import { cardsText } from './cards.js';
+import { h, toast, delayFor, setBusy } from './ui.js';
+import basra from './games/basra.js';
+import thirtyOne from './games/thirty_one.js';
+import rummy from './games/rummy.js';
+import tarneeb from './games/tarneeb.js';
+
+const RENDERERS = { basra, thirty_one: thirtyOne, rummy, tarneeb };
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const clone = (value) => (value === undefined ? value : JSON.parse(JSON.stringify(value)));
+
+/** Events that are somebody's move, shown with a pause when they are not the viewer's. */
+const MOVES = new Set([
+  'played', 'knocked', 'drew', 'discarded', 'took_discard', 'turned_over', 'kept', 'passed',
+  'melded', 'laid_off', 'called', 'trump_named',
+]);
+
+let current = null;
+
+/** Leaves the current table (stops its event loop). */
+export function closeTable() {
+  if (current) current.close();
+  current = null;
+}
+
+export async function openTable(root, id) {
+  closeTable();
+  const table = new Table(root, id);
+  current = table;
+  await table.start();
+  return table;
+}
+
+class Table {
+  constructor(root, id) {
+    this.root = root;
+    this.id = id;
+    this.view = null;
+    this.table = null;
+    this.shown = 0;
+    this.busy = false;
+    this.animating = false;
+    this.thinking = null;
+    this.log = [];
+    this.ui = {};
+    this.sides = null;
+    this.sheet = null;
+    this.alive = true;
+    this.abort = new AbortController();
+    this.chain = Promise.resolve();
+    this.unlisten = onLanguageChange(() => this.render());
+  }
+
+  close() {
+    this.alive = false;
+    this.abort.abort();
+    this.unlisten();
+  }
+
+  get renderer() {
+    return RENDERERS[this.view.kind];
+  }
+
+  async start() {
+    const view = await api.getGame(this.id);
+    this.accept(view);
+    for (const entry of view.recent_events || []) this.record(entry);
+    await this.loadSheet();
+    this.render();
+    this.follow();
+  }
+
+  /** Takes an authoritative view from the server. */
+  accept(view) {
+    this.view = view;
+    this.table = clone(view.table);
+    this.shown = Math.max(this.shown, view.version);
+    this.ui = this.renderer.reset ? this.renderer.reset(this.ui, view) : {};
+  }
+
+  async loadSheet() {
+    try {
+      this.sheet = await api.scoreSheet(this.id);
+      this.sides = this.sheet.sides;
+    } catch {
+      this.sheet = null;
+    }
+  }
+
+  /** The long-poll loop: waits for news after what is shown, then queues it. */
+  async follow() {
+    let failures = 0;
+    while (this.alive) {
+      await this.chain;
+      if (!this.alive) return;
+      // A finished game has no more news.
+      if (this.view.status === 'finished' || this.view.status === 'abandoned') return;
+      try {
+        const news = await api.events(this.id, this.shown, this.abort.signal);
+        failures = 0;
+        if (news.events.some((e) => e.version > this.shown)) {
+          this.enqueue(news.events, null);
+        } else if (news.version > this.shown) {
+          this.enqueue([], null);
+        }
+      } catch (error) {
+        if (!this.alive || error.name === 'AbortError') return;
+        failures += 1;
+        await sleep(Math.min(5000, 500 * failures));
+      }
+    }
+  }
+
+  enqueue(events, view) {
+    this.chain = this.chain.then(() => this.play(events, view)).catch((error) => this.fail(error));
+    return this.chain;
+  }
+
+  /** Shows `events` one at a time, then settles on `view` (or a fresh one). */
+  async play(events, view) {
+    if (!this.alive) return;
+    const fresh = events.filter((e) => e.version > this.shown);
+    // While moves are being shown the table is inert: the view they lead to is not here yet.
+    this.animating = true;
+    if (fresh.length) setBusy(true);
+    let handScored = false;
+    for (const entry of fresh) {
+      const { event } = entry;
+      const other = MOVES.has(event.type) && event.seat !== undefined && event.seat !== this.view.your_seat;
+      const pause = other ? delayFor() : 0;
+      if (pause) {
+        this.thinking = event.seat;
+        // A renderer may show the move coming before it lands (Basra: what it will take).
+        if (this.renderer.stage && this.table) this.renderer.stage(this.table, event, this.view);
+        this.render();
+        await sleep(pause / 2);
+      }
+      if (this.renderer.applyEvent && this.table) this.renderer.applyEvent(this.table, event, this.view);
+      this.thinking = null;
+      this.record(entry);
+      if (event.type === 'hand_scored' || event.type === 'game_over') handScored = true;
+      this.shown = Math.max(this.shown, entry.version);
+      this.render();
+      if (pause) await sleep(pause / 2);
+    }
+    let next;
+    try {
+      next = view || (await api.getGame(this.id));
+    } finally {
+      this.animating = false;
+    }
+    if (!this.alive) return;
+    this.accept(next);
+    if (handScored || !this.sheet) await this.loadSheet();
+    setBusy(false);
+    this.render();
+  }
+
+  fail(error) {
+    setBusy(false);
+    this.busy = false;
+    toast(error.message || String(error), 'error');
+    this.render();
+  }
+
+  record(entry) {
+    const text = this.describe(entry.event);
+    if (!text) return;
+    this.log.push({ version: entry.version, text, type: entry.event.type });
+    if (this.log.length > 200) this.log.splice(0, this.log.length - 200);
+  }
+
+  // ---- names -------------------------------------------------------------------------------
+
+  seatName(seat) {
+    const info = this.view.seats[seat];
+    if (!info) return '?';
+    if (seat === this.view.your_seat) return t('you');
+    if (info.name) return info.name;
+    if (info.bot) return t('computer_n', { n: seat + 1, level: levelName(info.bot) });
+    return t('open_seat');
+  }
+
+  sideName(side) {
+    const seats = this.sides ? this.sides[side] : [side];
+    if (!seats) return '?';
+    return seats.map((s) => this.seatName(s)).join(' + ');
+  }
+
+  sideOf(seat) {
+    if (!this.sides) return seat;
+    const index = this.sides.findIndex((seats) => seats.includes(seat));
+    return index < 0 ? seat : index;
+  }
+
+  // ---- events as sentences -----------------------------------------------------------------
+
+  describe(event) {
+    // Sentences name people by their names ("Layla plays 7♦"), even the viewer.
+    const who = (seat) => {
+      const info = this.view.seats[seat];
+      return info && info.name ? info.name : this.seatName(seat);
+    };
+    switch (event.type) {
+      case 'created':
+        return t('ev_created', { name: event.by });
+      case 'joined':
+        return t('ev_joined', { name: event.name, seat: event.seat + 1 });
+      case 'hand_started':
+        return t('ev_hand_started', { n: event.hand, dealer: who(event.dealer) });
+      case 'hand_scored':
+        return t('ev_hand_scored', { n: event.hand, totals: event.totals.join(' – ') });
+      case 'resigned':
+        return t('ev_resigned', { who: who(event.seat) });
+      case 'seat_to_computer':
+        return t('ev_seat_to_computer', { seat: event.seat + 1 });
+      case 'abandoned':
+        return t('ev_abandoned', { name: event.by });
+      case 'game_over':
+        return this.outcomeText(event);
+      default:
+        return this.renderer.describe ? this.renderer.describe(event, { who, cards: cardsText, table: this }) : null;
+    }
+  }
+
+  outcomeText(outcome) {
+    if (!outcome) return '';
+    if (outcome.reason === 'move_cap') return t('outcome_move_cap');
+    if (!outcome.winners.length) return t('outcome_draw');
+    const names = outcome.winners.map((side) => this.sideName(side)).join(', ');
+    const mine = outcome.winners.includes(this.sideOf(this.view.your_seat));
+    return t(mine ? 'outcome_you_won' : 'outcome_won', { names });
+  }
+
+  // ---- moves -------------------------------------------------------------------------------
+
+  legal() {
+    return this.busy || this.animating || this.view.status !== 'active' ? [] : this.view.legal_moves || [];
+  }
+
+  async act(mv) {
+    if (this.busy) return;
+    this.busy = true;
+    setBusy(true);
+    this.render();
+    try {
+      const answer = await api.move(this.id, this.view.version, mv);
+      this.busy = false;
+      this.ui = {};
+      await this.enqueue(answer.events, answer.view);
+    } catch (error) {
+      this.busy = false;
+      if (error.code === 'version_conflict' || error.code === 'not_your_turn') {
+        await this.enqueue([], null);
+      }
+      this.fail(error);
+    }
+  }
+
+  async dealNext() {
+    if (this.busy) return;
+    this.busy = true;
+    setBusy(true);
+    try {
+      const answer = await api.deal(this.id);
+      this.busy = false;
+      await this.enqueue(answer.events || [], answer.view || null);
+    } catch (error) {
+      this.busy = false;
+      // Somebody else dealt first, or the game moved on: show what is there now.
+      if (error.status === 409) await this.enqueue([], null);
+      else this.fail(error);
+    }
+  }
+
+  async resign() {
+    this.busy = true;
+    setBusy(true);
+    try {
+      const answer = await api.resign(this.id);
+      this.busy = false;
+      this.ui = {};
+      await this.enqueue(answer.events || [], answer.view || null);
+    } catch (error) {
+      this.busy = false;
+      this.fail(error);
+    }
+  }
+
+  // ---- drawing -----------------------------------------------------------------------------
+
+  render() {
+    if (!this.alive || !this.view) return;
+    const view = this.view;
+    const focusKey = document.activeElement && document.activeElement.dataset
+      ? document.activeElement.dataset.focus
+      : null;
+    const ctx = {
+      view,
+      table: this.table,
+      legal: this.legal(),
+      ui: this.ui,
+      me: view.your_seat,
+      busy: this.busy,
+      act: (mv) => this.act(mv),
+      update: (change) => {
+        Object.assign(this.ui, change);
+        this.render();
+      },
+      seatName: (s) => this.seatName(s),
+      sideName: (s) => this.sideName(s),
+      sides: this.sides,
+    };
+    const r = this.renderer;
+    const root = h('div', {
+      class: `table kind-${view.kind} seats-${view.seats.length}`,
+      'data-status': view.status,
+      'data-version': String(this.shown),
+    });
+
+    root.append(this.header());
+    const felt = h('section', { class: 'felt', 'aria-label': t('the_table') });
+    const others = h('div', { class: 'others' });
+    const n = view.seats.length;
+    const me = view.your_seat ?? 0;
+    for (let step = 1; step < n; step++) {
+      const seat = (me + step) % n;
+      const place = n === 4 ? ['left', 'across', 'right'][step - 1] : 'across';
+      others.append(this.seatPanel(ctx, seat, place));
+    }
+    felt.append(others);
+    felt.append(h('div', { class: 'center' }, r.center(ctx)));
+    const mine = h('div', { class: 'mine' });
+    mine.append(this.seatPanel(ctx, me, 'me'));
+    mine.append(h('div', { class: 'hand-area' }, r.hand(ctx)));
+    const actions = r.actions ? r.actions(ctx) : null;
+    mine.append(h('div', { class: 'actions', role: 'group', 'aria-label': t('actions') }, actions));
+    felt.append(mine);
+    root.append(felt);
+    root.append(this.statusLine(ctx));
+    root.append(this.sidebar(ctx));
+    this.root.replaceChildren(root);
+    if (focusKey) {
+      const again = this.root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
+      if (again && !again.disabled) again.focus();
+    }
+  }
+
+  header() {
+    const view = this.view;
+    const title = `${t(`kind_${view.kind}`)} · ${t(`variant_${view.kind}_${view.variant}`)}`;
+    const bar = h('div', { class: 'table-head' },
+      h('h1', {}, title),
+      view.practice ? h('span', { class: 'tag' }, t('practice')) : null,
+      h('span', { class: 'tag status', 'data-status': view.status }, t(`status_${view.status}`)),
+      h('a', { href: `#/help/${view.kind}/${view.variant}`, class: 'button ghost' }, t('rules_here')),
+      h('a', { href: '#/', class: 'button ghost' }, t('lobby')),
+    );
+    if (view.invite_code && view.status === 'waiting') {
+      const link = `${location.origin}/#/join/${view.id}/${view.invite_code}`;
+      const input = h('input', { value: link, readonly: '', class: 'invite-link', 'aria-label': t('invite_link') });
+      const copy = h('button', { type: 'button', class: 'button' }, t('copy'));
+      copy.addEventListener('click', async () => {
+        input.select();
+        try {
+          await navigator.clipboard.writeText(link);
+          toast(t('copied'));
+        } catch {
+          document.execCommand('copy');
+        }
+      });
+      bar.append(h('div', { class: 'invite' }, h('span', {}, t('invite_friend')), input, copy));
+    }
+    return bar;
+  }
+
+  seatPanel(ctx, seat, place) {
+    const view = this.view;
+    const info = view.seats[seat];
+    const turn = view.status === 'active' && (this.thinking === seat || (this.thinking === null && view.to_act === seat));
+    const panel = h('div', {
+      class: `seat place-${place}${turn ? ' turn' : ''}${info && info.open ? ' open' : ''}`,
+      'data-seat': String(seat),
+    });
+    const name = h('div', { class: 'seat-name' },
+      turn ? h('span', { class: 'turn-arrow', 'aria-label': t('to_play') }, '▶') : null,
+      h('span', {}, this.seatName(seat)),
+    );
+    panel.append(name);
+    if (this.thinking === seat) panel.append(h('div', { class: 'thinking' }, t('thinking')));
+    else if (turn && seat !== view.your_seat) panel.append(h('div', { class: 'thinking' }, t('to_play')));
+    if (place !== 'me' && this.renderer.seat) panel.append(this.renderer.seat(ctx, seat));
+    if (place === 'me' && this.renderer.mySeat) panel.append(this.renderer.mySeat(ctx, seat));
+    return panel;
+  }
+
+  statusLine(ctx) {
+    const view = this.view;
+    const box = h('div', { class: 'status-line', role: 'status' });
+    if (view.status === 'waiting') {
+      box.append(h('p', {}, t('waiting_for_players')));
+    } else if (view.status === 'active') {
+      const yours = view.to_act === view.your_seat && !this.busy && !this.animating && this.thinking === null;
+      const prompt = yours && this.renderer.prompt ? this.renderer.prompt(ctx) : null;
+      box.append(h('p', { class: yours ? 'your-turn' : '' },
+        yours ? prompt || t('your_turn') : t('waiting_for', { who: this.seatName(view.to_act) })));
+    } else if (view.status === 'hand_over') {
+      box.append(this.handSummary());
+      const button = h('button', { type: 'button', class: 'button primary', 'data-action': 'deal', 'data-focus': 'deal' }, t('deal_next'));
+      button.addEventListener('click', () => this.dealNext());
+      box.append(button);
+    } else if (view.status === 'finished' || view.status === 'abandoned') {
+      box.append(this.handSummary());
+      box.append(h('p', { class: 'outcome', 'data-outcome': 'over' }, this.outcomeText(view.outcome) || t('status_abandoned')));
+      const again = h('button', { type: 'button', class: 'button primary', 'data-action': 'again' }, t('play_again'));
+      again.addEventListener('click', () => {
+        location.hash = `#/new/${view.kind}/${view.variant}`;
+      });
+      box.append(again, h('a', { href: '#/', class: 'button' }, t('lobby')));
+    }
+    return box;
+  }
+
+  /** The last hand's scoring items, from the score sheet. */
+  handSummary() {
+    const hands = this.sheet ? this.sheet.hands : [];
+    const last = hands[hands.length - 1];
+    if (!last) return h('span');
+    const box = h('div', { class: 'hand-summary' }, h('h2', {}, t('hand_result', { n: last.hand })));
+    const list = h('ul');
+    for (const line of last.lines) list.append(h('li', {}, `${this.sideName(line.side)}: ${scoreItemText(line, this)} (${signed(line.points)})`));
+    box.append(list);
+    return box;
+  }
+
+  sidebar(ctx) {
+    const side = h('aside', { class: 'sidebar' });
+    side.append(this.scores(ctx));
+    const sheetButton = h('details', { class: 'sheet' }, h('summary', {}, t('score_sheet')), this.sheetTable());
+    side.append(sheetButton);
+    const log = h('ol', { class: 'log', 'aria-label': t('what_happened') });
+    for (const line of this.log.slice(-40)) log.append(h('li', { 'data-type': line.type }, line.text));
+    side.append(h('h2', {}, t('what_happened')), log);
+    queueMicrotask(() => {
+      log.scrollTop = log.scrollHeight;
+    });
+    if (this.view.status === 'active' || this.view.status === 'hand_over' || this.view.status === 'waiting') {
+      side.append(this.resignControl());
+    }
+    return side;
+  }
+
+  scores(ctx) {
+    const box = h('div', { class: 'scores' }, h('h2', {}, t('scores')));
+    const totals = this.sheet ? this.sheet.totals : [];
+    const list = h('dl');
+    (this.sides || []).forEach((seats, side) => {
+      list.append(h('dt', {}, this.sideName(side)), h('dd', { 'data-side': String(side) }, String(totals[side] ?? 0)));
+    });
+    box.append(list);
+    if (this.renderer.scoreNote) box.append(h('p', { class: 'note' }, this.renderer.scoreNote(ctx)));
+    return box;
+  }
+
+  sheetTable() {
+    if (!this.sheet || !this.sheet.hands.length) return h('p', {}, t('no_hands_yet'));
+    const sides = this.sides || [];
+    const table = h('table', { class: 'sheet-table' });
+    table.append(h('thead', {}, h('tr', {}, h('th', {}, t('hand')), ...sides.map((_, s) => h('th', {}, this.sideName(s))))));
+    const body = h('tbody');
+    for (const hand of this.sheet.hands) {
+      const cells = sides.map((_, s) => {
+        const items = hand.lines.filter((l) => l.side === s).map((l) => `${scoreItemText(l, this)} ${signed(l.points)}`);
+        return h('td', {}, h('div', { class: 'items' }, items.join('; ')), h('strong', {}, String(hand.totals[s])));
+      });
+      body.append(h('tr', {}, h('th', {}, String(hand.hand)), ...cells));
+    }
+    table.append(body);
+    return table;
+  }
+
+  resignControl() {
+    const box = h('div', { class: 'resign' });
+    if (this.ui.confirmResign) {
+      const yes = h('button', { type: 'button', class: 'button danger', 'data-action': 'resign-yes' }, t('resign_yes'));
+      const no = h('button', { type: 'button', class: 'button' }, t('resign_no'));
+      yes.addEventListener('click', () => this.resign());
+      no.addEventListener('click', () => {
+        this.ui.confirmResign = false;
+        this.render();
+      });
+      box.append(h('p', {}, t('resign_really')), yes, no);
+    } else {
+      const button = h('button', { type: 'button', class: 'button ghost', 'data-action': 'resign' }, t('resign'));
+      button.addEventListener('click', () => {
+        this.ui.confirmResign = true;
+        this.render();
+      });
+      box.append(button);
+    }
+    return box;
+  }
+}
+
+export function levelName(level) {
+  const key = `level_${level}`;
+  const text = t(key);
+  return text === key ? level : text;
+}
+
+function signed(points) {
+  return points > 0 ? `+${points}` : String(points);
+}
+
+export function scoreItemText(line, table) {
+  switch (line.item) {
+    case 'basra':
+      return t('item_basra', { card: cardsText([line.card]) });
+    case 'majority':
+      return t('item_majority', { n: line.cards });
+    case 'card_points':
+      return t('item_card_points', { cards: cardsText(line.cards) });
+    case 'life_lost':
+      return t(`item_life_lost_${line.cause}`);
+    case 'cards_left':
+      return t('item_cards_left', { who: table.seatName(line.seat), cards: cardsText(line.cards) });
+    case 'rummy':
+      return t('item_rummy');
+    case 'contract':
+      return t(line.made ? 'item_contract_made' : 'item_contract_set', {
+        who: table.seatName(line.declarer), bid: line.bid, tricks: line.tricks,
+      });
+    default:
+      return line.item;
+  }
+}

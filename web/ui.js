@@ -1,0 +1,41 @@
+// Small DOM helpers every view shares: h() builds elements, toast() says something briefly,
+// setBusy() marks the page busy or idle, delayFor() is the chosen pace of other players' moves.
+
+/** h('div', {class: 'x'}, child, 'text', [more]) → an element. Attributes set as attributes. */
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === 'class') node.className = value;
+    else node.setAttribute(key, value === true ? '' : value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+let toastTimer = null;
+export function toast(message, kind = 'info') {
+  const box = document.getElementById('toast');
+  box.textContent = message;
+  box.dataset.kind = kind;
+  box.classList.add('shown');
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.remove('shown'), kind === 'error' ? 6000 : 3000);
+}
+
+/** `data-state` on <body>: `busy` while a move is in flight or being shown, else `idle`. */
+export function setBusy(busy) {
+  document.body.dataset.state = busy ? 'busy' : 'idle';
+}
+
+export const SPEEDS = { slow: 2000, normal: 900, fast: 300, instant: 0 };
+export const SPEED_KEY = 'cardroom.speed';
+
+/** How long another player's move stays on its own before the next one. */
+export function delayFor() {
+  return SPEEDS[localStorage.getItem(SPEED_KEY)] ?? SPEEDS.normal;
+}
+
