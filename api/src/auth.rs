@@ -62,7 +62,8 @@ impl Role {
         }
     }
 
-    fn parse(name: &str) -> Option<Role> {
+    /// The role of a stored or requested name.
+    pub fn parse(name: &str) -> Option<Role> {
         match name {
             "player" => Some(Role::Player),
             "admin" => Some(Role::Admin),

@@ -39,6 +39,7 @@ use crate::state::AppState;
         (name = "catalogue", description = "The games on offer"),
         (name = "games", description = "Playing"),
         (name = "operations", description = "Health, readiness, metrics"),
+        (name = "admin", description = "History, replays, statistics and roles: admins only"),
     )
 )]
 pub struct ApiDoc;
@@ -78,7 +79,12 @@ fn api_routes(config: &mut ServiceConfig) {
                 .service(routes::resign)
                 .service(routes::score)
                 .service(routes::game_log)
-                .service(routes::events),
+                .service(routes::events)
+                .service(routes::admin_games)
+                .service(routes::admin_game)
+                .service(routes::admin_replay)
+                .service(routes::admin_stats)
+                .service(routes::admin_set_role),
         )
         .service(routes::healthz)
         .service(routes::readyz)
@@ -297,6 +303,11 @@ impl Application {
                     web::resource("/")
                         .route(web::get().to(crate::web::index))
                         .route(web::head().to(crate::web::index)),
+                )
+                .service(
+                    web::resource("/admin")
+                        .route(web::get().to(crate::web::admin))
+                        .route(web::head().to(crate::web::admin)),
                 )
                 .service(
                     web::resource("/assets/{name:.*}")

@@ -42,9 +42,12 @@ static ASSETS: &[Asset] = assets![
     "games/rummy.js" => JS,
     "games/tarneeb.js" => JS,
     "favicon.svg" => "image/svg+xml",
+    "admin.js" => JS,
+    "admin.css" => "text/css; charset=utf-8",
 ];
 
 const INDEX: &str = include_str!("../../web/index.html");
+const ADMIN: &str = include_str!("../../web/admin.html");
 
 /// Scripts, styles, images and requests only from this origin; no frames, no plugins.
 const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; \
@@ -93,6 +96,11 @@ pub async fn index(req: HttpRequest) -> HttpResponse {
     serve(&req, "text/html; charset=utf-8", INDEX)
 }
 
+/// `GET /admin`: the admin pages (they sign in and call the admin API themselves).
+pub async fn admin(req: HttpRequest) -> HttpResponse {
+    serve(&req, "text/html; charset=utf-8", ADMIN)
+}
+
 /// `GET /assets/{name}`: one of the page's files, or a problem+json 404.
 pub async fn asset(req: HttpRequest, name: web::Path<String>) -> HttpResponse {
     match ASSETS.iter().find(|a| a.name == name.as_str()) {
@@ -120,7 +128,7 @@ mod tests {
             let path = entry.path();
             if path.is_dir() {
                 files_under(&path, &format!("{prefix}{name}/"), out);
-            } else if name != "index.html" {
+            } else if name != "index.html" && name != "admin.html" {
                 out.push(format!("{prefix}{name}"));
             }
         }
@@ -144,7 +152,11 @@ mod tests {
 
     #[test]
     fn the_page_loads_only_what_is_embedded() {
-        for src in INDEX.split("/assets/").skip(1) {
+        for src in INDEX
+            .split("/assets/")
+            .chain(ADMIN.split("/assets/").skip(1))
+            .skip(1)
+        {
             let name = src.split('"').next().unwrap_or_default();
             assert!(
                 ASSETS.iter().any(|a| a.name == name),

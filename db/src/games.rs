@@ -6,7 +6,7 @@ use diesel::prelude::*;
 
 use crate::connection::AnyConnection;
 use crate::error::DbError;
-use crate::schema::{deals, game_log, games, idempotency_keys, seats, users};
+use crate::schema::{deals, game_log, games, idempotency_keys, results, seats, users};
 
 /// A game row. `seed` and `state` are secret: a row is never a response body.
 #[derive(Queryable, Clone, PartialEq, Debug)]
@@ -34,6 +34,11 @@ pub struct GameRow {
     pub end_reason: Option<String>,
     pub to_act: Option<i32>,
     pub bot_pending: bool,
+    pub basras: i32,
+    pub knocks: i32,
+    pub thirty_ones: i32,
+    pub contracts_made: i32,
+    pub contracts_set: i32,
 }
 
 /// A seat with its player's name.
@@ -132,6 +137,28 @@ pub struct Summary {
     pub finished: bool,
     pub to_act: Option<i32>,
     pub bot_pending: bool,
+    /// Each seat's result, stored once the game is finished.
+    pub results: Vec<SeatResult>,
+}
+
+/// One seat's result in a finished game.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SeatResult {
+    pub seat: i32,
+    pub user_id: Option<i64>,
+    pub bot: Option<String>,
+    pub side: i32,
+    pub won: bool,
+}
+
+/// Notable events of a change, added to the game's counts for the dashboard.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Tally {
+    pub basras: i32,
+    pub knocks: i32,
+    pub thirty_ones: i32,
+    pub contracts_made: i32,
+    pub contracts_set: i32,
 }
 
 /// A new deal's commitment.
@@ -172,6 +199,7 @@ pub struct Commit {
     pub deals: Vec<NewDeal>,
     pub reveals: Vec<Reveal>,
     pub idempotency: Option<NewIdempotency>,
+    pub tally: Tally,
 }
 
 /// Creates a game with its seats and its first log entry (version 1).
@@ -217,6 +245,9 @@ pub fn create(
                 .execute(conn)?;
         }
         append(conn, row.id, 1, first, now)?;
+        if !row.practice {
+            crate::admin::roll_up_start(conn, &row.kind, now)?;
+        }
         crate::notify::notify(conn, row.id)?;
         Ok(row)
     })
@@ -266,6 +297,11 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
             games::to_act.eq(summary.to_act),
             games::bot_pending.eq(summary.bot_pending),
             games::updated_at.eq(now),
+            games::basras.eq(games::basras + change.tally.basras),
+            games::knocks.eq(games::knocks + change.tally.knocks),
+            games::thirty_ones.eq(games::thirty_ones + change.tally.thirty_ones),
+            games::contracts_made.eq(games::contracts_made + change.tally.contracts_made),
+            games::contracts_set.eq(games::contracts_set + change.tally.contracts_set),
         ))
         .execute(conn)?;
         if updated == 0 {
@@ -275,6 +311,21 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
             diesel::update(games::table.find(change.game_id))
                 .set(games::finished_at.eq(Some(now)))
                 .execute(conn)?;
+            for result in &summary.results {
+                diesel::insert_into(results::table)
+                    .values((
+                        results::game_id.eq(change.game_id),
+                        results::seat.eq(result.seat),
+                        results::user_id.eq(result.user_id),
+                        results::bot.eq(result.bot.as_deref()),
+                        results::side.eq(result.side),
+                        results::won.eq(result.won),
+                    ))
+                    .execute(conn)?;
+            }
+            if summary.status == "finished" {
+                crate::admin::roll_up_finish(conn, change.game_id, now)?;
+            }
         }
         for (i, entry) in change.entries.iter().enumerate() {
             append(
@@ -284,6 +335,17 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
                 entry,
                 now,
             )?;
+        }
+        let mut movers: Vec<i32> = change
+            .entries
+            .iter()
+            .filter(|e| e.action == "move")
+            .filter_map(|e| e.seat)
+            .collect();
+        movers.sort_unstable();
+        movers.dedup();
+        for seat in movers {
+            crate::admin::record_player_day(conn, change.game_id, seat, now)?;
         }
         for seat in &change.seats {
             diesel::update(seats::table.find((change.game_id, seat.seat)))

@@ -5,6 +5,7 @@
 //! [`DbError::VersionConflict`], never a lost move. Functions take a connection and are
 //! synchronous; the service runs them off its async workers.
 
+pub mod admin;
 pub mod connection;
 pub mod error;
 pub mod games;

@@ -37,6 +37,22 @@ diesel::table! {
         end_reason -> Nullable<Text>,
         to_act -> Nullable<Integer>,
         bot_pending -> Bool,
+        basras -> Integer,
+        knocks -> Integer,
+        thirty_ones -> Integer,
+        contracts_made -> Integer,
+        contracts_set -> Integer,
+    }
+}
+
+diesel::table! {
+    results (game_id, seat) {
+        game_id -> BigInt,
+        seat -> Integer,
+        user_id -> Nullable<BigInt>,
+        bot -> Nullable<Text>,
+        side -> Integer,
+        won -> Bool,
     }
 }
 
@@ -89,11 +105,13 @@ diesel::table! {
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(game_log -> games (game_id));
 diesel::joinable!(deals -> games (game_id));
+diesel::joinable!(results -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     games,
     seats,
     game_log,
     deals,
-    idempotency_keys
+    idempotency_keys,
+    results
 );

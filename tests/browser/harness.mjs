@@ -241,3 +241,24 @@ export function deckWith(top, ranks = 'A23456789TJQK') {
   for (const suit of 'CDHS') for (const rank of ranks) all.push(rank + suit);
   return [...top, ...all.filter((c) => !top.includes(c))];
 }
+
+/** Plays a game to the end over the API as `token`, always the first legal move. */
+export async function apiPlayOut(token, id) {
+  const call = async (method, path, body) => {
+    const response = await fetch(`${BASE}/api/v1${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+  for (let i = 0; i < 20000; i++) {
+    const { body: view } = await call('GET', `/games/${id}`);
+    if (view.status === 'finished') return view;
+    if (view.status === 'hand_over') await call('POST', `/games/${id}/deal`, {});
+    else if (view.to_act === view.your_seat) {
+      await call('POST', `/games/${id}/moves`, { expected_version: view.version, move: view.legal_moves[0] });
+    } else throw new Error(`stuck: ${JSON.stringify(view).slice(0, 300)}`);
+  }
+  throw new Error('did not finish');
+}

@@ -6,6 +6,7 @@
 mod support;
 
 mod accounts;
+mod admin;
 mod errors;
 mod fairness;
 mod integrity;

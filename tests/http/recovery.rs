@@ -40,6 +40,7 @@ pub fn leave_on_a_computer_turn(
             finished: false,
             to_act: game.to_act().map(|s| i32::from(s.number())),
             bot_pending: true,
+            results: Vec::new(),
         },
         entries: vec![LogEntry {
             seat: Some(0),
@@ -51,6 +52,7 @@ pub fn leave_on_a_computer_turn(
         deals: Vec::new(),
         reveals: Vec::new(),
         idempotency: None,
+        tally: Default::default(),
     };
     let new_version = cardroom_db::games::commit(&mut conn, &change).unwrap();
     drop(conn);

@@ -232,6 +232,7 @@ fn abandon(
         deals: Vec::new(),
         reveals: Vec::new(),
         idempotency: None,
+        tally: changes.tally,
     };
     match games::commit(conn, &change) {
         Ok(_) => {}

@@ -11,8 +11,8 @@ use cardroom_core::{
     Status, Viewer,
 };
 use cardroom_db::games::{
-    self, Commit, GameRecord, LogEntry, NewDeal, NewIdempotency, Reveal, SeatChange, SeatRow,
-    Summary,
+    self, Commit, GameRecord, LogEntry, NewDeal, NewIdempotency, Reveal, SeatChange, SeatResult,
+    SeatRow, Summary, Tally,
 };
 use cardroom_db::{AnyConnection, DbError};
 use rand::RngExt;
@@ -25,6 +25,7 @@ use crate::metrics::Metrics;
 use crate::model::{EventOut, GameView, SeatInfo};
 
 mod act;
+pub mod admin;
 mod read;
 mod recovery;
 mod setup;
@@ -188,6 +189,8 @@ struct Changes {
     reveals: Vec<Reveal>,
     deals_known: u32,
     revealed: BTreeSet<u32>,
+    /// The notable events recorded, for the dashboard's counts.
+    tally: Tally,
 }
 
 impl Changes {
@@ -209,6 +212,7 @@ impl Changes {
             reveals: Vec::new(),
             deals_known,
             revealed,
+            tally: Tally::default(),
         }
     }
 
@@ -242,11 +246,13 @@ impl Changes {
                 });
             }
         }
+        let events = stored(events)?;
+        count_notable(&events, &mut self.tally);
         self.entries.push(LogEntry {
             seat: seat.map(i32::from),
             action: action.to_owned(),
             payload: payload.map(|p| p.to_string()),
-            events: stored(events)?,
+            events,
         });
         Ok(())
     }
@@ -321,6 +327,7 @@ fn summary(game: Option<&AnyGame>, status_override: Option<&str>, seats: &[SeatR
             finished: status_override == Some("abandoned"),
             to_act: None,
             bot_pending: false,
+            results: Vec::new(),
         };
     };
     let table = game.table();
@@ -339,7 +346,68 @@ fn summary(game: Option<&AnyGame>, status_override: Option<&str>, seats: &[SeatR
         finished: table.status() == Status::Finished,
         to_act: game.to_act().map(|s| i32::from(s.number())),
         bot_pending: game.next_automatic(&controllers(seats)).is_some(),
+        results: results(game, seats),
     }
+}
+
+/// Adds the notable events among `events_json` (stored events) to `tally`: basras, knocks,
+/// hands ended by 31, Tarneeb contracts made and set.
+fn count_notable(events_json: &str, tally: &mut Tally) {
+    let Ok(events) = serde_json::from_str::<Vec<StoredEvent>>(events_json) else {
+        return;
+    };
+    for StoredEvent { event, .. } in events {
+        match event.get("type").and_then(Value::as_str) {
+            Some("played") if event.get("basra").is_some() => tally.basras += 1,
+            Some("knocked") => tally.knocks += 1,
+            Some("showdown")
+                if event
+                    .get("thirty_one")
+                    .and_then(Value::as_array)
+                    .is_some_and(|seats| !seats.is_empty()) =>
+            {
+                tally.thirty_ones += 1
+            }
+            Some("hand_scored") => {
+                let lines = event.get("lines").and_then(Value::as_array);
+                let contract = lines
+                    .into_iter()
+                    .flatten()
+                    .find(|line| line.get("item").and_then(Value::as_str) == Some("contract"));
+                match contract
+                    .and_then(|line| line.get("made"))
+                    .and_then(Value::as_bool)
+                {
+                    Some(true) => tally.contracts_made += 1,
+                    Some(false) => tally.contracts_set += 1,
+                    None => {}
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Every seat's result once a game is finished: its side, and whether that side won.
+fn results(game: &AnyGame, seats: &[SeatRow]) -> Vec<SeatResult> {
+    let table = game.table();
+    let Some(outcome) = table.outcome() else {
+        return Vec::new();
+    };
+    seats
+        .iter()
+        .filter_map(|row| {
+            let seat = Seat::new(u8::try_from(row.seat).ok()?);
+            let side = table.sides().side_of(seat);
+            Some(SeatResult {
+                seat: row.seat,
+                user_id: row.user_id,
+                bot: row.bot.clone(),
+                side: i32::from(side),
+                won: outcome.winners.contains(&side),
+            })
+        })
+        .collect()
 }
 
 fn snapshot(game: &AnyGame) -> Result<String, ApiError> {
@@ -414,6 +482,7 @@ fn commit_and_view(
         deals: changes.deals,
         reveals: changes.reveals,
         idempotency,
+        tally: changes.tally,
     };
     match games::commit(conn, &change) {
         Ok(_) => Ok((events, view)),

@@ -119,7 +119,7 @@ pub fn score(
     })
 }
 
-const STATUSES: [&str; 5] = ["waiting", "active", "hand_over", "finished", "abandoned"];
+pub(super) const STATUSES: [&str; 5] = ["waiting", "active", "hand_over", "finished", "abandoned"];
 
 /// `GET /games?mine=true`.
 pub fn list(

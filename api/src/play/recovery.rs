@@ -49,6 +49,7 @@ fn recover_one(conn: &mut AnyConnection, id: i64, metrics: &Metrics) -> Result<b
         deals: changes.deals,
         reveals: changes.reveals,
         idempotency: None,
+        tally: changes.tally,
     };
     if change.entries.is_empty() && change.summary.bot_pending {
         tracing::warn!(game = id, "a computer player found no move");

@@ -279,6 +279,7 @@ pub fn join(
                 deals: Vec::new(),
                 reveals: Vec::new(),
                 idempotency: None,
+                tally: changes.tally,
             };
             games::commit(conn, &change)?;
             view(conn, caller, id)

@@ -1,0 +1,565 @@
+//! What only admins may do: browse every game, see any game whole (state, log, seeds), replay
+//! it step by step with every hand shown, read the dashboard's statistics, promote users.
+//! The caller's role is checked here, so no route can forget it.
+
+use chrono::{Duration, NaiveDate, NaiveDateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+
+use cardroom_core::{AnyGame, GameKind, Seat, Status, Viewer};
+use cardroom_db::admin::{self, GameFilter, StatsQuery};
+use cardroom_db::{AnyConnection, games, users};
+
+use super::read::STATUSES;
+use super::{load, seat_infos, setup::deal_first_hand};
+use crate::auth::{Caller, Role};
+use crate::error::ApiError;
+use crate::model::{SeatInfo, UserInfo};
+
+fn admin_only(caller: &Caller) -> Result<(), ApiError> {
+    if caller.role == Role::Admin {
+        Ok(())
+    } else {
+        Err(ApiError::Forbidden("only admins may do this".to_owned()))
+    }
+}
+
+/// Query of `GET /admin/games`.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct AdminGamesQuery {
+    pub kind: Option<GameKind>,
+    pub variant: Option<String>,
+    /// `waiting`, `active`, `hand_over`, `finished` or `abandoned`.
+    pub status: Option<String>,
+    /// A player's name: games where they hold a seat.
+    pub player: Option<String>,
+    /// Only practice games (`true`) or only real ones (`false`).
+    pub practice: Option<bool>,
+    /// Created on or after this day (`YYYY-MM-DD`, UTC).
+    pub from: Option<String>,
+    /// Created on or before this day (`YYYY-MM-DD`, UTC).
+    pub to: Option<String>,
+    /// From 1.
+    pub page: Option<i64>,
+    /// 1–200, default 50.
+    pub per_page: Option<i64>,
+}
+
+/// A game in the admin's history.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminGameSummary {
+    pub id: i64,
+    pub kind: String,
+    pub variant: String,
+    pub status: String,
+    pub practice: bool,
+    pub seats: Vec<SeatInfo>,
+    pub hands: i64,
+    pub moves: i64,
+    pub version: i64,
+    pub created_at: chrono::DateTime<Utc>,
+    pub updated_at: chrono::DateTime<Utc>,
+    pub finished_at: Option<chrono::DateTime<Utc>>,
+    /// The winning sides, once finished.
+    pub winners: Option<Vec<i64>>,
+    pub end_reason: Option<String>,
+    pub basras: i64,
+    pub knocks: i64,
+    pub thirty_ones: i64,
+    pub contracts_made: i64,
+    pub contracts_set: i64,
+}
+
+/// A page of the history.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminGameList {
+    pub games: Vec<AdminGameSummary>,
+    pub page: i64,
+    pub per_page: i64,
+    pub total: i64,
+}
+
+/// One deal of a game, with its seed whether or not the hand is over.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminDeal {
+    pub deal: i64,
+    pub hand: i64,
+    pub commitment: String,
+    /// The deal's seed, once its hand is over and it is revealed.
+    pub seed: Option<String>,
+}
+
+/// One log entry with every event, whoever could see it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminLogEntry {
+    pub seq: i64,
+    pub seat: Option<i64>,
+    pub action: String,
+    #[serde(rename = "move")]
+    pub payload: Option<Value>,
+    /// Each event with its audience (`to`).
+    pub events: Value,
+    pub created_at: chrono::DateTime<Utc>,
+}
+
+/// A game whole: everything stored about it, unredacted.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminGame {
+    pub game: AdminGameSummary,
+    pub options: Value,
+    /// The game seed (64 hex digits) from which every deal's seed is derived.
+    pub seed: String,
+    pub deck: Option<Value>,
+    /// The full snapshot: every hand, the stock's order.
+    pub state: Option<Value>,
+    pub deals: Vec<AdminDeal>,
+    pub log: Vec<AdminLogEntry>,
+}
+
+/// The table after one log entry, every hand shown.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplayStep {
+    pub seq: i64,
+    pub action: String,
+    pub seat: Option<i64>,
+    #[serde(rename = "move")]
+    pub payload: Option<Value>,
+    /// The hand being played (0 before the first deal).
+    pub hand: i64,
+    pub status: String,
+    /// Every seat's hand.
+    pub hands: Vec<Vec<String>>,
+    /// The table as a spectator sees it: everything public.
+    pub table: Value,
+    /// The events of this entry (for everyone and for each seat).
+    pub events: Value,
+}
+
+/// A game replayed from its stored seed and log.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Replay {
+    pub id: i64,
+    pub kind: String,
+    pub variant: String,
+    pub seats: Vec<SeatInfo>,
+    pub deals: Vec<AdminDeal>,
+    pub steps: Vec<ReplayStep>,
+}
+
+/// `POST /admin/users/{name}/role`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoleRequest {
+    /// `player` or `admin`.
+    pub role: String,
+}
+
+/// Query of `GET /admin/stats`.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct StatsParams {
+    /// First day (`YYYY-MM-DD`, UTC); default 29 days before `to`.
+    pub from: Option<String>,
+    /// Last day, included (`YYYY-MM-DD`, UTC); default today.
+    pub to: Option<String>,
+    pub kind: Option<GameKind>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DayCount {
+    pub day: String,
+    pub kind: String,
+    pub games: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct KindTotals {
+    pub kind: String,
+    /// Finished real games in the range.
+    pub games: i64,
+    pub average_moves: f64,
+    pub average_hands: f64,
+    pub average_seconds: f64,
+    pub basras: i64,
+    pub knocks: i64,
+    pub thirty_ones: i64,
+    pub contracts_made: i64,
+    pub contracts_set: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LevelResults {
+    pub kind: String,
+    /// The computer level.
+    pub level: String,
+    /// Finished games with a person against this level.
+    pub games: i64,
+    pub human_wins: i64,
+    pub computer_wins: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DayPlayers {
+    pub day: String,
+    /// People who made at least one move that day.
+    pub players: i64,
+}
+
+/// The dashboard's aggregates over a range of days; practice games never count.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Stats {
+    pub from: String,
+    pub to: String,
+    pub kind: Option<String>,
+    pub started: Vec<DayCount>,
+    pub finished: Vec<DayCount>,
+    pub kinds: Vec<KindTotals>,
+    pub levels: Vec<LevelResults>,
+    pub active_players: Vec<DayPlayers>,
+}
+
+fn day(text: &str, what: &str) -> Result<NaiveDate, ApiError> {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
+        ApiError::Invalid(format!(
+            "{what} must be a day as YYYY-MM-DD, not {:?}",
+            text.chars().take(32).collect::<String>()
+        ))
+    })
+}
+
+fn start_of(date: NaiveDate) -> NaiveDateTime {
+    date.and_hms_opt(0, 0, 0).unwrap_or_default()
+}
+
+fn summary(row: &games::GameRow, seats: &[games::SeatRow]) -> AdminGameSummary {
+    AdminGameSummary {
+        id: row.id,
+        kind: row.kind.clone(),
+        variant: row.variant.clone(),
+        status: row.status.clone(),
+        practice: row.practice,
+        seats: seat_infos(seats),
+        hands: i64::from(row.hands),
+        moves: i64::from(row.moves),
+        version: row.version,
+        created_at: row.created_at.and_utc(),
+        updated_at: row.updated_at.and_utc(),
+        finished_at: row.finished_at.map(|t| t.and_utc()),
+        winners: row
+            .winners
+            .as_deref()
+            .and_then(|w| serde_json::from_str(w).ok()),
+        end_reason: row.end_reason.clone(),
+        basras: i64::from(row.basras),
+        knocks: i64::from(row.knocks),
+        thirty_ones: i64::from(row.thirty_ones),
+        contracts_made: i64::from(row.contracts_made),
+        contracts_set: i64::from(row.contracts_set),
+    }
+}
+
+pub fn list(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    query: &AdminGamesQuery,
+) -> Result<AdminGameList, ApiError> {
+    admin_only(caller)?;
+    if let Some(status) = &query.status
+        && !STATUSES.contains(&status.as_str())
+    {
+        return Err(ApiError::Invalid(format!(
+            "the statuses are {}",
+            STATUSES.join(", ")
+        )));
+    }
+    let page = query.page.unwrap_or(1);
+    if !(1..=1_000_000).contains(&page) {
+        return Err(ApiError::Invalid(
+            "page must be from 1 to 1000000".to_owned(),
+        ));
+    }
+    let per_page = query.per_page.unwrap_or(50);
+    if !(1..=200).contains(&per_page) {
+        return Err(ApiError::Invalid(
+            "per_page must be from 1 to 200".to_owned(),
+        ));
+    }
+    let from = query.from.as_deref().map(|d| day(d, "from")).transpose()?;
+    let to = query.to.as_deref().map(|d| day(d, "to")).transpose()?;
+    let filter = GameFilter {
+        kind: query.kind.map(|k| k.name().to_owned()),
+        variant: query.variant.clone(),
+        status: query.status.clone(),
+        player: query.player.clone(),
+        practice: query.practice,
+        from: from.map(start_of),
+        to: to.and_then(|d| d.succ_opt()).map(start_of),
+    };
+    let (rows, total) = admin::list_games(conn, &filter, page, per_page)?;
+    Ok(AdminGameList {
+        games: rows.iter().map(|r| summary(&r.game, &r.seats)).collect(),
+        page,
+        per_page,
+        total,
+    })
+}
+
+fn admin_deals(conn: &mut AnyConnection, id: i64) -> Result<Vec<AdminDeal>, ApiError> {
+    Ok(games::deals(conn, id)?
+        .into_iter()
+        .map(|d| AdminDeal {
+            deal: i64::from(d.deal),
+            hand: i64::from(d.hand),
+            commitment: d.commitment,
+            seed: d.seed,
+        })
+        .collect())
+}
+
+fn parse_json(text: Option<&str>) -> Option<Value> {
+    text.and_then(|t| serde_json::from_str(t).ok())
+}
+
+pub fn game(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<AdminGame, ApiError> {
+    admin_only(caller)?;
+    let loaded = load(conn, id)?;
+    let row = &loaded.record.game;
+    let deals = admin_deals(conn, id)?;
+    let mut log = Vec::new();
+    let mut after = 0;
+    loop {
+        let rows = games::log_after(conn, id, after, 1000)?;
+        let Some(last) = rows.last() else { break };
+        after = last.seq;
+        log.extend(rows.into_iter().map(|r| AdminLogEntry {
+            seq: r.seq,
+            seat: r.seat.map(i64::from),
+            action: r.action,
+            payload: parse_json(r.payload.as_deref()),
+            events: parse_json(Some(&r.events)).unwrap_or(Value::Null),
+            created_at: r.created_at.and_utc(),
+        }));
+    }
+    Ok(AdminGame {
+        game: summary(row, &loaded.record.seats),
+        options: parse_json(Some(&row.options)).unwrap_or(Value::Null),
+        seed: row.seed.clone(),
+        deck: parse_json(row.deck.as_deref()),
+        state: parse_json(row.state.as_deref()),
+        deals,
+        log,
+    })
+}
+
+/// Replays the game from its stored seed, deck and log, recording after each entry every
+/// seat's hand and the public table.
+pub fn replay(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Replay, ApiError> {
+    admin_only(caller)?;
+    let loaded = load(conn, id)?;
+    let row = loaded.record.game.clone();
+    let kind = loaded.kind()?;
+    let broken = |what: String| ApiError::Internal(format!("game {id} does not replay: {what}"));
+    let mut game: Option<AnyGame> = None;
+    let mut steps = Vec::new();
+    let mut after = 0;
+    loop {
+        let rows = games::log_after(conn, id, after, 1000)?;
+        let Some(last) = rows.last() else { break };
+        after = last.seq;
+        for entry in rows {
+            let seat = entry.seat.and_then(|s| u8::try_from(s).ok()).map(Seat::new);
+            let payload = parse_json(entry.payload.as_deref());
+            match (entry.action.as_str(), game.as_mut(), seat) {
+                ("started", _, _) => game = Some(deal_first_hand(&row)?.0),
+                ("move", Some(g), Some(seat)) => {
+                    let mv = kind
+                        .parse_move(payload.as_ref().unwrap_or(&Value::Null))
+                        .map_err(|e| broken(e.to_string()))?;
+                    g.play(seat, &mv).map_err(|e| broken(e.to_string()))?;
+                }
+                ("deal", Some(g), _) => {
+                    g.deal_next().map_err(|e| broken(e.to_string()))?;
+                }
+                ("resign", Some(g), Some(seat)) => {
+                    g.resign(seat).map_err(|e| broken(e.to_string()))?;
+                }
+                ("move" | "deal" | "resign", _, _) => {
+                    return Err(broken(format!("entry {} cannot be replayed", entry.seq)));
+                }
+                _ => {}
+            }
+            let (hand, status, hands, table) = match &game {
+                None => (0, "waiting".to_owned(), Vec::new(), Value::Null),
+                Some(g) => {
+                    let hands = (0..g.table().seats())
+                        .map(|s| {
+                            let view = serde_json::to_value(g.view(Viewer::Seat(Seat::new(s))))
+                                .unwrap_or(Value::Null);
+                            view.get("hand")
+                                .and_then(Value::as_array)
+                                .map(|cards| {
+                                    cards
+                                        .iter()
+                                        .filter_map(|c| c.as_str().map(str::to_owned))
+                                        .collect()
+                                })
+                                .unwrap_or_default()
+                        })
+                        .collect();
+                    let table =
+                        serde_json::to_value(g.view(Viewer::Spectator)).unwrap_or(Value::Null);
+                    (
+                        i64::from(g.table().hand_number()),
+                        match g.table().status() {
+                            Status::Active => "active",
+                            Status::HandOver => "hand_over",
+                            Status::Finished => "finished",
+                        }
+                        .to_owned(),
+                        hands,
+                        table,
+                    )
+                }
+            };
+            steps.push(ReplayStep {
+                seq: entry.seq,
+                action: entry.action,
+                seat: entry.seat.map(i64::from),
+                payload,
+                hand,
+                status,
+                hands,
+                table,
+                events: parse_json(Some(&entry.events)).unwrap_or(Value::Null),
+            });
+        }
+    }
+    let deals = admin_deals(conn, id)?;
+    Ok(Replay {
+        id,
+        kind: row.kind.clone(),
+        variant: row.variant.clone(),
+        seats: seat_infos(&loaded.record.seats),
+        deals,
+        steps,
+    })
+}
+
+pub fn set_role(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    name: &str,
+    request: &RoleRequest,
+) -> Result<UserInfo, ApiError> {
+    admin_only(caller)?;
+    let role = Role::parse(&request.role)
+        .ok_or_else(|| ApiError::Invalid("role must be player or admin".to_owned()))?;
+    let user = users::by_name(conn, name)?
+        .ok_or_else(|| ApiError::NotFound(format!("there is no user {name:?}")))?;
+    if user.id == caller.id && role != Role::Admin {
+        return Err(ApiError::Conflict {
+            code: "last_admin_guard",
+            detail: "admins cannot demote themselves; ask another admin".to_owned(),
+        });
+    }
+    users::set_role(conn, user.id, role.name())?;
+    Ok(UserInfo {
+        id: user.id,
+        name: user.name,
+        role: role.name().to_owned(),
+        guest: user.guest,
+    })
+}
+
+pub fn stats(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    params: &StatsParams,
+) -> Result<Stats, ApiError> {
+    admin_only(caller)?;
+    let to = match &params.to {
+        Some(text) => day(text, "to")?,
+        None => Utc::now().date_naive(),
+    };
+    let from = match &params.from {
+        Some(text) => day(text, "from")?,
+        None => to - Duration::days(29),
+    };
+    if from > to {
+        return Err(ApiError::Invalid("from must not be after to".to_owned()));
+    }
+    if (to - from).num_days() > 3660 {
+        return Err(ApiError::Invalid(
+            "the range is at most ten years".to_owned(),
+        ));
+    }
+    let kind = params.kind.map(|k| k.name().to_owned());
+    let query = StatsQuery {
+        from: start_of(from),
+        to: start_of(to.succ_opt().unwrap_or(to)),
+        kind: kind.clone(),
+    };
+    let stats = admin::stats(conn, &query)?;
+    Ok(Stats {
+        from: from.to_string(),
+        to: to.to_string(),
+        kind,
+        started: stats
+            .started
+            .into_iter()
+            .map(|d| DayCount {
+                day: d.day,
+                kind: d.kind,
+                games: d.games,
+            })
+            .collect(),
+        finished: stats
+            .finished
+            .into_iter()
+            .map(|d| DayCount {
+                day: d.day,
+                kind: d.kind,
+                games: d.games,
+            })
+            .collect(),
+        kinds: stats
+            .kinds
+            .into_iter()
+            .map(|k| KindTotals {
+                kind: k.kind,
+                games: k.games,
+                average_moves: k.average_moves.unwrap_or(0.0),
+                average_hands: k.average_hands.unwrap_or(0.0),
+                average_seconds: k.average_seconds.unwrap_or(0.0),
+                basras: k.basras,
+                knocks: k.knocks,
+                thirty_ones: k.thirty_ones,
+                contracts_made: k.contracts_made,
+                contracts_set: k.contracts_set,
+            })
+            .collect(),
+        levels: stats
+            .levels
+            .into_iter()
+            .map(|l| LevelResults {
+                kind: l.kind,
+                level: l.level,
+                games: l.games,
+                human_wins: l.human_wins,
+                computer_wins: l.computer_wins,
+            })
+            .collect(),
+        active_players: stats
+            .active_players
+            .into_iter()
+            .map(|d| DayPlayers {
+                day: d.day,
+                players: d.players,
+            })
+            .collect(),
+    })
+}

@@ -1,0 +1,12 @@
+DROP TABLE daily_level;
+DROP TABLE daily_kind;
+DROP TABLE player_days;
+DROP INDEX games_kind_created;
+DROP INDEX games_finished;
+DROP INDEX games_created;
+DROP TABLE results;
+ALTER TABLE games DROP COLUMN contracts_set;
+ALTER TABLE games DROP COLUMN contracts_made;
+ALTER TABLE games DROP COLUMN thirty_ones;
+ALTER TABLE games DROP COLUMN knocks;
+ALTER TABLE games DROP COLUMN basras;

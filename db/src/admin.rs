@@ -1,0 +1,425 @@
+//! What admins read: every game with filters, and the dashboard's aggregates. The aggregates
+//! are computed in the database (GROUP BY over indexed ranges), never by loading games.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Double, Nullable, Text};
+
+use crate::connection::AnyConnection;
+use crate::error::DbError;
+use crate::games::{GameRecord, GameRow, SeatRow};
+use crate::schema::{games, seats, users};
+
+diesel::define_sql_function!(fn lower(x: Text) -> Text);
+
+/// The history's filters; every one optional.
+#[derive(Clone, Debug, Default)]
+pub struct GameFilter {
+    pub kind: Option<String>,
+    pub variant: Option<String>,
+    pub status: Option<String>,
+    /// A player's name (any case).
+    pub player: Option<String>,
+    pub practice: Option<bool>,
+    /// Created at or after.
+    pub from: Option<NaiveDateTime>,
+    /// Created before.
+    pub to: Option<NaiveDateTime>,
+}
+
+/// A page of games, newest first, with their seats.
+pub fn list_games(
+    conn: &mut AnyConnection,
+    filter: &GameFilter,
+    page: i64,
+    per_page: i64,
+) -> Result<(Vec<GameRecord>, i64), DbError> {
+    let player_id = match &filter.player {
+        Some(name) => {
+            let id = users::table
+                .filter(lower(users::name).eq(name.to_lowercase()))
+                .select(users::id)
+                .first::<i64>(conn)
+                .optional()?;
+            match id {
+                Some(id) => Some(id),
+                None => return Ok((Vec::new(), 0)),
+            }
+        }
+        None => None,
+    };
+    let query = || {
+        let mut q = games::table.into_boxed();
+        if let Some(kind) = &filter.kind {
+            q = q.filter(games::kind.eq(kind.clone()));
+        }
+        if let Some(variant) = &filter.variant {
+            q = q.filter(games::variant.eq(variant.clone()));
+        }
+        if let Some(status) = &filter.status {
+            q = q.filter(games::status.eq(status.clone()));
+        }
+        if let Some(practice) = filter.practice {
+            q = q.filter(games::practice.eq(practice));
+        }
+        if let Some(from) = filter.from {
+            q = q.filter(games::created_at.ge(from));
+        }
+        if let Some(to) = filter.to {
+            q = q.filter(games::created_at.lt(to));
+        }
+        if let Some(id) = player_id {
+            q = q.filter(
+                games::id.eq_any(
+                    seats::table
+                        .filter(seats::user_id.eq(id))
+                        .select(seats::game_id),
+                ),
+            );
+        }
+        q
+    };
+    let total: i64 = query().count().get_result(conn)?;
+    let rows: Vec<GameRow> = query()
+        .order(games::id.desc())
+        .limit(per_page)
+        .offset((page - 1).max(0).saturating_mul(per_page))
+        .load(conn)?;
+    let ids: Vec<i64> = rows.iter().map(|g| g.id).collect();
+    let all_seats: Vec<(i64, SeatRow)> = seats::table
+        .left_join(users::table.on(users::id.nullable().eq(seats::user_id)))
+        .filter(seats::game_id.eq_any(&ids))
+        .order((seats::game_id, seats::seat))
+        .select((
+            seats::game_id,
+            (
+                seats::seat,
+                seats::user_id,
+                users::name.nullable(),
+                seats::bot,
+            ),
+        ))
+        .load(conn)?;
+    let games = rows
+        .into_iter()
+        .map(|game| {
+            let mine = all_seats
+                .iter()
+                .filter(|(id, _)| *id == game.id)
+                .map(|(_, seat)| seat.clone())
+                .collect();
+            GameRecord { game, seats: mine }
+        })
+        .collect();
+    Ok((games, total))
+}
+
+/// Notes that the person in `seat` of a real (non-practice) game made a move on `now`'s day:
+/// one row per person, kind and day, however many moves.
+pub fn record_player_day(
+    conn: &mut AnyConnection,
+    game_id: i64,
+    seat: i32,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    let day = now.format("%Y-%m-%d").to_string();
+    let select = "SELECT {day}, g.kind, s.user_id FROM seats s JOIN games g ON g.id = s.game_id \
+                  WHERE s.game_id = {game} AND s.seat = {seat} AND s.user_id IS NOT NULL \
+                  AND NOT g.practice";
+    match conn {
+        AnyConnection::Postgresql(c) => {
+            let sql = format!(
+                "INSERT INTO player_days (day, kind, user_id) {} ON CONFLICT DO NOTHING",
+                select
+                    .replace("{day}", "$1")
+                    .replace("{game}", "$2")
+                    .replace("{seat}", "$3")
+            );
+            diesel::sql_query(sql)
+                .bind::<Text, _>(day)
+                .bind::<BigInt, _>(game_id)
+                .bind::<diesel::sql_types::Integer, _>(seat)
+                .execute(c)?;
+        }
+        AnyConnection::Sqlite(c) => {
+            let sql = format!(
+                "INSERT OR IGNORE INTO player_days (day, kind, user_id) {}",
+                select
+                    .replace("{day}", "?")
+                    .replace("{game}", "?")
+                    .replace("{seat}", "?")
+            );
+            diesel::sql_query(sql)
+                .bind::<Text, _>(day)
+                .bind::<BigInt, _>(game_id)
+                .bind::<diesel::sql_types::Integer, _>(seat)
+                .execute(c)?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs one statement with `?` placeholders on either backend (numbered for PostgreSQL);
+/// `bind` adds the parameters.
+macro_rules! execute {
+    ($conn:expr, $sql:expr, |$q:ident| $bind:expr) => {{
+        let sql: &str = $sql;
+        match $conn {
+            AnyConnection::Postgresql(c) => {
+                let $q = diesel::sql_query(Dialect { postgres: true }.sql(sql));
+                $bind.execute(c)
+            }
+            AnyConnection::Sqlite(c) => {
+                let $q = diesel::sql_query(sql);
+                $bind.execute(c)
+            }
+        }
+    }};
+}
+
+/// A real game started on `now`'s day.
+pub fn roll_up_start(
+    conn: &mut AnyConnection,
+    kind: &str,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    let day = now.format("%Y-%m-%d").to_string();
+    execute!(
+        conn,
+        "INSERT INTO daily_kind (day, kind, started) VALUES (?, ?, 1) \
+         ON CONFLICT (day, kind) DO UPDATE SET started = daily_kind.started + 1",
+        |q| q.bind::<Text, _>(&day).bind::<Text, _>(kind)
+    )?;
+    Ok(())
+}
+
+/// A game finished on `now`'s day (its row and results already written): adds it to the
+/// day's totals and to the people-against-computer counts, unless it is a practice game.
+pub fn roll_up_finish(
+    conn: &mut AnyConnection,
+    game_id: i64,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    let day = now.format("%Y-%m-%d").to_string();
+    let postgres = matches!(conn, AnyConnection::Postgresql(_));
+    let dialect = Dialect { postgres };
+    let seconds = dialect.seconds("created_at", "finished_at");
+    execute!(
+        conn,
+        &format!(
+            "INSERT INTO daily_kind (day, kind, finished, moves, hands, seconds, basras, knocks, \
+               thirty_ones, contracts_made, contracts_set) \
+             SELECT ?, kind, 1, moves, hands, CAST({seconds} AS BIGINT), basras, knocks, thirty_ones, \
+               contracts_made, contracts_set FROM games WHERE id = ? AND NOT practice \
+             ON CONFLICT (day, kind) DO UPDATE SET finished = daily_kind.finished + 1, \
+               moves = daily_kind.moves + excluded.moves, hands = daily_kind.hands + excluded.hands, \
+               seconds = daily_kind.seconds + excluded.seconds, \
+               basras = daily_kind.basras + excluded.basras, knocks = daily_kind.knocks + excluded.knocks, \
+               thirty_ones = daily_kind.thirty_ones + excluded.thirty_ones, \
+               contracts_made = daily_kind.contracts_made + excluded.contracts_made, \
+               contracts_set = daily_kind.contracts_set + excluded.contracts_set"
+        ),
+        |q| q.bind::<Text, _>(&day).bind::<BigInt, _>(game_id)
+    )?;
+    execute!(
+        conn,
+        "INSERT INTO daily_level (day, kind, level, games, human_wins, computer_wins) \
+         SELECT ?, g.kind, b.bot, 1, \
+           MAX(CASE WHEN h.won AND NOT b.won THEN 1 ELSE 0 END), \
+           MAX(CASE WHEN b.won AND NOT h.won THEN 1 ELSE 0 END) \
+         FROM games g \
+         JOIN results h ON h.game_id = g.id AND h.user_id IS NOT NULL \
+         JOIN results b ON b.game_id = g.id AND b.bot IS NOT NULL AND b.side <> h.side \
+         WHERE g.id = ? AND NOT g.practice GROUP BY g.kind, b.bot \
+         ON CONFLICT (day, kind, level) DO UPDATE SET games = daily_level.games + 1, \
+           human_wins = daily_level.human_wins + excluded.human_wins, \
+           computer_wins = daily_level.computer_wins + excluded.computer_wins",
+        |q| q.bind::<Text, _>(&day).bind::<BigInt, _>(game_id)
+    )?;
+    Ok(())
+}
+
+/// The dashboard's range: games created (or finished) at or after `from` and before `to`,
+/// of one kind or all; practice games never count.
+#[derive(Clone, Debug)]
+pub struct StatsQuery {
+    pub from: NaiveDateTime,
+    pub to: NaiveDateTime,
+    pub kind: Option<String>,
+}
+
+#[derive(QueryableByName, Clone, PartialEq, Eq, Debug)]
+pub struct DayCount {
+    #[diesel(sql_type = Text)]
+    pub day: String,
+    #[diesel(sql_type = Text)]
+    pub kind: String,
+    #[diesel(sql_type = BigInt)]
+    pub games: i64,
+}
+
+#[derive(QueryableByName, Clone, PartialEq, Debug)]
+pub struct KindTotals {
+    #[diesel(sql_type = Text)]
+    pub kind: String,
+    #[diesel(sql_type = BigInt)]
+    pub games: i64,
+    #[diesel(sql_type = Nullable<Double>)]
+    pub average_moves: Option<f64>,
+    #[diesel(sql_type = Nullable<Double>)]
+    pub average_hands: Option<f64>,
+    #[diesel(sql_type = Nullable<Double>)]
+    pub average_seconds: Option<f64>,
+    #[diesel(sql_type = BigInt)]
+    pub basras: i64,
+    #[diesel(sql_type = BigInt)]
+    pub knocks: i64,
+    #[diesel(sql_type = BigInt)]
+    pub thirty_ones: i64,
+    #[diesel(sql_type = BigInt)]
+    pub contracts_made: i64,
+    #[diesel(sql_type = BigInt)]
+    pub contracts_set: i64,
+}
+
+#[derive(QueryableByName, Clone, PartialEq, Eq, Debug)]
+pub struct LevelResults {
+    #[diesel(sql_type = Text)]
+    pub kind: String,
+    #[diesel(sql_type = Text)]
+    pub level: String,
+    #[diesel(sql_type = BigInt)]
+    pub games: i64,
+    #[diesel(sql_type = BigInt)]
+    pub human_wins: i64,
+    #[diesel(sql_type = BigInt)]
+    pub computer_wins: i64,
+}
+
+#[derive(QueryableByName, Clone, PartialEq, Eq, Debug)]
+pub struct DayPlayers {
+    #[diesel(sql_type = Text)]
+    pub day: String,
+    #[diesel(sql_type = BigInt)]
+    pub players: i64,
+}
+
+/// Everything the dashboard draws.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Stats {
+    pub started: Vec<DayCount>,
+    pub finished: Vec<DayCount>,
+    pub kinds: Vec<KindTotals>,
+    pub levels: Vec<LevelResults>,
+    pub active_players: Vec<DayPlayers>,
+}
+
+/// The few places where the two dialects differ.
+struct Dialect {
+    postgres: bool,
+}
+
+impl Dialect {
+    fn seconds(&self, from: &str, to: &str) -> String {
+        if self.postgres {
+            format!("EXTRACT(EPOCH FROM ({to} - {from}))")
+        } else {
+            format!("((julianday({to}) - julianday({from})) * 86400.0)")
+        }
+    }
+
+    /// `?` placeholders, numbered for PostgreSQL.
+    fn sql(&self, text: &str) -> String {
+        if !self.postgres {
+            return text.to_owned();
+        }
+        let mut out = String::with_capacity(text.len() + 8);
+        let mut n = 0;
+        for c in text.chars() {
+            if c == '?' {
+                n += 1;
+                out.push_str(&format!("${n}"));
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+}
+
+/// Runs `sql` with the range as days (`YYYY-MM-DD`, `to` excluded) and the kind, when given,
+/// as a third parameter.
+fn day_query<T>(
+    conn: &mut AnyConnection,
+    dialect: &Dialect,
+    sql: &str,
+    query: &StatsQuery,
+) -> Result<Vec<T>, DbError>
+where
+    T: QueryableByName<diesel::pg::Pg> + QueryableByName<diesel::sqlite::Sqlite> + 'static,
+{
+    let sql = dialect.sql(sql);
+    let q = diesel::sql_query(sql)
+        .bind::<Text, _>(query.from.format("%Y-%m-%d").to_string())
+        .bind::<Text, _>(query.to.format("%Y-%m-%d").to_string());
+    let kind = query.kind.clone();
+    Ok(match (conn, kind) {
+        (AnyConnection::Postgresql(c), Some(kind)) => q.bind::<Text, _>(kind).load(c)?,
+        (AnyConnection::Postgresql(c), None) => q.load(c)?,
+        (AnyConnection::Sqlite(c), Some(kind)) => q.bind::<Text, _>(kind).load(c)?,
+        (AnyConnection::Sqlite(c), None) => q.load(c)?,
+    })
+}
+
+pub fn stats(conn: &mut AnyConnection, query: &StatsQuery) -> Result<Stats, DbError> {
+    let dialect = Dialect {
+        postgres: matches!(conn, AnyConnection::Postgresql(_)),
+    };
+    // Everything but the active players per kind comes from the daily roll-ups: a few rows a
+    // day, whatever the size of the history.
+    let kind_filter = if query.kind.is_some() {
+        " AND kind = ?"
+    } else {
+        ""
+    };
+    let started = format!(
+        "SELECT day, kind, started AS games FROM daily_kind \
+         WHERE day >= ? AND day < ? AND started > 0{kind_filter} ORDER BY 1, 2"
+    );
+    let finished = format!(
+        "SELECT day, kind, finished AS games FROM daily_kind \
+         WHERE day >= ? AND day < ? AND finished > 0{kind_filter} ORDER BY 1, 2"
+    );
+    let kinds = format!(
+        "SELECT kind, CAST(SUM(finished) AS BIGINT) AS games, \
+           CAST(SUM(moves) AS DOUBLE PRECISION) / SUM(finished) AS average_moves, \
+           CAST(SUM(hands) AS DOUBLE PRECISION) / SUM(finished) AS average_hands, \
+           CAST(SUM(seconds) AS DOUBLE PRECISION) / SUM(finished) AS average_seconds, \
+           CAST(SUM(basras) AS BIGINT) AS basras, CAST(SUM(knocks) AS BIGINT) AS knocks, \
+           CAST(SUM(thirty_ones) AS BIGINT) AS thirty_ones, \
+           CAST(SUM(contracts_made) AS BIGINT) AS contracts_made, \
+           CAST(SUM(contracts_set) AS BIGINT) AS contracts_set \
+         FROM daily_kind WHERE day >= ? AND day < ?{kind_filter} \
+         GROUP BY kind HAVING SUM(finished) > 0 ORDER BY kind"
+    );
+    let levels = format!(
+        "SELECT kind, level, CAST(SUM(games) AS BIGINT) AS games, \
+           CAST(SUM(human_wins) AS BIGINT) AS human_wins, \
+           CAST(SUM(computer_wins) AS BIGINT) AS computer_wins \
+         FROM daily_level WHERE day >= ? AND day < ?{kind_filter} \
+         GROUP BY kind, level ORDER BY 1, 2"
+    );
+    // People who made a move that day (kept per day and kind as they play: see
+    // record_player_day).
+    let active = format!(
+        "SELECT day, COUNT(DISTINCT user_id) AS players FROM player_days \
+         WHERE day >= ? AND day < ?{kind_filter} GROUP BY day ORDER BY 1"
+    );
+    Ok(Stats {
+        started: day_query(conn, &dialect, &started, query)?,
+        finished: day_query(conn, &dialect, &finished, query)?,
+        kinds: day_query(conn, &dialect, &kinds, query)?,
+        levels: day_query(conn, &dialect, &levels, query)?,
+        active_players: day_query(conn, &dialect, &active, query)?,
+    })
+}

@@ -1,0 +1,100 @@
+// The admin pages in Chromium: sign in, filter the history, replay a finished Tarneeb game
+// hand by hand with every hand shown, and read the dashboard.
+// scripts/browser-test starts the service with CARDROOM_ADMIN=root:<CARDROOM_TEST_ADMIN_PASSWORD>.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, player, shot, idle, signedInGuest, apiCreate, apiPlayOut, BASE } from './harness.mjs';
+
+const PASSWORD = process.env.CARDROOM_TEST_ADMIN_PASSWORD || 'browser admin passphrase';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test('an admin filters the history, replays a Tarneeb game hand by hand, and reads the charts', async () => {
+  // A finished Tarneeb game and a Basra game, played over the API by a guest.
+  const setup = await player(browser);
+  const token = await signedInGuest(setup);
+  const tarneeb = await apiCreate(token, {
+    kind: 'tarneeb', seats: [{}, { bot: 'greedy' }, { bot: 'greedy' }, { bot: 'greedy' }], options: { target: 31 },
+  });
+  await apiPlayOut(token, tarneeb.id);
+  const basra = await apiCreate(token, { kind: 'basra', seats: [{}, { bot: 'greedy' }], options: { target: 31 } });
+  await apiPlayOut(token, basra.id);
+  await setup.context().close();
+
+  const page = await player(browser);
+  await page.goto(`${BASE}/admin`);
+  await page.waitForSelector('#sign-in');
+  await page.fill('#admin-name', 'root');
+  await page.fill('#admin-password', PASSWORD);
+  await page.click('#admin-sign-in');
+  await page.waitForSelector('table.history');
+  await idle(page);
+  // Filter: Tarneeb only.
+  await page.selectOption('#filters select[name="kind"]', 'tarneeb');
+  await page.selectOption('#filters select[name="status"]', 'finished');
+  await page.click('#filters button[type="submit"]');
+  await page.waitForFunction(() => location.hash.includes('kind=tarneeb'));
+  await idle(page);
+  const ids = await page.$$eval('table.history tbody tr', (rows) => rows.map((r) => Number(r.dataset.game)));
+  assert.ok(ids.includes(tarneeb.id), `${ids}`);
+  assert.ok(!ids.includes(basra.id));
+  await shot(page, 'admin-history');
+
+  // The replay: from the first step, the next hand shows all four hands of thirteen cards.
+  await page.click(`table.history a[href="#/replay/${tarneeb.id}"]`);
+  await page.waitForSelector('.replay-seats');
+  await idle(page);
+  await page.click('[data-action="first"]');
+  await page.click('[data-action="next-hand"]');
+  const counts = await page.$$eval('.replay-seat', (seats) => seats.map((s) => s.querySelectorAll('.card').length));
+  assert.deepEqual(counts, [13, 13, 13, 13]);
+  const label = await page.textContent('#step-label');
+  assert.match(label, /hand 1/);
+  await shot(page, 'admin-replay-deal');
+  // Stepping on plays cards: the hands shrink, one card per step.
+  for (let i = 0; i < 12; i++) await page.click('[data-action="next"]');
+  const later = await page.$$eval('.replay-seat', (seats) => seats.map((s) => s.querySelectorAll('.card').length));
+  assert.ok(later.reduce((a, b) => a + b, 0) < 52, `${later}`);
+  await page.click('[data-action="next-hand"]');
+  assert.match(await page.textContent('#step-label'), /hand 2|finished/);
+  // Every deal's commitment is listed with its seed, revealed now that the game is over.
+  const seeds = await page.$$eval('.deals tbody tr', (rows) => rows.map((r) => r.lastChild.textContent));
+  assert.ok(seeds.length >= 1 && seeds.every((s) => /^[0-9a-f]{64}$/.test(s)), `${seeds}`);
+  await page.click('[data-action="last"]');
+  assert.match(await page.textContent('#step-label'), /finished/);
+  await shot(page, 'admin-replay-end');
+
+  // The dashboard: charts drawn, and the per-game table counts the finished games.
+  await page.goto(`${BASE}/admin#/dashboard`);
+  await page.waitForSelector('#chart-started svg');
+  await idle(page);
+  assert.ok(await page.$('#chart-started svg rect'), 'bars for the games started');
+  assert.ok(await page.$('#chart-levels svg rect'));
+  const tarneebRow = await page.$$eval('#kind-totals tr[data-kind="tarneeb"] td', (cells) => cells.map((c) => c.textContent));
+  assert.ok(Number(tarneebRow[1]) >= 1, `${tarneebRow}`);
+  await shot(page, 'admin-dashboard');
+  // A narrower range: only Basra.
+  await page.selectOption('#range select[name="kind"]', 'basra');
+  await page.click('#range button[type="submit"]');
+  await page.waitForFunction(() => location.hash.includes('kind=basra'));
+  await idle(page);
+  assert.deepEqual(await page.$$eval('#kind-totals tbody tr', (rows) => rows.map((r) => r.dataset.kind)), ['basra']);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a player who is not an admin is sent to the sign-in', async () => {
+  const page = await player(browser);
+  await signedInGuest(page);
+  await page.goto(`${BASE}/admin`);
+  await page.waitForSelector('#sign-in');
+  assert.match(await page.textContent('#sign-in'), /not an admin/);
+  await page.context().close();
+});

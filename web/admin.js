@@ -1,0 +1,347 @@
+// The admin pages (/admin): the history of every game with filters, a replay viewer that
+// steps through any game with every hand shown, and the statistics dashboard drawn as SVG.
+// Uses only the admin API (/api/v1/admin/…); the admin signs in with name and password.
+
+import * as api from './api.js';
+import { h, toast, setBusy } from './ui.js';
+import { cardEl, cardsText } from './cards.js';
+
+const KINDS = ['basra', 'thirty_one', 'rummy', 'tarneeb'];
+const KIND_NAMES = { basra: 'Basra', thirty_one: '31', rummy: 'Rummy', tarneeb: 'Tarneeb' };
+const COLOURS = { basra: '#1f6f8b', thirty_one: '#b5651d', rummy: '#6a4c93', tarneeb: '#2a9d3f' };
+const STATUSES = ['waiting', 'active', 'hand_over', 'finished', 'abandoned'];
+
+const app = () => document.getElementById('app');
+const dateOnly = (iso) => (iso ? iso.slice(0, 16).replace('T', ' ') : '—');
+
+function signIn(reason) {
+  const name = h('input', { id: 'admin-name', autocomplete: 'username' });
+  const password = h('input', { id: 'admin-password', type: 'password', autocomplete: 'current-password' });
+  const button = h('button', { type: 'submit', class: 'button primary', id: 'admin-sign-in' }, 'Sign in');
+  const form = h('form', { class: 'panel', id: 'sign-in' },
+    h('h1', {}, 'Admin sign-in'),
+    reason ? h('p', { class: 'error' }, reason) : null,
+    h('p', {}, h('label', { for: 'admin-name' }, 'Name'), name),
+    h('p', {}, h('label', { for: 'admin-password' }, 'Password'), password),
+    button);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      const user = await api.login(name.value.trim(), password.value, false);
+      if (user.role !== 'admin') {
+        signIn(`${user.name} is not an admin.`);
+        return;
+      }
+      route();
+    } catch (error) {
+      toast(error.message, 'error');
+    }
+  });
+  app().replaceChildren(h('div', { class: 'admin lobby' }, form));
+}
+
+function who() {
+  const user = api.currentUser();
+  document.getElementById('who').textContent = user ? `${user.name} (${user.role})` : '';
+}
+
+// ---- history -------------------------------------------------------------------------------
+
+function filterForm(params, onSubmit) {
+  const field = (label, input) => h('label', {}, label, input);
+  const select = (name, options) => h('select', { name },
+    h('option', { value: '' }, 'any'),
+    options.map((o) => h('option', { value: o, selected: params.get(name) === o }, o)));
+  const form = h('form', { class: 'panel filters', id: 'filters' },
+    field('Kind', select('kind', KINDS)),
+    field('Variant', h('input', { name: 'variant', value: params.get('variant') || '', size: '9' })),
+    field('Status', select('status', STATUSES)),
+    field('Player', h('input', { name: 'player', value: params.get('player') || '', size: '12' })),
+    field('Practice', select('practice', ['true', 'false'])),
+    field('From', h('input', { type: 'date', name: 'from', value: params.get('from') || '' })),
+    field('To', h('input', { type: 'date', name: 'to', value: params.get('to') || '' })),
+    h('button', { type: 'submit', class: 'button primary' }, 'Filter'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    for (const [key, value] of new FormData(form)) if (value) next.set(key, value);
+    onSubmit(next);
+  });
+  return form;
+}
+
+async function showHistory(params) {
+  const list = await api.request('GET', `/admin/games?${params}`);
+  const rows = list.games.map((g) => {
+    const players = g.seats.map((s) => s.name || (s.bot ? `computer (${s.bot})` : 'open')).join(', ');
+    const row = h('tr', { 'data-game': String(g.id) },
+      h('td', {}, h('a', { href: `#/replay/${g.id}` }, `#${g.id}`)),
+      h('td', {}, `${KIND_NAMES[g.kind] || g.kind} · ${g.variant}`, g.practice ? h('span', { class: 'tag' }, 'practice') : null),
+      h('td', {}, g.status),
+      h('td', {}, players),
+      h('td', {}, String(g.hands)),
+      h('td', {}, String(g.moves)),
+      h('td', {}, dateOnly(g.created_at)),
+      h('td', {}, dateOnly(g.finished_at)),
+      h('td', {}, g.winners ? g.winners.map((w) => `side ${w}`).join(', ') || 'no winner' : '—'));
+    return row;
+  });
+  const page = list.page;
+  const pages = Math.max(1, Math.ceil(list.total / list.per_page));
+  const go = (n) => {
+    const next = new URLSearchParams(params);
+    next.set('page', String(n));
+    location.hash = `#/history?${next}`;
+  };
+  const prev = h('button', { type: 'button', class: 'button', disabled: page <= 1 }, '← Newer');
+  const next = h('button', { type: 'button', class: 'button', disabled: page >= pages }, 'Older →');
+  prev.addEventListener('click', () => go(page - 1));
+  next.addEventListener('click', () => go(page + 1));
+  app().replaceChildren(h('div', { class: 'admin' },
+    h('h1', {}, 'Game history'),
+    filterForm(params, (p) => { location.hash = `#/history?${p}`; }),
+    h('p', { id: 'history-total' }, `${list.total} games`),
+    h('table', { class: 'history' },
+      h('thead', {}, h('tr', {}, ['Game', 'Kind', 'Status', 'Players', 'Hands', 'Moves', 'Created', 'Finished', 'Winners'].map((c) => h('th', {}, c)))),
+      h('tbody', {}, rows)),
+    h('div', { class: 'pager' }, prev, h('span', {}, `page ${page} of ${pages}`), next)));
+}
+
+// ---- replay --------------------------------------------------------------------------------
+
+const PUBLIC_FIELDS = [
+  ['floor', 'Floor'], ['trick', 'Trick'], ['last_trick', 'Last trick'], ['melds', 'Melds'],
+  ['discard_top', 'Discard pile top'], ['turned', 'Turned over'], ['stock', 'Stock'],
+  ['contract', 'Contract'], ['trump', 'Trump'], ['auction', 'Auction'], ['tricks_won', 'Tricks won'],
+  ['knocker', 'Knocker'], ['players', 'Players'], ['sides', 'Sides'], ['totals', 'Totals'],
+];
+
+function publicValue(key, value) {
+  if (value === null || value === undefined) return '—';
+  if (Array.isArray(value) && value.every((c) => typeof c === 'string' && c.length === 2)) return cardsText(value) || '—';
+  if (key === 'trick' || key === 'last_trick') {
+    const cards = Array.isArray(value) ? value : value.cards;
+    return (cards || []).map((p) => `seat ${p.seat + 1}: ${cardsText([p.card])}`).join(', ') + (value.winner !== undefined ? ` → seat ${value.winner + 1}` : '');
+  }
+  if (key === 'melds') return value.map((m) => cardsText(m.cards)).join(' | ') || '—';
+  if (key === 'sides') return value.map((s, i) => `side ${i}: ${s.captured.length} cards, ${s.total} points${s.basras.length ? `, basras ${s.basras.map((b) => cardsText([b.card])).join(' ')}` : ''}`).join('; ');
+  if (key === 'players') return value.map((p) => `seat ${p.seat + 1}: ${p.lives !== undefined ? `${p.lives} lives` : `${p.total} points`}`).join('; ');
+  if (key === 'discard_top' || key === 'turned') return cardsText([value]);
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function describeStep(step, seats) {
+  const who = step.seat === null || step.seat === undefined ? '' : `${seatName(seats, step.seat)}: `;
+  if (step.action === 'move') return `${who}${JSON.stringify(step.move)}`;
+  return `${who}${step.action}`;
+}
+
+function seatName(seats, seat) {
+  const s = seats[seat];
+  if (!s) return `seat ${seat + 1}`;
+  return `seat ${seat + 1} · ${s.name || (s.bot ? `computer (${s.bot})` : 'open')}`;
+}
+
+async function showReplay(id) {
+  const replay = await api.request('GET', `/admin/games/${id}/replay`);
+  const steps = replay.steps;
+  let at = Math.max(0, steps.length - 1);
+  const body = h('div');
+  const slider = h('input', { type: 'range', min: '0', max: String(Math.max(0, steps.length - 1)), value: String(at), id: 'step', 'aria-label': 'Step' });
+  const position = h('span', { id: 'step-label' });
+  const button = (label, testId, action) => {
+    const b = h('button', { type: 'button', class: 'button', 'data-action': testId }, label);
+    b.addEventListener('click', action);
+    return b;
+  };
+  const handStarts = steps.map((s, i) => (i === 0 || s.hand !== steps[i - 1].hand ? i : -1)).filter((i) => i >= 0);
+  const goto = (i) => {
+    at = Math.max(0, Math.min(steps.length - 1, i));
+    slider.value = String(at);
+    draw();
+  };
+  slider.addEventListener('input', () => goto(Number(slider.value)));
+  function draw() {
+    const step = steps[at];
+    position.textContent = `step ${at + 1} of ${steps.length} · hand ${step.hand} · ${step.status}`;
+    const table = step.table && step.table.table ? step.table.table : step.table || {};
+    const toAct = table.to_act;
+    const seats = h('div', { class: 'replay-seats' }, step.hands.map((cards, seat) =>
+      h('section', { class: `replay-seat${toAct === seat ? ' to-act' : ''}`, 'data-seat': String(seat) },
+        h('h3', {}, seatName(replay.seats, seat), toAct === seat ? ' ▶' : ''),
+        h('div', { class: 'hand' }, cards.map((c) => cardEl(c, { small: true })), cards.length ? null : h('span', {}, 'no cards')))));
+    const facts = h('dl');
+    for (const [key, label] of PUBLIC_FIELDS) {
+      if (table[key] === undefined) continue;
+      facts.append(h('dt', {}, label), h('dd', { 'data-field': key }, publicValue(key, table[key])));
+    }
+    const events = (step.events || []).map((e) => h('li', {}, `${e.to === 'everyone' || (e.to && e.to.everyone) ? '' : `[to ${JSON.stringify(e.to)}] `}${JSON.stringify(e.event)}`));
+    body.replaceChildren(
+      h('p', { class: 'step-action', id: 'step-action' }, describeStep(step, replay.seats)),
+      seats,
+      h('section', { class: 'public' }, h('h3', {}, 'On the table'), facts),
+      h('details', {}, h('summary', {}, `Events of this step (${events.length})`), h('ul', { class: 'mono' }, events)));
+  }
+  const deals = h('table', { class: 'deals' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'Deal'), h('th', {}, 'Hand'), h('th', {}, 'Commitment sha256(seed)'), h('th', {}, 'Seed'))),
+    h('tbody', {}, replay.deals.map((d) => h('tr', {},
+      h('td', {}, String(d.deal)), h('td', {}, String(d.hand)),
+      h('td', { class: 'mono' }, d.commitment), h('td', { class: 'mono' }, d.seed || 'not revealed yet')))));
+  app().replaceChildren(h('div', { class: 'admin' },
+    h('h1', {}, `Game #${replay.id}: ${KIND_NAMES[replay.kind] || replay.kind} · ${replay.variant}`),
+    h('div', { class: 'panel replay-controls' },
+      button('⏮ First', 'first', () => goto(0)),
+      button('◀ Hand', 'prev-hand', () => goto([...handStarts].reverse().find((i) => i < at) ?? 0)),
+      button('◀ Step', 'prev', () => goto(at - 1)),
+      slider,
+      button('Step ▶', 'next', () => goto(at + 1)),
+      button('Hand ▶', 'next-hand', () => goto(handStarts.find((i) => i > at) ?? steps.length - 1)),
+      button('Last ⏭', 'last', () => goto(steps.length - 1)),
+      position),
+    body,
+    h('section', { class: 'panel' }, h('h2', {}, 'Deals: commitments and seeds'), deals),
+    h('p', {}, h('a', { href: '#/history' }, '← History'))));
+  draw();
+}
+
+// ---- dashboard -----------------------------------------------------------------------------
+
+const NS = 'http://www.w3.org/2000/svg';
+function svg(name, attrs = {}, ...children) {
+  const node = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const c of children) if (c) node.append(c);
+  return node;
+}
+
+function days(from, to) {
+  const out = [];
+  for (let d = new Date(`${from}T00:00:00Z`); d <= new Date(`${to}T00:00:00Z`); d.setUTCDate(d.getUTCDate() + 1)) {
+    out.push(d.toISOString().slice(0, 10));
+  }
+  return out;
+}
+
+/** Grouped bars: one group per day, one bar per series. */
+function barChart(title, labels, series, { id } = {}) {
+  const width = 640;
+  const height = 220;
+  const pad = { left: 36, right: 8, top: 10, bottom: 28 };
+  const max = Math.max(1, ...series.flatMap((s) => s.values));
+  const plotW = width - pad.left - pad.right;
+  const plotH = height - pad.top - pad.bottom;
+  const group = plotW / Math.max(1, labels.length);
+  const bar = Math.max(1, (group * 0.8) / Math.max(1, series.length));
+  const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': title });
+  chart.append(svg('line', { x1: pad.left, y1: pad.top + plotH, x2: width - pad.right, y2: pad.top + plotH, class: 'axis' }));
+  for (const tick of [0, Math.ceil(max / 2), max]) {
+    const y = pad.top + plotH - (tick / max) * plotH;
+    const text = svg('text', { x: pad.left - 4, y: y + 4, 'text-anchor': 'end' });
+    text.textContent = String(tick);
+    chart.append(text, svg('line', { x1: pad.left, x2: width - pad.right, y1: y, y2: y, class: 'axis', opacity: 0.25 }));
+  }
+  labels.forEach((label, i) => {
+    series.forEach((s, j) => {
+      const value = s.values[i] || 0;
+      const barH = (value / max) * plotH;
+      const rect = svg('rect', { x: pad.left + i * group + group * 0.1 + j * bar, y: pad.top + plotH - barH, width: bar, height: barH, fill: s.colour });
+      const tip = svg('title');
+      tip.textContent = `${label} · ${s.name}: ${value}`;
+      rect.append(tip);
+      chart.append(rect);
+    });
+    const every = Math.ceil(labels.length / 8);
+    if (i % every === 0) {
+      const text = svg('text', { x: pad.left + i * group + group / 2, y: height - 8, 'text-anchor': 'middle' });
+      text.textContent = label.length === 10 ? label.slice(5) : label;
+      chart.append(text);
+    }
+  });
+  const legend = h('div', { class: 'legend' }, series.map((s) => h('span', {}, h('span', { class: 'swatch', style: null, 'data-colour': s.colour }), s.name)));
+  // Swatches take their colour from an SVG (the page's CSP allows no inline styles).
+  for (const swatch of legend.querySelectorAll('.swatch')) {
+    const box = svg('svg', { viewBox: '0 0 10 10', width: 12, height: 12 }, svg('rect', { width: 10, height: 10, fill: swatch.dataset.colour }));
+    swatch.replaceWith(box);
+  }
+  return h('section', { class: 'panel chart', id }, h('h2', {}, title), chart, legend);
+}
+
+async function showDashboard(params) {
+  const started = performance.now();
+  const stats = await api.request('GET', `/admin/stats?${params}`);
+  const elapsed = performance.now() - started;
+  const range = days(stats.from, stats.to);
+  const kinds = stats.kind ? [stats.kind] : KINDS;
+  const perDay = (list) => kinds.map((kind) => ({
+    name: KIND_NAMES[kind],
+    colour: COLOURS[kind],
+    values: range.map((d) => list.filter((x) => x.day === d && x.kind === kind).reduce((a, x) => a + x.games, 0)),
+  }));
+  const levelLabels = stats.levels.map((l) => `${KIND_NAMES[l.kind]} ${l.level}`);
+  const form = h('form', { class: 'panel filters', id: 'range' },
+    h('label', {}, 'From', h('input', { type: 'date', name: 'from', value: stats.from })),
+    h('label', {}, 'To', h('input', { type: 'date', name: 'to', value: stats.to })),
+    h('label', {}, 'Game', h('select', { name: 'kind' }, h('option', { value: '' }, 'all'),
+      KINDS.map((k) => h('option', { value: k, selected: stats.kind === k }, KIND_NAMES[k])))),
+    h('button', { type: 'submit', class: 'button primary' }, 'Show'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    for (const [key, value] of new FormData(form)) if (value) next.set(key, value);
+    location.hash = `#/dashboard?${next}`;
+  });
+  const totals = h('table', { class: 'totals', id: 'kind-totals' },
+    h('thead', {}, h('tr', {}, ['Game', 'Finished', 'Avg moves', 'Avg hands', 'Avg minutes', 'Basras / game', 'Contracts made', 'Contracts set', 'Knocks', '31s'].map((c) => h('th', {}, c)))),
+    h('tbody', {}, stats.kinds.map((k) => h('tr', { 'data-kind': k.kind },
+      h('td', {}, KIND_NAMES[k.kind] || k.kind), h('td', {}, String(k.games)),
+      h('td', {}, k.average_moves.toFixed(1)), h('td', {}, k.average_hands.toFixed(1)),
+      h('td', {}, (k.average_seconds / 60).toFixed(1)),
+      h('td', {}, k.games ? (k.basras / k.games).toFixed(2) : '0'),
+      h('td', {}, String(k.contracts_made)), h('td', {}, String(k.contracts_set)),
+      h('td', {}, String(k.knocks)), h('td', {}, String(k.thirty_ones))))));
+  app().replaceChildren(h('div', { class: 'admin' },
+    h('h1', {}, 'Dashboard'),
+    form,
+    h('p', { class: 'load-time', id: 'load-time' }, `Loaded in ${elapsed.toFixed(0)} ms · ${stats.from} to ${stats.to} · practice games never count`),
+    h('div', { class: 'charts' },
+      barChart('Games started per day', range, perDay(stats.started), { id: 'chart-started' }),
+      barChart('Games finished per day', range, perDay(stats.finished), { id: 'chart-finished' }),
+      barChart('People against the computer, by level', levelLabels, [
+        { name: 'people won', colour: '#2a9d3f', values: stats.levels.map((l) => l.human_wins) },
+        { name: 'computer won', colour: '#b3261e', values: stats.levels.map((l) => l.computer_wins) },
+        { name: 'games', colour: '#9c9484', values: stats.levels.map((l) => l.games) },
+      ], { id: 'chart-levels' }),
+      barChart('Active players per day', range, [{
+        name: 'people who moved', colour: '#14532d',
+        values: range.map((d) => (stats.active_players.find((a) => a.day === d) || { players: 0 }).players),
+      }], { id: 'chart-players' })),
+    h('section', { class: 'panel' }, h('h2', {}, 'Per game'), totals)));
+}
+
+// ---- routing -------------------------------------------------------------------------------
+
+async function route() {
+  who();
+  const user = api.currentUser();
+  if (!user || user.role !== 'admin') {
+    signIn(user ? `${user.name} is not an admin: sign in as one.` : null);
+    return;
+  }
+  const [path, query = ''] = location.hash.replace(/^#\/?/, '').split('?');
+  const params = new URLSearchParams(query);
+  const parts = path.split('/').filter(Boolean);
+  setBusy(true);
+  try {
+    if (parts[0] === 'replay' && /^\d+$/.test(parts[1] || '')) await showReplay(Number(parts[1]));
+    else if (parts[0] === 'dashboard') await showDashboard(params);
+    else await showHistory(params);
+  } catch (error) {
+    if (error.status === 401 || error.status === 403) signIn(error.message);
+    else app().replaceChildren(h('div', { class: 'panel error' }, h('h1', {}, 'Something went wrong'), h('p', {}, error.message)));
+  } finally {
+    setBusy(false);
+  }
+}
+
+window.addEventListener('hashchange', route);
+route();
