@@ -12,7 +12,7 @@ use cardroom_db::admin::{self, GameFilter, StatsQuery};
 use cardroom_db::{AnyConnection, games, users};
 
 use super::read::STATUSES;
-use super::{load, seat_infos, setup::deal_first_hand};
+use super::{load, seat_infos};
 use crate::auth::{Caller, Role};
 use crate::error::ApiError;
 use crate::model::{SeatInfo, UserInfo};
@@ -276,18 +276,7 @@ pub fn list(
             STATUSES.join(", ")
         )));
     }
-    let page = query.page.unwrap_or(1);
-    if !(1..=1_000_000).contains(&page) {
-        return Err(ApiError::Invalid(
-            "page must be from 1 to 1000000".to_owned(),
-        ));
-    }
-    let per_page = query.per_page.unwrap_or(50);
-    if !(1..=200).contains(&per_page) {
-        return Err(ApiError::Invalid(
-            "per_page must be from 1 to 200".to_owned(),
-        ));
-    }
+    let (page, per_page) = super::paging(query.page, query.per_page, 50, 200)?;
     let from = query.from.as_deref().map(|d| day(d, "from")).transpose()?;
     let to = query.to.as_deref().map(|d| day(d, "to")).transpose()?;
     let filter = GameFilter {
@@ -355,89 +344,57 @@ pub fn game(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<AdminG
     })
 }
 
+/// The cards in `seat`'s hand, as that seat's view shows them.
+fn hand_of(game: &AnyGame, seat: Seat) -> Vec<String> {
+    let view = serde_json::to_value(game.view(Viewer::Seat(seat))).unwrap_or(Value::Null);
+    view.get("hand")
+        .and_then(Value::as_array)
+        .map(|cards| {
+            cards
+                .iter()
+                .filter_map(|c| c.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Replays the game from its stored seed, deck and log, recording after each entry every
 /// seat's hand and the public table.
 pub fn replay(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Replay, ApiError> {
     admin_only(caller)?;
     let loaded = load(conn, id)?;
-    let row = loaded.record.game.clone();
-    let kind = loaded.kind()?;
-    let broken = |what: String| ApiError::Internal(format!("game {id} does not replay: {what}"));
-    let mut game: Option<AnyGame> = None;
     let mut steps = Vec::new();
-    let mut after = 0;
-    loop {
-        let rows = games::log_after(conn, id, after, 1000)?;
-        let Some(last) = rows.last() else { break };
-        after = last.seq;
-        for entry in rows {
-            let seat = entry.seat.and_then(|s| u8::try_from(s).ok()).map(Seat::new);
-            let payload = parse_json(entry.payload.as_deref());
-            match (entry.action.as_str(), game.as_mut(), seat) {
-                ("started", _, _) => game = Some(deal_first_hand(&row)?.0),
-                ("move", Some(g), Some(seat)) => {
-                    let mv = kind
-                        .parse_move(payload.as_ref().unwrap_or(&Value::Null))
-                        .map_err(|e| broken(e.to_string()))?;
-                    g.play(seat, &mv).map_err(|e| broken(e.to_string()))?;
+    super::recovery::replay_each(conn, id, |entry, game| {
+        let (hand, status, hands, table) = match game {
+            None => (0, "waiting".to_owned(), Vec::new(), Value::Null),
+            Some(g) => (
+                i64::from(g.table().hand_number()),
+                match g.table().status() {
+                    Status::Active => "active",
+                    Status::HandOver => "hand_over",
+                    Status::Finished => "finished",
                 }
-                ("deal", Some(g), _) => {
-                    g.deal_next().map_err(|e| broken(e.to_string()))?;
-                }
-                ("resign", Some(g), Some(seat)) => {
-                    g.resign(seat).map_err(|e| broken(e.to_string()))?;
-                }
-                ("move" | "deal" | "resign", _, _) => {
-                    return Err(broken(format!("entry {} cannot be replayed", entry.seq)));
-                }
-                _ => {}
-            }
-            let (hand, status, hands, table) = match &game {
-                None => (0, "waiting".to_owned(), Vec::new(), Value::Null),
-                Some(g) => {
-                    let hands = (0..g.table().seats())
-                        .map(|s| {
-                            let view = serde_json::to_value(g.view(Viewer::Seat(Seat::new(s))))
-                                .unwrap_or(Value::Null);
-                            view.get("hand")
-                                .and_then(Value::as_array)
-                                .map(|cards| {
-                                    cards
-                                        .iter()
-                                        .filter_map(|c| c.as_str().map(str::to_owned))
-                                        .collect()
-                                })
-                                .unwrap_or_default()
-                        })
-                        .collect();
-                    let table =
-                        serde_json::to_value(g.view(Viewer::Spectator)).unwrap_or(Value::Null);
-                    (
-                        i64::from(g.table().hand_number()),
-                        match g.table().status() {
-                            Status::Active => "active",
-                            Status::HandOver => "hand_over",
-                            Status::Finished => "finished",
-                        }
-                        .to_owned(),
-                        hands,
-                        table,
-                    )
-                }
-            };
-            steps.push(ReplayStep {
-                seq: entry.seq,
-                action: entry.action,
-                seat: entry.seat.map(i64::from),
-                payload,
-                hand,
-                status,
-                hands,
-                table,
-                events: parse_json(Some(&entry.events)).unwrap_or(Value::Null),
-            });
-        }
-    }
+                .to_owned(),
+                (0..g.table().seats())
+                    .map(|s| hand_of(g, Seat::new(s)))
+                    .collect(),
+                serde_json::to_value(g.view(Viewer::Spectator)).unwrap_or(Value::Null),
+            ),
+        };
+        steps.push(ReplayStep {
+            seq: entry.seq,
+            action: entry.action.clone(),
+            seat: entry.seat.map(i64::from),
+            payload: parse_json(entry.payload.as_deref()),
+            hand,
+            status,
+            hands,
+            table,
+            events: parse_json(Some(&entry.events)).unwrap_or(Value::Null),
+        });
+        Ok(())
+    })?;
+    let row = &loaded.record.game;
     let deals = admin_deals(conn, id)?;
     Ok(Replay {
         id,

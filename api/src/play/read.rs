@@ -149,18 +149,7 @@ pub fn list(
             })
             .collect::<Result<_, _>>()?,
     };
-    let page = query.page.unwrap_or(1);
-    if !(1..=1_000_000).contains(&page) {
-        return Err(ApiError::Invalid(
-            "page must be from 1 to 1000000".to_owned(),
-        ));
-    }
-    let per_page = query.per_page.unwrap_or(20);
-    if !(1..=100).contains(&per_page) {
-        return Err(ApiError::Invalid(
-            "per_page must be from 1 to 100".to_owned(),
-        ));
-    }
+    let (page, per_page) = super::paging(query.page, query.per_page, 20, 100)?;
     let (records, total) = games::list_for_user(conn, caller.id, &statuses, page, per_page)?;
     let games = records
         .into_iter()

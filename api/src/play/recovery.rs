@@ -1,7 +1,7 @@
 //! Recovery of games left on a computer player's turn, and replaying a game from its log.
 
 use cardroom_core::{AnyGame, Seat};
-use cardroom_db::games::{self, Commit};
+use cardroom_db::games::{self, Commit, LogRow};
 use cardroom_db::{AnyConnection, DbError};
 use serde_json::Value;
 
@@ -67,15 +67,25 @@ fn recover_one(conn: &mut AnyConnection, id: i64, metrics: &Metrics) -> Result<b
 /// Rebuilds a game from its log alone: the stored options, seed and deck, then every logged
 /// move, deal and resignation in order. The snapshot must equal it.
 pub fn replay(conn: &mut AnyConnection, id: i64) -> Result<Option<AnyGame>, ApiError> {
+    replay_each(conn, id, |_, _| Ok(()))
+}
+
+/// Like [`replay`], calling `after` with each log entry and the game as it stands after it
+/// (none before the first deal).
+pub(super) fn replay_each(
+    conn: &mut AnyConnection,
+    id: i64,
+    mut after: impl FnMut(&LogRow, Option<&AnyGame>) -> Result<(), ApiError>,
+) -> Result<Option<AnyGame>, ApiError> {
     let loaded = load(conn, id)?;
     let kind = loaded.kind()?;
     let mut game: Option<AnyGame> = None;
-    let mut after = 0;
+    let mut last_seq = 0;
     let broken = |what: String| ApiError::Internal(format!("game {id} does not replay: {what}"));
     loop {
-        let rows = games::log_after(conn, id, after, 1000)?;
+        let rows = games::log_after(conn, id, last_seq, 1000)?;
         let Some(last) = rows.last() else { break };
-        after = last.seq;
+        last_seq = last.seq;
         for row in rows {
             let seat = || {
                 row.seat
@@ -107,6 +117,7 @@ pub fn replay(conn: &mut AnyConnection, id: i64) -> Result<Option<AnyGame>, ApiE
                 }
                 _ => {}
             }
+            after(&row, game.as_ref())?;
         }
     }
     Ok(game)
