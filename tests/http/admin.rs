@@ -71,8 +71,8 @@ fn only_admins_may_call_the_admin_endpoints(backend: Backend) {
         .assert_problem(422, "validation_failed");
 }
 
-/// An admin promotes a registered user, who is an admin from their next login; an admin
-/// cannot demote themselves.
+/// An admin promotes a registered user, who is an admin at once (and a player again at once
+/// when demoted); an admin cannot demote themselves.
 fn admins_promote_users(backend: Backend) {
     let server = Server::start_with(backend, &[ADMIN]);
     let admin = admin_token(&server);
@@ -93,6 +93,8 @@ fn admins_promote_users(backend: Backend) {
     );
     assert_eq!(promoted.status, 200, "{promoted:?}");
     assert_eq!(promoted.body["role"], "admin");
+    // The stored role counts, not the token's: her old token works at once.
+    assert_eq!(server.get("/api/v1/admin/games", Some(&layla)).status, 200);
     let login = server.post(
         "/api/v1/auth/login",
         None,
@@ -107,6 +109,16 @@ fn admins_promote_users(backend: Backend) {
             &json!({"role": "player"}),
         )
         .assert_problem(409, "last_admin_guard");
+    // Demoted, she loses access at once, token or not.
+    let demoted = server.post(
+        "/api/v1/admin/users/layla/role",
+        Some(&admin),
+        &json!({"role": "player"}),
+    );
+    assert_eq!(demoted.status, 200, "{demoted:?}");
+    server
+        .get("/api/v1/admin/games", Some(&layla))
+        .assert_problem(403, "forbidden");
     server
         .post(
             "/api/v1/admin/users/nobody/role",

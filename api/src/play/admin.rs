@@ -17,8 +17,11 @@ use crate::auth::{Caller, Role};
 use crate::error::ApiError;
 use crate::model::{SeatInfo, UserInfo};
 
-fn admin_only(caller: &Caller) -> Result<(), ApiError> {
-    if caller.role == Role::Admin {
+/// Admins only — by the role stored now, not the one in the token: a demoted admin's token
+/// stops working for these at once, and a promoted user's works at once.
+fn admin_only(conn: &mut AnyConnection, caller: &Caller) -> Result<(), ApiError> {
+    let stored = users::by_id(conn, caller.id)?.map(|u| u.role);
+    if stored.as_deref() == Some(Role::Admin.name()) {
         Ok(())
     } else {
         Err(ApiError::Forbidden("only admins may do this".to_owned()))
@@ -267,7 +270,7 @@ pub fn list(
     caller: &Caller,
     query: &AdminGamesQuery,
 ) -> Result<AdminGameList, ApiError> {
-    admin_only(caller)?;
+    admin_only(conn, caller)?;
     if let Some(status) = &query.status
         && !STATUSES.contains(&status.as_str())
     {
@@ -314,7 +317,7 @@ fn parse_json(text: Option<&str>) -> Option<Value> {
 }
 
 pub fn game(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<AdminGame, ApiError> {
-    admin_only(caller)?;
+    admin_only(conn, caller)?;
     let loaded = load(conn, id)?;
     let row = &loaded.record.game;
     let deals = admin_deals(conn, id)?;
@@ -361,7 +364,7 @@ fn hand_of(game: &AnyGame, seat: Seat) -> Vec<String> {
 /// Replays the game from its stored seed, deck and log, recording after each entry every
 /// seat's hand and the public table.
 pub fn replay(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Replay, ApiError> {
-    admin_only(caller)?;
+    admin_only(conn, caller)?;
     let loaded = load(conn, id)?;
     let mut steps = Vec::new();
     super::recovery::replay_each(conn, id, |entry, game| {
@@ -412,7 +415,7 @@ pub fn set_role(
     name: &str,
     request: &RoleRequest,
 ) -> Result<UserInfo, ApiError> {
-    admin_only(caller)?;
+    admin_only(conn, caller)?;
     let role = Role::parse(&request.role)
         .ok_or_else(|| ApiError::Invalid("role must be player or admin".to_owned()))?;
     let user = users::by_name(conn, name)?
@@ -437,7 +440,7 @@ pub fn stats(
     caller: &Caller,
     params: &StatsParams,
 ) -> Result<Stats, ApiError> {
-    admin_only(caller)?;
+    admin_only(conn, caller)?;
     let to = match &params.to {
         Some(text) => day(text, "to")?,
         None => Utc::now().date_naive(),
