@@ -78,6 +78,9 @@ pub enum ApiError {
     /// The server is at a limit: try again shortly (503 with its own code).
     #[error("{detail}")]
     Busy { code: &'static str, detail: String },
+    /// Too many sign-ins from one address; try again after `retry_after` seconds.
+    #[error("too many sign-ins from this address; try again in {retry_after} s")]
+    RateLimited { retry_after: u64 },
     /// A defect. The cause goes to the log, never to the client.
     #[error("internal error")]
     Internal(String),
@@ -100,6 +103,7 @@ impl ApiError {
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::Unavailable => "unavailable",
             ApiError::Busy { code, .. } => code,
+            ApiError::RateLimited { .. } => "rate_limited",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -118,6 +122,7 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => "Payload too large",
             ApiError::MethodNotAllowed(_) => "Method not allowed",
             ApiError::Unavailable | ApiError::Busy { .. } => "Service unavailable",
+            ApiError::RateLimited { .. } => "Too many requests",
             ApiError::Internal(_) => "Internal error",
         }
     }
@@ -162,6 +167,7 @@ impl ResponseError for ApiError {
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Unavailable | ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -180,6 +186,9 @@ impl ResponseError for ApiError {
         }
         if let ApiError::Unavailable | ApiError::Busy { .. } = self {
             response.insert_header((header::RETRY_AFTER, HeaderValue::from_static("2")));
+        }
+        if let ApiError::RateLimited { retry_after } = self {
+            response.insert_header((header::RETRY_AFTER, HeaderValue::from(*retry_after)));
         }
         response.json(self.problem())
     }

@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod error;
+pub mod limit;
 pub mod live;
 pub mod metrics;
 pub mod model;

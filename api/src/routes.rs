@@ -101,13 +101,16 @@ fn auth_response(
         (status = 201, description = "The guest account and its token", body = AuthResponse),
         (status = 409, description = "`name_taken`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`validation_failed`", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: too many sign-ins from this address; see Retry-After", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/guest")]
 pub async fn guest(
     state: web::Data<AppState>,
+    req: HttpRequest,
     body: web::Json<GuestRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    state.auth_limiter.check(&state.auth_limiter.client(&req))?;
     let name = body.into_inner().name;
     if let Some(name) = &name {
         check_name(name)?;
@@ -149,13 +152,16 @@ pub async fn guest(
         (status = 201, description = "The new account and its token", body = AuthResponse),
         (status = 409, description = "`name_taken`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`validation_failed`", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: too many sign-ins from this address; see Retry-After", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/register")]
 pub async fn register(
     state: web::Data<AppState>,
+    req: HttpRequest,
     body: web::Json<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
+    state.auth_limiter.check(&state.auth_limiter.client(&req))?;
     let Credentials { name, password } = body.into_inner();
     check_name(&name)?;
     check_password(&password)?;
@@ -182,13 +188,16 @@ fn dummy_hash() -> &'static str {
     responses(
         (status = 200, description = "A fresh token", body = AuthResponse),
         (status = 401, description = "`unauthorized`: wrong name or password", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate_limited`: too many sign-ins from this address; see Retry-After", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/login")]
 pub async fn login(
     state: web::Data<AppState>,
+    req: HttpRequest,
     body: web::Json<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
+    state.auth_limiter.check(&state.auth_limiter.client(&req))?;
     let Credentials { name, password } = body.into_inner();
     let response = run(&state, move |conn, state| {
         let user = cardroom_db::users::by_name(conn, &name)?;

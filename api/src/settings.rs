@@ -34,6 +34,14 @@ pub struct Settings {
     pub max_streams: usize,
     /// `CARDROOM_HEARTBEAT_SECS`: how often an idle event stream sends a heartbeat.
     pub heartbeat: Duration,
+    /// `CARDROOM_AUTH_PER_MINUTE`: sign-ins (guest, register, login) per client address per
+    /// minute, on average; 0 turns the limit off.
+    pub auth_per_minute: u32,
+    /// `CARDROOM_AUTH_BURST`: sign-ins per address allowed at once.
+    pub auth_burst: u32,
+    /// `CARDROOM_CLIENT_IP_HEADER`: a header set by the load balancer with the client's
+    /// address (e.g. `X-Real-IP`); unset: the connection's peer address.
+    pub client_ip_header: Option<String>,
 }
 
 /// The development secret: documented, so useless in production, which refuses it.
@@ -115,6 +123,9 @@ impl Settings {
             sweep_every: Duration::from_millis(number("CARDROOM_SWEEP_MS", 2000)?.max(100)),
             max_streams: number("CARDROOM_MAX_STREAMS", 1000)? as usize,
             heartbeat: Duration::from_secs(number("CARDROOM_HEARTBEAT_SECS", 15)?.clamp(1, 300)),
+            auth_per_minute: number("CARDROOM_AUTH_PER_MINUTE", 20)?.min(1_000_000) as u32,
+            auth_burst: number("CARDROOM_AUTH_BURST", 10)?.clamp(1, 1_000_000) as u32,
+            client_ip_header: get("CARDROOM_CLIENT_IP_HEADER").filter(|h| !h.trim().is_empty()),
         })
     }
 }

@@ -270,6 +270,11 @@ impl Application {
             keys: Keys::new(&settings.jwt_secret, settings.token_ttl),
             metrics: Metrics::default(),
             hub: Hub::default(),
+            auth_limiter: crate::limit::AuthLimiter::new(
+                settings.auth_per_minute,
+                settings.auth_burst,
+                settings.client_ip_header.clone(),
+            ),
             settings: settings.clone(),
         });
         let listening = state.clone();

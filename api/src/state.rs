@@ -16,4 +16,5 @@ pub struct AppState {
     pub settings: Settings,
     pub metrics: Metrics,
     pub hub: Hub,
+    pub auth_limiter: crate::limit::AuthLimiter,
 }

@@ -138,3 +138,41 @@ on_both_backends!(
     the_first_admin_comes_from_the_environment,
     tampered_expired_and_foreign_tokens_are_refused,
 );
+
+/// Sign-ins are limited per address: a burst, then 429 `rate_limited` with Retry-After; other
+/// addresses (as the load balancer reports them) are counted apart.
+#[test]
+fn sign_ins_are_rate_limited_per_address() {
+    let server = Server::start_with(
+        Backend::Sqlite,
+        &[
+            ("CARDROOM_AUTH_PER_MINUTE", "2"),
+            ("CARDROOM_AUTH_BURST", "3"),
+            ("CARDROOM_CLIENT_IP_HEADER", "X-Real-IP"),
+        ],
+    );
+    let from = |ip: &str, path: &str, body: serde_json::Value| {
+        server.post_with(path, None, &[("X-Real-IP", ip)], &body)
+    };
+    let right = json!({"name": "amira", "password": "a long passphrase"});
+    let wrong = json!({"name": "amira", "password": "not the passphrase"});
+    let ip = "203.0.113.7";
+    assert_eq!(from(ip, "/api/v1/auth/register", right.clone()).status, 201);
+    assert_eq!(from(ip, "/api/v1/auth/login", wrong.clone()).status, 401);
+    assert_eq!(from(ip, "/api/v1/auth/login", wrong.clone()).status, 401);
+    let limited = from(ip, "/api/v1/auth/login", wrong);
+    limited.assert_problem(429, "rate_limited");
+    let wait: u64 = limited
+        .header("retry-after")
+        .expect("Retry-After")
+        .parse()
+        .unwrap();
+    assert!((1..=30).contains(&wait), "{wait}");
+    // Guest accounts count too, from the same address.
+    from(ip, "/api/v1/auth/guest", json!({})).assert_problem(429, "rate_limited");
+    // Another address is not held up.
+    assert_eq!(
+        from("198.51.100.2", "/api/v1/auth/login", right).status,
+        200
+    );
+}

@@ -1,0 +1,138 @@
+//! Sign-in rate limiting: a token bucket per client address for guest creation, registration
+//! and login, so passwords cannot be guessed at speed and names cannot be squatted in bulk.
+//!
+//! Per process: behind a load balancer each replica keeps its own buckets, so a client gets
+//! at most `replicas ×` the rate. The client's address is the connection's peer, or — only
+//! when `CARDROOM_CLIENT_IP_HEADER` names one — the right-most address in that header, which
+//! is the one the nearest proxy (ours) saw; a client cannot forge it past that proxy.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use actix_web::HttpRequest;
+
+use crate::error::ApiError;
+
+/// Buckets kept before full (idle) ones are dropped.
+const PRUNE_ABOVE: usize = 10_000;
+
+#[derive(Debug)]
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+/// `per_minute` sign-ins per address on average, `burst` at once; `per_minute` 0 turns it off.
+#[derive(Debug)]
+pub struct AuthLimiter {
+    per_minute: u32,
+    burst: u32,
+    header: Option<String>,
+    buckets: Mutex<HashMap<String, Bucket>>,
+}
+
+impl AuthLimiter {
+    pub fn new(per_minute: u32, burst: u32, header: Option<String>) -> AuthLimiter {
+        AuthLimiter {
+            per_minute,
+            burst: burst.max(1),
+            header,
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The address a request comes from, as this limiter counts it.
+    pub fn client(&self, req: &HttpRequest) -> String {
+        if let Some(name) = &self.header
+            && let Some(value) = req
+                .headers()
+                .get(name.as_str())
+                .and_then(|v| v.to_str().ok())
+            && let Some(last) = value.rsplit(',').map(str::trim).find(|s| !s.is_empty())
+        {
+            return last.chars().take(64).collect();
+        }
+        req.peer_addr()
+            .map(|addr| addr.ip().to_string())
+            .unwrap_or_else(|| "unknown".to_owned())
+    }
+
+    /// Takes one token for `client`, or says how long to wait for one.
+    pub fn check(&self, client: &str) -> Result<(), ApiError> {
+        self.check_at(client, Instant::now())
+    }
+
+    fn check_at(&self, client: &str, now: Instant) -> Result<(), ApiError> {
+        if self.per_minute == 0 {
+            return Ok(());
+        }
+        let rate = f64::from(self.per_minute) / 60.0;
+        let burst = f64::from(self.burst);
+        let mut buckets = self
+            .buckets
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if buckets.len() > PRUNE_ABOVE {
+            buckets.retain(|_, b| b.tokens + now.duration_since(b.at).as_secs_f64() * rate < burst);
+        }
+        let bucket = buckets.entry(client.to_owned()).or_insert(Bucket {
+            tokens: burst,
+            at: now,
+        });
+        bucket.tokens =
+            (bucket.tokens + now.duration_since(bucket.at).as_secs_f64() * rate).min(burst);
+        bucket.at = now;
+        if bucket.tokens >= 1.0 {
+            bucket.tokens -= 1.0;
+            Ok(())
+        } else {
+            let wait = Duration::from_secs_f64((1.0 - bucket.tokens) / rate);
+            Err(ApiError::RateLimited {
+                retry_after: wait.as_secs().max(1),
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_burst_passes_then_the_rate_holds_and_addresses_are_apart() {
+        let limiter = AuthLimiter::new(60, 3, None);
+        let t0 = Instant::now();
+        for _ in 0..3 {
+            assert!(limiter.check_at("10.0.0.1", t0).is_ok());
+        }
+        match limiter.check_at("10.0.0.1", t0) {
+            Err(ApiError::RateLimited { retry_after }) => assert_eq!(retry_after, 1),
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            limiter.check_at("10.0.0.2", t0).is_ok(),
+            "another address has its own bucket"
+        );
+        // One a second comes back.
+        assert!(
+            limiter
+                .check_at("10.0.0.1", t0 + Duration::from_millis(1000))
+                .is_ok()
+        );
+        assert!(
+            limiter
+                .check_at("10.0.0.1", t0 + Duration::from_millis(1000))
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn zero_turns_it_off() {
+        let limiter = AuthLimiter::new(0, 1, None);
+        let t0 = Instant::now();
+        for _ in 0..100 {
+            assert!(limiter.check_at("10.0.0.1", t0).is_ok());
+        }
+    }
+}
