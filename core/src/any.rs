@@ -105,7 +105,8 @@ pub enum AnyGame {
 }
 
 /// Any game's move.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+///
+/// Its schema is `anyOf` the games' (see `openapi.rs`): some moves of two games look alike.
 #[derive(Clone, PartialEq, Debug, Serialize)]
 #[serde(untagged)]
 pub enum AnyMove {
@@ -116,7 +117,8 @@ pub enum AnyMove {
 }
 
 /// Any game's view.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+///
+/// Its schema is `anyOf` the games' (see `openapi.rs`): some moves of two games look alike.
 #[derive(Clone, PartialEq, Debug, Serialize)]
 #[serde(untagged)]
 pub enum AnyView {
@@ -127,7 +129,8 @@ pub enum AnyView {
 }
 
 /// Any game's own event.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+///
+/// Its schema is `anyOf` the games' (see `openapi.rs`): some moves of two games look alike.
 #[derive(Clone, PartialEq, Debug, Serialize)]
 #[serde(untagged)]
 pub enum AnyEvent {

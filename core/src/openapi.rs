@@ -2,11 +2,16 @@
 
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{
-    ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
+    AnyOfBuilder, ArrayBuilder, ObjectBuilder, OneOfBuilder, Ref, Schema, SchemaType, Type,
 };
 use utoipa::{PartialSchema, ToSchema};
 
+use crate::any::{AnyEvent, AnyMove, AnyView};
 use crate::bots::BotLevel;
+use crate::games::basra::{BasraEvent, BasraMove, BasraView};
+use crate::games::rummy::{RummyEvent, RummyMove, RummyView};
+use crate::games::tarneeb::{TarneebEvent, TarneebMove, TarneebView};
+use crate::games::thirty_one::{ThirtyOneEvent, ThirtyOneMove, ThirtyOneView};
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::options::OptionValue;
@@ -82,3 +87,30 @@ impl PartialSchema for OptionValue {
     }
 }
 impl ToSchema for OptionValue {}
+
+/// `anyOf` the four games' schemas, and those schemas as components. Not `oneOf`: a Basra play
+/// `{"type": "play", "card": "QC"}` is also a Tarneeb play, so a value may match several.
+macro_rules! any_of_games {
+    ($any:ty, $description:literal, $($game:ty),+) => {
+        impl PartialSchema for $any {
+            fn schema() -> RefOr<Schema> {
+                AnyOfBuilder::new()
+                    $(.item(Ref::from_schema_name(<$game as ToSchema>::name())))+
+                    .description(Some($description))
+                    .into()
+            }
+        }
+        impl ToSchema for $any {
+            fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+                $(
+                    schemas.push((<$game as ToSchema>::name().into_owned(), <$game as PartialSchema>::schema()));
+                    <$game as ToSchema>::schemas(schemas);
+                )+
+            }
+        }
+    };
+}
+
+any_of_games!(AnyMove, "Any game's move.", BasraMove, ThirtyOneMove, RummyMove, TarneebMove);
+any_of_games!(AnyView, "Any game's view.", BasraView, ThirtyOneView, RummyView, TarneebView);
+any_of_games!(AnyEvent, "Any game's own event.", BasraEvent, ThirtyOneEvent, RummyEvent, TarneebEvent);
