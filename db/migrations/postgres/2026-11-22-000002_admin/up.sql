@@ -61,3 +61,13 @@ CREATE TABLE daily_level (
 CREATE INDEX games_created ON games (created_at);
 CREATE INDEX games_finished ON games (finished_at) WHERE finished_at IS NOT NULL;
 CREATE INDEX games_kind_created ON games (kind, created_at);
+
+-- The games played before this migration: their starts and ends (their notable events and
+-- per-seat results were not kept, so those start from here).
+INSERT INTO daily_kind (day, kind, started)
+SELECT to_char(created_at, 'YYYY-MM-DD'), kind, COUNT(*) FROM games WHERE NOT practice GROUP BY 1, 2;
+INSERT INTO daily_kind (day, kind, finished, moves, hands, seconds)
+SELECT to_char(finished_at, 'YYYY-MM-DD'), kind, COUNT(*), SUM(moves), SUM(hands), CAST(SUM(EXTRACT(EPOCH FROM (finished_at - created_at))) AS BIGINT)
+FROM games WHERE NOT practice AND status = 'finished' AND finished_at IS NOT NULL GROUP BY 1, 2
+ON CONFLICT (day, kind) DO UPDATE SET finished = excluded.finished, moves = excluded.moves,
+    hands = excluded.hands, seconds = excluded.seconds;
