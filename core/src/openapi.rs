@@ -8,12 +8,12 @@ use utoipa::{PartialSchema, ToSchema};
 
 use crate::any::{AnyEvent, AnyMove, AnyView};
 use crate::bots::BotLevel;
+use crate::card::Card;
+use crate::cardset::CardSet;
 use crate::games::basra::{BasraEvent, BasraMove, BasraView};
 use crate::games::rummy::{RummyEvent, RummyMove, RummyView};
 use crate::games::tarneeb::{TarneebEvent, TarneebMove, TarneebView};
 use crate::games::thirty_one::{ThirtyOneEvent, ThirtyOneMove, ThirtyOneView};
-use crate::card::Card;
-use crate::cardset::CardSet;
 use crate::options::OptionValue;
 use crate::seat::Seat;
 
@@ -111,6 +111,27 @@ macro_rules! any_of_games {
     };
 }
 
-any_of_games!(AnyMove, "Any game's move.", BasraMove, ThirtyOneMove, RummyMove, TarneebMove);
-any_of_games!(AnyView, "Any game's view.", BasraView, ThirtyOneView, RummyView, TarneebView);
-any_of_games!(AnyEvent, "Any game's own event.", BasraEvent, ThirtyOneEvent, RummyEvent, TarneebEvent);
+any_of_games!(
+    AnyMove,
+    "Any game's move.",
+    BasraMove,
+    ThirtyOneMove,
+    RummyMove,
+    TarneebMove
+);
+any_of_games!(
+    AnyView,
+    "Any game's view.",
+    BasraView,
+    ThirtyOneView,
+    RummyView,
+    TarneebView
+);
+any_of_games!(
+    AnyEvent,
+    "Any game's own event.",
+    BasraEvent,
+    ThirtyOneEvent,
+    RummyEvent,
+    TarneebEvent
+);
