@@ -114,6 +114,35 @@ pub fn list_games(
     Ok((games, total))
 }
 
+/// The day and the `(game, seat)` pairs this process has noted on it.
+type Noted = Option<(String, std::collections::HashSet<(i64, i32)>)>;
+
+/// The seats of games this process has already noted today, so the statement below runs once
+/// per seat and day here, not on every move (another replica may run it again; the insert
+/// ignores a row that is there). Filled only after the transaction commits.
+static NOTED: std::sync::Mutex<Noted> = std::sync::Mutex::new(None);
+
+fn already_noted(day: &str, game_id: i64, seat: i32) -> bool {
+    let noted = NOTED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    matches!(noted.as_ref(), Some((d, seats)) if d == day && seats.contains(&(game_id, seat)))
+}
+
+/// Remembers that `(game_id, seat)` was noted on `now`'s day (call once committed).
+pub fn noted(game_id: i64, seat: i32, now: NaiveDateTime) {
+    let day = now.format("%Y-%m-%d").to_string();
+    let mut noted = NOTED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    match noted.as_mut() {
+        Some((d, seats)) if *d == day && seats.len() < 1_000_000 => {
+            seats.insert((game_id, seat));
+        }
+        _ => *noted = Some((day, std::iter::once((game_id, seat)).collect())),
+    }
+}
+
 /// Notes that the person in `seat` of a real (non-practice) game made a move on `now`'s day:
 /// one row per person, kind and day, however many moves.
 pub fn record_player_day(
@@ -123,6 +152,9 @@ pub fn record_player_day(
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
     let day = now.format("%Y-%m-%d").to_string();
+    if already_noted(&day, game_id, seat) {
+        return Ok(());
+    }
     let select = "SELECT {day}, g.kind, s.user_id FROM seats s JOIN games g ON g.id = s.game_id \
                   WHERE s.game_id = {game} AND s.seat = {seat} AND s.user_id IS NOT NULL \
                   AND NOT g.practice";

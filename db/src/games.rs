@@ -277,8 +277,16 @@ fn append(
 /// Applies a [`Commit`] atomically: the versioned update first (so SQLite takes its write lock
 /// before any read), then the log, seats, deals and idempotency key. Returns the new version.
 pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError> {
-    conn.transaction(|conn| {
-        let now = crate::now();
+    let now = crate::now();
+    let mut movers: Vec<i32> = change
+        .entries
+        .iter()
+        .filter(|e| e.action == "move")
+        .filter_map(|e| e.seat)
+        .collect();
+    movers.sort_unstable();
+    movers.dedup();
+    let version = conn.transaction(|conn| {
         let new_version = change.expected_version + change.entries.len() as i64;
         let summary = &change.summary;
         let updated = diesel::update(
@@ -336,15 +344,7 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
                 now,
             )?;
         }
-        let mut movers: Vec<i32> = change
-            .entries
-            .iter()
-            .filter(|e| e.action == "move")
-            .filter_map(|e| e.seat)
-            .collect();
-        movers.sort_unstable();
-        movers.dedup();
-        for seat in movers {
+        for &seat in &movers {
             crate::admin::record_player_day(conn, change.game_id, seat, now)?;
         }
         for seat in &change.seats {
@@ -390,7 +390,11 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
                 .execute(conn)?;
         }
         Ok(new_version)
-    })
+    })?;
+    for &seat in &movers {
+        crate::admin::noted(change.game_id, seat, now);
+    }
+    Ok(version)
 }
 
 /// A game with its seats.
