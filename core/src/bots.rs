@@ -17,6 +17,12 @@ use crate::table::Status;
 /// A computer player's strength.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum BotLevel {
+    /// The named scale every game offers: the original design's heuristic.
+    Easy,
+    /// The named scale: estimates the hidden cards and plays the odds.
+    Medium,
+    /// The named scale: a search over sampled deals of the hidden cards.
+    Hard,
     /// A uniformly random legal move.
     Random,
     /// The heuristic of the original design.
@@ -31,6 +37,9 @@ impl BotLevel {
     /// The level's name in the API.
     pub const fn name(self) -> &'static str {
         match self {
+            BotLevel::Easy => "easy",
+            BotLevel::Medium => "medium",
+            BotLevel::Hard => "hard",
             BotLevel::Random => "random",
             BotLevel::Greedy => "greedy",
             BotLevel::Strong => "strong",
@@ -58,13 +67,18 @@ impl fmt::Display for BotLevel {
 
 /// A name that is no computer-player level.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a computer-player level; the levels are random, greedy, strong and 1 to 10")]
+#[error(
+    "`{0}` is not a computer-player level; the levels are easy, medium, hard, random, greedy, strong and 1 to 10"
+)]
 pub struct UnknownLevel(pub String);
 
 impl FromStr for BotLevel {
     type Err = UnknownLevel;
     fn from_str(s: &str) -> Result<BotLevel, UnknownLevel> {
         match s {
+            "easy" => Ok(BotLevel::Easy),
+            "medium" => Ok(BotLevel::Medium),
+            "hard" => Ok(BotLevel::Hard),
             "random" => Ok(BotLevel::Random),
             "greedy" => Ok(BotLevel::Greedy),
             "strong" => Ok(BotLevel::Strong),
@@ -166,6 +180,9 @@ mod tests {
         assert_eq!(BotLevel::Random.to_string(), "random");
         assert!("hard-ish".parse::<BotLevel>().is_err());
         assert_eq!("7".parse::<BotLevel>(), Ok(BotLevel::Level(7)));
+        for level in [BotLevel::Easy, BotLevel::Medium, BotLevel::Hard] {
+            assert_eq!(level.name().parse::<BotLevel>(), Ok(level));
+        }
         assert_eq!(BotLevel::Level(10).to_string(), "10");
         for bad in ["0", "11", "07", "+5", "-1", "1.5"] {
             assert!(bad.parse::<BotLevel>().is_err(), "{bad}");

@@ -15,6 +15,7 @@ pub mod games;
 mod openapi;
 pub mod options;
 pub mod rng;
+pub mod search;
 pub mod seat;
 pub mod table;
 

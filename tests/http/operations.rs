@@ -63,7 +63,7 @@ fn the_catalogue_lists_basra_with_variants_options_and_levels(backend: Backend) 
         .iter()
         .map(|l| l["name"].as_str().unwrap())
         .collect();
-    assert_eq!(levels, ["random", "greedy"]);
+    assert_eq!(levels, ["easy", "medium", "hard", "random", "greedy"]);
 }
 
 fn the_served_openapi_document_is_the_committed_one(backend: Backend) {

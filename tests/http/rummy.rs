@@ -106,7 +106,8 @@ fn rummy_levels_one_to_ten_are_offered_and_checked(backend: Backend) {
     assert_eq!(
         levels,
         [
-            "random", "greedy", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"
+            "easy", "medium", "hard", "random", "greedy", "1", "2", "3", "4", "5", "6", "7", "8",
+            "9", "10"
         ]
     );
     for bad in ["0", "11", "strong"] {

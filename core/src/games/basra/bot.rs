@@ -3,18 +3,75 @@
 use crate::bots::BotLevel;
 use crate::card::{Card, Rank};
 use crate::cardset::CardSet;
-use crate::rng::CardRng;
+use crate::rng::{CardRng, Seed};
+use crate::search::{self, Determinize};
+use crate::seat::Seat;
 
 use super::capture::POINT_CARDS;
 use super::rules;
-use super::{BasraMove, BasraView};
+use super::{Basra, BasraMove, BasraPosition, BasraView};
+
+/// Sampled deals per decision for `medium`.
+pub const MEDIUM_SAMPLES: usize = 6;
+/// Sampled deals per decision for `hard`.
+pub const HARD_SAMPLES: usize = 40;
 
 /// A computer player's move.
 pub fn choose(view: &BasraView, level: BotLevel, rng: &mut CardRng) -> Option<BasraMove> {
     match level {
         BotLevel::Random => rng.choose(&view.legal_moves).cloned(),
-        // Basra offers no stronger level yet: the others play the original heuristic.
-        BotLevel::Greedy | BotLevel::Strong | BotLevel::Level(_) => greedy(view),
+        BotLevel::Medium => search::best_move::<Basra>(view, MEDIUM_SAMPLES, rng),
+        BotLevel::Hard => search::best_move::<Basra>(view, HARD_SAMPLES, rng),
+        // `easy` is the original heuristic; so are the names Basra does not list.
+        BotLevel::Easy | BotLevel::Greedy | BotLevel::Strong | BotLevel::Level(_) => greedy(view),
+    }
+}
+
+impl Determinize for Basra {
+    /// The unseen cards dealt at random to the other hands and the stock (in Basra nothing
+    /// public says where a card is: captures are face up, and hands are only counted).
+    fn determinize(view: &BasraView, seed: Seed, rng: &mut CardRng) -> Option<Basra> {
+        let me = view.seat?;
+        let to_act = view.to_act?;
+        let mut hidden = view.unseen().to_vec();
+        rng.shuffle(&mut hidden);
+        let mut pool = hidden.into_iter();
+        let hands = view
+            .hand_sizes
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                if i == me.index() {
+                    view.hand
+                } else {
+                    pool.by_ref().take(usize::from(n)).collect()
+                }
+            })
+            .collect();
+        let position = BasraPosition {
+            dealer: view.dealer,
+            to_act,
+            hands,
+            floor: view.floor,
+            stock: pool.collect(),
+            // A basra card kept out of the pile (`cse231`) must still be placed somewhere.
+            piles: view
+                .sides
+                .iter()
+                .map(|s| s.captured | s.basras.iter().map(|b| b.card).collect::<CardSet>())
+                .collect(),
+            round: view.round,
+            last_capture: view.last_capture,
+            carried: view.carried,
+            totals: view.sides.iter().map(|s| s.total).collect(),
+        };
+        let mut world = Basra::from_position(view.config.clone(), position, seed).ok()?;
+        world.basras = view.sides.iter().map(|s| s.basras.clone()).collect();
+        Some(world)
+    }
+
+    fn value(&self, seat: Seat) -> f64 {
+        search::lead_of(self, seat)
     }
 }
 

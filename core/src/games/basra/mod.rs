@@ -515,6 +515,20 @@ impl Game for Basra {
             variants: Variant::ALL.map(BasraConfig::variant_info).to_vec(),
             levels: vec![
                 LevelInfo {
+                    name: "easy",
+                    summary: "the original design's heuristic (the same as `greedy`)",
+                },
+                LevelInfo {
+                    name: "medium",
+                    summary: "deals the unseen cards at random a few times (6) and plays each card \
+                              out to the end of the deal with `easy` at every seat",
+                },
+                LevelInfo {
+                    name: "hard",
+                    summary: "the same search with 40 sampled deals per card: perfect-information \
+                              Monte Carlo with greedy playouts",
+                },
+                LevelInfo {
                     name: "random",
                     summary: "plays a uniformly random legal card",
                 },

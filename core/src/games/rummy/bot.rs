@@ -71,8 +71,10 @@ impl Skill {
                     blunder: 0.04 * f64::from(10 - n),
                 }
             }
-            // `strong` is the top of the scale.
-            BotLevel::Strong => Skill::of(BotLevel::Level(10)),
+            // The named levels sit on the numbered scale; `strong` is its top.
+            BotLevel::Strong | BotLevel::Hard => Skill::of(BotLevel::Level(10)),
+            BotLevel::Medium => Skill::of(BotLevel::Level(6)),
+            BotLevel::Easy => Skill::of(BotLevel::Level(3)),
             BotLevel::Greedy | BotLevel::Random => Skill {
                 exact: false,
                 memory: 0,

@@ -535,6 +535,20 @@ impl Game for Rummy {
     fn describe() -> KindInfo {
         let mut levels = vec![
             LevelInfo {
+                name: "easy",
+                summary: "level 3 of the original design's numbered scale: plans melds roughly, \
+                          remembers the last dozen face-up cards, blunders often",
+            },
+            LevelInfo {
+                name: "medium",
+                summary: "level 6 of the numbered scale: exact meld planning, a short memory, \
+                          occasional blunders",
+            },
+            LevelInfo {
+                name: "hard",
+                summary: "level 10 of the numbered scale: exact planning, full memory, no blunders",
+            },
+            LevelInfo {
                 name: "random",
                 summary: "a uniformly random legal move",
             },

@@ -19,16 +19,21 @@ use super::auction::{Bid, Denomination, PlayedCard, strength, trick_winner};
 use super::config::Variant;
 use super::{TarneebMove, TarneebView};
 
-/// Samples per decision for `strong`.
+/// Samples per decision for `strong` and `medium`.
 const SAMPLES: usize = 20;
+/// Samples per decision for `hard`.
+const HARD_SAMPLES: usize = 48;
+/// What making (or setting) the contract is worth to `hard`, in tricks.
+const CONTRACT_BONUS: u32 = 4;
 
 /// A computer player's move.
 pub fn choose(view: &TarneebView, level: BotLevel, rng: &mut CardRng) -> Option<TarneebMove> {
     let mv = match level {
         BotLevel::Random => return rng.choose(&view.legal_moves).copied(),
-        BotLevel::Strong => strong(view, rng),
-        // No numbered scale in Tarneeb: the numbers play the original heuristic.
-        BotLevel::Greedy | BotLevel::Level(_) => greedy(view),
+        BotLevel::Strong | BotLevel::Medium => strong(view, rng, SAMPLES, false),
+        BotLevel::Hard => strong(view, rng, HARD_SAMPLES, true),
+        // No numbered scale in Tarneeb: the numbers play the original heuristic, as `easy`.
+        BotLevel::Easy | BotLevel::Greedy | BotLevel::Level(_) => greedy(view),
     };
     mv.filter(|m| view.legal_moves.contains(m))
         .or_else(|| view.legal_moves.first().copied())
@@ -350,18 +355,46 @@ fn sample_deal(view: &TarneebView, me: Seat, trump: Option<Suit>, rng: &mut Card
 }
 
 /// The average tricks `me`'s team takes with `trump` over sampled deals.
-fn simulated_tricks(view: &TarneebView, me: Seat, trump: Option<Suit>, rng: &mut CardRng) -> f64 {
-    let total: u32 = (0..SAMPLES)
+fn simulated_tricks(
+    view: &TarneebView,
+    me: Seat,
+    trump: Option<Suit>,
+    samples: usize,
+    rng: &mut CardRng,
+) -> f64 {
+    let total: u32 = (0..samples)
         .map(|_| {
             let mut world = sample_deal(view, me, trump, rng);
             world.play_out();
             u32::from(world.tricks[team(me)])
         })
         .sum();
-    f64::from(total) / SAMPLES as f64
+    f64::from(total) / samples.max(1) as f64
 }
 
-fn strong(view: &TarneebView, rng: &mut CardRng) -> Option<TarneebMove> {
+/// How `me` values a finished playout: the tricks of its team and, when `contract_aware`, a
+/// bonus for making the contract (declaring) or setting it (defending).
+fn playout_value(view: &TarneebView, me: Seat, tricks: [u8; 2], contract_aware: bool) -> u32 {
+    let own = u32::from(tricks[team(me)]);
+    let Some(contract) = view.contract.filter(|_| contract_aware) else {
+        return own;
+    };
+    let declaring = team(contract.declarer);
+    let made = tricks[declaring] >= contract.bid.tricks;
+    if made == (declaring == team(me)) {
+        own + CONTRACT_BONUS
+    } else {
+        own
+    }
+}
+
+/// Perfect-information Monte Carlo with greedy playouts: `samples` consistent worlds.
+fn strong(
+    view: &TarneebView,
+    rng: &mut CardRng,
+    samples: usize,
+    contract_aware: bool,
+) -> Option<TarneebMove> {
     let me = view.seat?;
     match view.phase.as_str() {
         "bidding" => {
@@ -371,14 +404,14 @@ fn strong(view: &TarneebView, rng: &mut CardRng) -> Option<TarneebMove> {
             };
             let (denomination, tricks) = options
                 .into_iter()
-                .map(|d| (d, simulated_tricks(view, me, d.trump(), rng)))
+                .map(|d| (d, simulated_tricks(view, me, d.trump(), samples, rng)))
                 .max_by(|a, b| a.1.total_cmp(&b.1))?;
             // The playouts are greedy and the partner's hand random: shade the estimate.
             Some(bid_for(view, tricks - 0.5, denomination))
         }
         "trump" => Suit::ALL
             .into_iter()
-            .map(|s| (s, simulated_tricks(view, me, Some(s), rng)))
+            .map(|s| (s, simulated_tricks(view, me, Some(s), samples, rng)))
             .max_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(suit, _)| TarneebMove::Trump { suit }),
         "play" => {
@@ -394,7 +427,7 @@ fn strong(view: &TarneebView, rng: &mut CardRng) -> Option<TarneebMove> {
                 return legal.first().map(|&card| TarneebMove::Play { card });
             }
             let mut totals = vec![0u32; legal.len()];
-            for _ in 0..SAMPLES {
+            for _ in 0..samples {
                 let Some(world) = sample_world(view, me, rng) else {
                     break;
                 };
@@ -402,7 +435,7 @@ fn strong(view: &TarneebView, rng: &mut CardRng) -> Option<TarneebMove> {
                     let mut w = world.clone();
                     w.play(card);
                     w.play_out();
-                    totals[i] += u32::from(w.tricks[team(me)]);
+                    totals[i] += playout_value(view, me, w.tricks, contract_aware);
                 }
             }
             legal

@@ -413,6 +413,21 @@ impl Game for Tarneeb {
             variants: Variant::ALL.map(TarneebConfig::variant_info).to_vec(),
             levels: vec![
                 LevelInfo {
+                    name: "easy",
+                    summary: "the original design's heuristic (the same as `greedy`)",
+                },
+                LevelInfo {
+                    name: "medium",
+                    summary: "deals the unseen cards 20 times consistently with the play (who \
+                              showed out of which suit) and plays each card out with `greedy` (the \
+                              same as `strong`)",
+                },
+                LevelInfo {
+                    name: "hard",
+                    summary: "the same search with 48 samples, valuing a playout by the contract \
+                              made or set as well as the tricks",
+                },
+                LevelInfo {
                     name: "random",
                     summary: "a uniformly random legal move",
                 },

@@ -3,21 +3,180 @@
 use crate::bots::BotLevel;
 use crate::card::Card;
 use crate::cardset::CardSet;
-use crate::rng::CardRng;
+use crate::rng::{CardRng, Seed};
+use crate::search::{self, Determinize};
 use crate::seat::Seat;
 
 use super::value::{HandValue, best_discard, hand_value};
-use super::{Pile, ThirtyOneMove, ThirtyOneView, Variant};
+use super::{Pile, Step, ThirtyOne, ThirtyOneMove, ThirtyOnePosition, ThirtyOneView, Variant};
+
+/// Sampled deals per decision for `hard`.
+pub const HARD_SAMPLES: usize = 48;
 
 /// A computer player's move.
 pub fn choose(view: &ThirtyOneView, level: BotLevel, rng: &mut CardRng) -> Option<ThirtyOneMove> {
     match level {
         BotLevel::Random => rng.choose(&view.legal_moves).copied(),
-        BotLevel::Greedy => greedy(view),
-        BotLevel::Strong => strong(view, rng),
+        BotLevel::Easy | BotLevel::Greedy => greedy(view),
+        BotLevel::Medium | BotLevel::Strong => strong(view, rng),
+        // The search decides only where it beats `medium`'s choice by two standard errors
+        // (see `search::guided_move`): 31's playouts carry little signal per move.
+        BotLevel::Hard => {
+            let baseline = strong(view, &mut rng.clone());
+            search::guided_move::<ThirtyOne>(view, HARD_SAMPLES, baseline.as_ref(), rng)
+        }
         // 31 offers no numbered levels: they play the original heuristic.
         BotLevel::Level(_) => greedy(view),
     }
+}
+
+impl Determinize for ThirtyOne {
+    /// The unseen cards dealt at random to the hidden part of the other hands (the cards a
+    /// seat took from the discard pile are known to be there) and to the stock.
+    fn determinize(view: &ThirtyOneView, seed: Seed, rng: &mut CardRng) -> Option<ThirtyOne> {
+        let me = view.seat?;
+        if view.to_act != Some(me) {
+            return None;
+        }
+        let mut seen = view.hand | view.discards.iter().copied().collect::<CardSet>();
+        for player in &view.players {
+            seen |= player.known;
+        }
+        let mut hidden = (CardSet::ALL - seen).to_vec();
+        rng.shuffle(&mut hidden);
+        // Hands are not random after a few turns: every player has been keeping the best three
+        // of what it drew. Each hidden part is dealt at random and then improved by as many
+        // greedy draws as its owner has had turns (estimated from the discard pile), so the
+        // search does not knock against hands weaker than the ones it will meet.
+        let active = view.players.iter().filter(|p| !p.out).count().max(1);
+        let turns = (view.discards.len().saturating_sub(1) / active).min(12);
+        let three = view.config.three_of_a_kind;
+        let mut dealt: Vec<CardSet> = Vec::with_capacity(view.players.len());
+        for p in &view.players {
+            if p.seat == me {
+                dealt.push(CardSet::EMPTY);
+                continue;
+            }
+            let size = usize::from(p.cards).saturating_sub(p.known.len());
+            let mut hand = p.known;
+            for _ in 0..size {
+                if let Some(card) = hidden.pop() {
+                    hand.insert(card);
+                }
+            }
+            for _ in 0..turns {
+                if hidden.is_empty() {
+                    break;
+                }
+                let drawn = hidden.swap_remove(rng.index(hidden.len()));
+                let held = hand | CardSet::single(drawn);
+                let out = held
+                    .iter()
+                    .filter(|c| !p.known.contains(*c))
+                    .max_by_key(|&c| hand_value(held - CardSet::single(c), three))
+                    .unwrap_or(drawn);
+                hand = held - CardSet::single(out);
+                hidden.push(out);
+            }
+            dealt.push(hand - p.known);
+        }
+        rng.shuffle(&mut hidden);
+        let pool = hidden.into_iter();
+        // At the discard step the seat holds four cards; the position is set up at the start
+        // of its turn with the fourth on top of the stock, and the draw replayed below.
+        let discarding = view.step == "discard";
+        let fourth = if discarding {
+            view.taken
+                .or_else(|| (view.hand - own_known(view, me)).iter().last())
+        } else {
+            None
+        };
+        let hands: Vec<CardSet> = view
+            .players
+            .iter()
+            .map(|p| {
+                if p.seat == me {
+                    view.hand - fourth.map(CardSet::single).unwrap_or_default()
+                } else {
+                    p.known | dealt.get(p.seat.index()).copied().unwrap_or_default()
+                }
+            })
+            .collect();
+        let mut stock: Vec<Card> = pool.collect();
+        let mut discards = view.discards.clone();
+        if let Some(card) = fourth {
+            if view.taken == Some(card) {
+                discards.push(card);
+            } else {
+                stock.insert(0, card);
+            }
+        }
+        let position = ThirtyOnePosition {
+            dealer: view.dealer,
+            to_act: me,
+            hands,
+            known: view
+                .players
+                .iter()
+                .map(|p| {
+                    if p.seat == me {
+                        p.known - fourth.map(CardSet::single).unwrap_or_default()
+                    } else {
+                        p.known
+                    }
+                })
+                .collect(),
+            stock,
+            discards,
+            lives: view
+                .players
+                .iter()
+                .map(|p| if p.out { -1 } else { p.lives })
+                .collect(),
+            knocker: view.knocker,
+            final_turns: final_turns(view, me),
+            reshuffled: view.reshuffled,
+        };
+        let mut world = ThirtyOne::from_position(view.config.clone(), position, seed).ok()?;
+        if let Some(card) = fourth {
+            // Replay the draw: the same card into the same hand, at the discard step.
+            if view.taken == Some(card) {
+                world.discards.pop();
+                world.known[me.index()].insert(card);
+            } else {
+                world.stock.pop();
+            }
+            world.hands[me.index()].insert(card);
+            world.step = Step::Discard { taken: view.taken };
+        }
+        Some(world)
+    }
+
+    fn value(&self, seat: Seat) -> f64 {
+        search::lead_of(self, seat)
+    }
+}
+
+/// The cards `me` took from the discard pile and still holds.
+fn own_known(view: &ThirtyOneView, me: Seat) -> CardSet {
+    view.players
+        .get(me.index())
+        .map(|p| p.known)
+        .unwrap_or_default()
+}
+
+/// The turns still to be played after a knock when it is `me`'s turn: every seat in the game
+/// from `me` up to the knocker.
+fn final_turns(view: &ThirtyOneView, me: Seat) -> u8 {
+    let Some(knocker) = view.knocker else {
+        return 0;
+    };
+    let n = view.players.len() as u8;
+    (0..n)
+        .map(|i| Seat::new((me.number() + i) % n))
+        .take_while(|&s| s != knocker)
+        .filter(|s| view.players.get(s.index()).is_some_and(|p| !p.out))
+        .count() as u8
 }
 
 fn can(view: &ThirtyOneView, mv: ThirtyOneMove) -> bool {

@@ -471,6 +471,23 @@ impl Game for ThirtyOne {
             variants: Variant::ALL.map(ThirtyOneConfig::variant_info).to_vec(),
             levels: vec![
                 LevelInfo {
+                    name: "easy",
+                    summary: "the original design's heuristic (the same as `greedy`)",
+                },
+                LevelInfo {
+                    name: "medium",
+                    summary: "estimates what the others hold from the cards it has seen (the same \
+                              as `strong`)",
+                },
+                LevelInfo {
+                    name: "hard",
+                    summary: "`medium`, checked by a search: deals the unseen cards 48 times (the \
+                              cards each player took from the discard pile stay in its hand, and \
+                              each hand is improved by as many draws as its owner has had turns), \
+                              plays every move out to the end of the hand with `easy` at every \
+                              seat, and changes `medium`'s move only where another wins clearly",
+                },
+                LevelInfo {
                     name: "random",
                     summary: "a uniformly random legal move",
                 },
