@@ -1,6 +1,7 @@
 //! Cardroom's HTTP service: a thin layer over the rules engine and the database. It keeps no
 //! game in memory, so any number of replicas can serve one database.
 
+pub mod arena;
 pub mod auth;
 pub mod error;
 pub mod limit;

@@ -1,6 +1,7 @@
 //! `cardroom`: serves the API, the docs and the page (`cardroom` or `cardroom serve`), prints
 //! the OpenAPI document (`cardroom openapi`), or checks a game's deals against its log
-//! (`cardroom verify-deal FILE`).
+//! (`cardroom verify-deal FILE`), or measures computer players against each other
+//! (`cardroom arena ...`).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -8,12 +9,13 @@ use std::process::ExitCode;
 use cardroom_api::settings::Settings;
 use cardroom_api::startup::{Application, openapi_document};
 
-const USAGE: &str = "usage: cardroom [serve | openapi | verify-deal FILE]\n\
+const USAGE: &str = "usage: cardroom [serve | openapi | verify-deal FILE | arena ...]\n\
   serve             run the service (the default); configured by environment variables, see the README\n\
   openapi           print the OpenAPI document\n\
   verify-deal FILE  check a game's log (the JSON of GET /games/{id}/log; `-` reads standard\n\
                     input): every revealed seed against its commitment, and every card dealt\n\
-                    against the revealed seeds. Exits 0 when all match, 1 when not, 2 on bad input";
+                    against the revealed seeds. Exits 0 when all match, 1 when not, 2 on bad input\n\
+  arena ...         duplicate matches between two computer-player levels (`cardroom arena --help`)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,12 +38,38 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("arena") => arena(args.get(1..).unwrap_or_default()),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
         Some(other) => {
             eprintln!("cardroom: unknown command `{other}`\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn arena(args: &[String]) -> ExitCode {
+    use cardroom_api::arena;
+    if matches!(args.first().map(String::as_str), Some("-h" | "--help")) {
+        println!("{}", arena::USAGE);
+        return ExitCode::SUCCESS;
+    }
+    let parsed = match arena::parse(args) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            eprintln!("cardroom arena: {error}\n{}", arena::USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    match arena::run(&parsed) {
+        Ok(report) => {
+            print!("{}", arena::render(&parsed, &report));
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("cardroom arena: {error}");
             ExitCode::from(2)
         }
     }

@@ -5,6 +5,7 @@
 //! that viewer may see; computer players receive only their seat's view.
 
 pub mod any;
+pub mod arena;
 pub mod bots;
 pub mod card;
 pub mod cardset;
