@@ -30,6 +30,11 @@ pub trait Determinize: Game {
     /// How good the position is for `seat` when a playout stops (the hand is over, or the
     /// game): larger is better. Only differences between moves matter.
     fn value(&self, seat: Seat) -> f64;
+
+    /// The level that plays every seat in the playouts: `easy` unless a game says otherwise.
+    fn playout_level() -> BotLevel {
+        BotLevel::Easy
+    }
 }
 
 /// The most moves one playout makes before it is scored where it stands.
@@ -44,9 +49,9 @@ pub fn drawn_seed(rng: &mut CardRng) -> Seed {
     Seed::from_bytes(bytes)
 }
 
-/// Plays the current hand out with the `easy` player at every seat: until the hand or the
-/// game is over, or the cap.
-pub fn play_out<G: Game>(world: &mut G, rng: &mut CardRng) {
+/// Plays the current hand out with the game's playout level at every seat: until the hand or
+/// the game is over, or the cap.
+pub fn play_out<G: Determinize>(world: &mut G, rng: &mut CardRng) {
     for _ in 0..PLAYOUT_CAP {
         if world.status() != Status::Active {
             return;
@@ -78,8 +83,8 @@ pub fn best_move<G: Determinize>(
 }
 
 /// Like [`best_move`], but the search must earn its deviation from a heuristic's choice: the
-/// `baseline` move is kept unless another move beats it in the paired samples by more than two
-/// standard errors. Where playouts carry little signal (a 31 discard is mostly washed out by
+/// `baseline` move is kept unless the best move of half the samples beats it in the other half
+/// (paired) by more than two standard errors. Where playouts carry little signal (a 31 discard is mostly washed out by
 /// the rest of the hand), this keeps the search from trading a sound heuristic for noise.
 pub fn guided_move<G: Determinize>(
     view: &G::View,
@@ -87,8 +92,19 @@ pub fn guided_move<G: Determinize>(
     baseline: Option<&G::Move>,
     rng: &mut CardRng,
 ) -> Option<G::Move> {
+    guided_among::<G>(view, view.legal_moves(), samples, baseline, rng)
+}
+
+/// [`guided_move`] restricted to `candidates` (legal moves of `view`): for games where only
+/// some decisions are worth a search.
+pub fn guided_among<G: Determinize>(
+    view: &G::View,
+    legal: &[G::Move],
+    samples: usize,
+    baseline: Option<&G::Move>,
+    rng: &mut CardRng,
+) -> Option<G::Move> {
     let me = view.seat()?;
-    let legal = view.legal_moves();
     if legal.len() <= 1 {
         return legal.first().cloned();
     }
@@ -116,21 +132,30 @@ pub fn guided_move<G: Determinize>(
     if values.is_empty() {
         return None;
     }
-    let mean = |i: usize| values.iter().map(|row| row[i]).sum::<f64>() / values.len() as f64;
-    // The first of the best: legal moves come in a fixed order, so ties break the same way.
-    let mut best = 0;
-    for i in 1..legal.len() {
-        if mean(i) > mean(best) {
-            best = i;
-        }
-    }
-    let Some(base) = baseline.and_then(|b| legal.iter().position(|m| m == b)) else {
-        return legal.get(best).cloned();
+    let mean_over = |rows: &[Vec<f64>], i: usize| {
+        rows.iter().map(|row| row[i]).sum::<f64>() / rows.len().max(1) as f64
     };
-    if best == base || values.len() < 2 {
+    // The first of the best: legal moves come in a fixed order, so ties break the same way.
+    let best_in = |rows: &[Vec<f64>]| {
+        let mut best = 0;
+        for i in 1..legal.len() {
+            if mean_over(rows, i) > mean_over(rows, best) {
+                best = i;
+            }
+        }
+        best
+    };
+    let Some(base) = baseline.and_then(|b| legal.iter().position(|m| m == b)) else {
+        return legal.get(best_in(&values)).cloned();
+    };
+    // Choosing the best of several moves and testing it on the same samples would favour
+    // luck (the winner's curse): the first half of the samples chooses, the second half tests.
+    let (choose, test) = values.split_at(values.len() / 2);
+    let best = best_in(choose);
+    if best == base || test.len() < 2 {
         return legal.get(base).cloned();
     }
-    let diffs: Vec<f64> = values.iter().map(|row| row[best] - row[base]).collect();
+    let diffs: Vec<f64> = test.iter().map(|row| row[best] - row[base]).collect();
     let n = diffs.len() as f64;
     let d = diffs.iter().sum::<f64>() / n;
     let variance = diffs.iter().map(|x| (x - d).powi(2)).sum::<f64>() / (n - 1.0);

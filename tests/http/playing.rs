@@ -10,12 +10,13 @@ fn first(legal: &[Value]) -> Value {
 }
 
 /// A person against the computer to the end, in `variant`.
-fn person_against_computer(backend: Backend, variant: &str) {
+/// A person against the computer at `level` (the named levels are played over HTTP too).
+fn person_against_computer(backend: Backend, variant: &str, level: &str) {
     let server = Server::start(backend);
     let amira = server.guest("amira");
     let (id, view) = server.create(
         &amira,
-        json!({"kind": "basra", "variant": variant, "seats": [{}, {"bot": "greedy"}]}),
+        json!({"kind": "basra", "variant": variant, "seats": [{}, {"bot": level}]}),
     );
     assert_eq!(view["status"], "active");
     assert_eq!(view["your_seat"], 0);
@@ -62,15 +63,15 @@ fn person_against_computer(backend: Backend, variant: &str) {
 }
 
 fn a_person_plays_standard_basra_to_the_end_against_the_computer(backend: Backend) {
-    person_against_computer(backend, "standard");
+    person_against_computer(backend, "standard", "hard");
 }
 
 fn a_person_plays_classic44_to_the_end_against_the_computer(backend: Backend) {
-    person_against_computer(backend, "classic44");
+    person_against_computer(backend, "classic44", "medium");
 }
 
 fn a_person_plays_cse231_to_the_end_against_the_computer(backend: Backend) {
-    person_against_computer(backend, "cse231");
+    person_against_computer(backend, "cse231", "greedy");
 }
 
 fn two_people_play_basra_to_the_end_with_the_invite_code(backend: Backend) {

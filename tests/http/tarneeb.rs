@@ -20,7 +20,7 @@ fn one_person_and_three_computers_play_tarneeb_to_the_end(backend: Backend) {
     let amira = server.guest("amira");
     let (id, view) = server.create(
         &amira,
-        json!({"kind": "tarneeb", "seats": [{}, {"bot": "strong"}, {"bot": "greedy"}, {"bot": "greedy"}], "options": {"target": 31}}),
+        json!({"kind": "tarneeb", "seats": [{}, {"bot": "hard"}, {"bot": "easy"}, {"bot": "medium"}], "options": {"target": 31}}),
     );
     assert_eq!(view["table"]["hand"].as_array().unwrap().len(), 13);
     assert_eq!(view["table"]["hand_sizes"], json!([13, 13, 13, 13]));

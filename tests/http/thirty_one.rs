@@ -19,8 +19,8 @@ fn person_against_computers(backend: Backend, variant: &str, computers: usize) {
     let server = Server::start(backend);
     let amira = server.guest("amira");
     let mut seats = vec![json!({})];
-    let levels = ["greedy", "strong", "random"];
-    seats.extend((0..computers).map(|i| json!({ "bot": levels[i % 3] })));
+    let levels = ["hard", "strong", "random", "easy", "medium"];
+    seats.extend((0..computers).map(|i| json!({ "bot": levels[i % levels.len()] })));
     let (id, view) = server.create(
         &amira,
         json!({"kind": "thirty_one", "variant": variant, "seats": seats}),

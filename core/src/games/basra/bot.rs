@@ -12,7 +12,7 @@ use super::rules;
 use super::{Basra, BasraMove, BasraPosition, BasraView};
 
 /// Sampled deals per decision for `medium`.
-pub const MEDIUM_SAMPLES: usize = 6;
+pub const MEDIUM_SAMPLES: usize = 10;
 /// Sampled deals per decision for `hard`.
 pub const HARD_SAMPLES: usize = 40;
 

@@ -520,7 +520,7 @@ impl Game for Basra {
                 },
                 LevelInfo {
                     name: "medium",
-                    summary: "deals the unseen cards at random a few times (6) and plays each card \
+                    summary: "deals the unseen cards at random 10 times and plays each card \
                               out to the end of the deal with `easy` at every seat",
                 },
                 LevelInfo {

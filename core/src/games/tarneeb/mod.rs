@@ -424,8 +424,9 @@ impl Game for Tarneeb {
                 },
                 LevelInfo {
                     name: "hard",
-                    summary: "the same search with 48 samples, valuing a playout by the contract \
-                              made or set as well as the tricks",
+                    summary: "the same search with 48 samples, solving the last four tricks \
+                              exactly (double dummy) and valuing a playout by the contract made or \
+                              set as well as the tricks",
                 },
                 LevelInfo {
                     name: "random",
