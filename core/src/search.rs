@@ -30,11 +30,6 @@ pub trait Determinize: Game {
     /// How good the position is for `seat` when a playout stops (the hand is over, or the
     /// game): larger is better. Only differences between moves matter.
     fn value(&self, seat: Seat) -> f64;
-
-    /// The level that plays every seat in the playouts: `easy` unless a game says otherwise.
-    fn playout_level() -> BotLevel {
-        BotLevel::Easy
-    }
 }
 
 /// The most moves one playout makes before it is scored where it stands.
@@ -49,8 +44,8 @@ pub fn drawn_seed(rng: &mut CardRng) -> Seed {
     Seed::from_bytes(bytes)
 }
 
-/// Plays the current hand out with the game's playout level at every seat: until the hand or
-/// the game is over, or the cap.
+/// Plays the current hand out with `easy` at every seat: until the hand or the game is over,
+/// or the cap.
 pub fn play_out<G: Determinize>(world: &mut G, rng: &mut CardRng) {
     for _ in 0..PLAYOUT_CAP {
         if world.status() != Status::Active {
@@ -84,8 +79,9 @@ pub fn best_move<G: Determinize>(
 
 /// Like [`best_move`], but the search must earn its deviation from a heuristic's choice: the
 /// `baseline` move is kept unless the best move of half the samples beats it in the other half
-/// (paired) by more than two standard errors. Where playouts carry little signal (a 31 discard is mostly washed out by
-/// the rest of the hand), this keeps the search from trading a sound heuristic for noise.
+/// (paired) by more than two standard errors. Where playouts carry little signal (a 31 discard
+/// is mostly washed out by the rest of the hand), this keeps the search from trading a sound
+/// heuristic for noise.
 pub fn guided_move<G: Determinize>(
     view: &G::View,
     samples: usize,
