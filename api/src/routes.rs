@@ -595,13 +595,19 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
 #[utoipa::path(tag = "operations", responses((status = 200, content_type = "text/plain", body = String)))]
 #[get("/metrics")]
 pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
+    // Games by status come from the database; while it is unreachable the rest still renders.
+    let games = run(&state, |conn, _| {
+        cardroom_db::admin::games_by_status(conn).map_err(ApiError::from)
+    })
+    .await
+    .ok();
     let pool = state.pool.state();
     HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "text/plain; version=0.0.4"))
         .body(
             state
                 .metrics
-                .render(pool.connections, pool.idle_connections),
+                .render(pool.connections, pool.idle_connections, games.as_deref()),
         )
 }
 

@@ -322,10 +322,21 @@ impl Application {
                 .default_service(web::to(fallback))
                 .wrap_fn(move |req, srv| {
                     let metrics = counted.clone();
+                    // The route's template, not the path: `/api/v1/games/{id}`, never one per id.
+                    let route = req
+                        .match_pattern()
+                        .unwrap_or_else(|| "unmatched".to_owned());
+                    let method = req.method().as_str().to_owned();
+                    let started = std::time::Instant::now();
                     let response = actix_web::dev::Service::call(srv, req);
                     async move {
                         let response = response.await?;
-                        metrics.metrics.count_response(response.status().as_u16());
+                        metrics.metrics.observe_request(
+                            &method,
+                            &route,
+                            response.status().as_u16(),
+                            started.elapsed(),
+                        );
                         Ok(response)
                     }
                 })

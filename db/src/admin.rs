@@ -403,6 +403,17 @@ where
     })
 }
 
+/// How many games are stored in each status (`waiting`, `active`, `finished`, …), for the
+/// metrics. An index-only count on `games (status, created_at)`.
+pub fn games_by_status(conn: &mut AnyConnection) -> Result<Vec<(String, i64)>, DbError> {
+    games::table
+        .group_by(games::status)
+        .select((games::status, diesel::dsl::count_star()))
+        .order(games::status)
+        .load::<(String, i64)>(conn)
+        .map_err(DbError::from)
+}
+
 pub fn stats(conn: &mut AnyConnection, query: &StatsQuery) -> Result<Stats, DbError> {
     let dialect = Dialect {
         postgres: matches!(conn, AnyConnection::Postgresql(_)),

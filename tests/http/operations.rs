@@ -1,7 +1,7 @@
 //! Health, readiness, metrics, the catalogue, the docs, the page and the OpenAPI contract.
 
 use diesel::{Connection, RunQueryDsl};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::on_both_backends;
 use crate::support::{Backend, Server};
@@ -21,6 +21,62 @@ fn health_readiness_metrics_and_docs_are_served(backend: Backend) {
         text.contains("cardroom_http_responses_total{class=\"2xx\"}"),
         "{text}"
     );
+    // Requests by route template and status, latency histograms, computer think time and
+    // games by status, after a game against the computer got going.
+    let amira = server.guest("amira");
+    let (id, view) = server.create(
+        &amira,
+        json!({"kind": "basra", "seats": [{}, {"bot": "hard"}]}),
+    );
+    let mut view = view;
+    if view["to_act"] == view["your_seat"] {
+        let mv = view["legal_moves"][0].clone();
+        assert_eq!(server.play(&amira, &view, &mv).status, 200);
+        view = server.view(&amira, id);
+    }
+    assert_eq!(
+        view["to_act"], view["your_seat"],
+        "the computer has answered"
+    );
+    server.get(&format!("/api/v1/games/{id}"), Some(&amira.token));
+    server.get("/no/such/page", None);
+    let text = server
+        .get("/metrics", None)
+        .body
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let value = |series: &str| -> f64 {
+        text.lines()
+            .find_map(|l| l.strip_prefix(series))
+            .and_then(|rest| rest.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no {series} in\n{text}"))
+    };
+    let game = r#"method="GET",route="/api/v1/games/{id}""#;
+    assert!(
+        value(&format!(
+            "cardroom_http_requests_total{{{game},status=\"200\"}}"
+        )) >= 1.0
+    );
+    assert_eq!(
+        value(&format!(
+            "cardroom_http_request_duration_seconds_bucket{{{game},le=\"+Inf\"}}"
+        )),
+        value(&format!(
+            "cardroom_http_request_duration_seconds_count{{{game}}}"
+        ))
+    );
+    assert!(
+        value(r#"cardroom_http_requests_total{method="GET",route="unmatched",status="404"}"#)
+            >= 1.0
+    );
+    assert!(
+        !text.contains(&format!("/api/v1/games/{id}\"")),
+        "a raw path became a label"
+    );
+    assert!(value(r#"cardroom_bot_think_seconds_count{kind="basra",level="hard"}"#) >= 1.0);
+    assert!(value(r#"cardroom_games{status="active"}"#) >= 1.0);
+
     let docs = server.get("/docs/", None);
     assert_eq!(docs.status, 200);
     assert!(docs.body.as_str().unwrap().contains("swagger"), "{docs:?}");

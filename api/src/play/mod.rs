@@ -317,9 +317,13 @@ fn run_computers(
 ) -> Result<(), ApiError> {
     let controllers = controllers(seats);
     for _ in 0..MAX_AUTOPLAY_STEPS {
+        let started = std::time::Instant::now();
         match game.next_automatic(&controllers) {
             None => break,
             Some(Automatic::Move(seat, mv)) => {
+                if let Some(Controller::Computer(level)) = controllers.get(seat.index()) {
+                    metrics.observe_think(game.kind().name(), level.name(), started.elapsed());
+                }
                 let events = game.play(seat, &mv).map_err(|e| {
                     ApiError::Internal(format!("a computer player's move was refused: {e}"))
                 })?;
