@@ -327,10 +327,21 @@ impl Application {
                         .match_pattern()
                         .unwrap_or_else(|| "unmatched".to_owned());
                     let method = req.method().as_str().to_owned();
+                    let request_id = actix_web::HttpMessage::extensions(&req)
+                        .get::<tracing_actix_web::RequestId>()
+                        .map(|id| id.to_string());
                     let started = std::time::Instant::now();
                     let response = actix_web::dev::Service::call(srv, req);
                     async move {
-                        let response = response.await?;
+                        let mut response = response.await?;
+                        // The id of this request in the logs, for a client's bug report.
+                        if let Some(value) = request_id
+                            .and_then(|id: String| header::HeaderValue::from_str(&id).ok())
+                        {
+                            response
+                                .headers_mut()
+                                .insert(header::HeaderName::from_static("x-request-id"), value);
+                        }
                         metrics.metrics.observe_request(
                             &method,
                             &route,

@@ -84,6 +84,55 @@ fn health_readiness_metrics_and_docs_are_served(backend: Backend) {
     assert!(page.body.as_str().unwrap().contains("Cardroom"));
 }
 
+/// JSON logs: one object a line; every request's access line carries the request id the
+/// client got in `X-Request-Id`, its route and status; no token ever reaches the log.
+#[test]
+fn logs_are_json_lines_with_the_request_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cardroom.log");
+    let log = std::fs::File::create(&path).unwrap();
+    let mut server = Server::start_logging_to(
+        &[("CARDROOM_LOG_FORMAT", "json"), ("RUST_LOG", "info")],
+        log,
+    );
+    let amira = server.guest("amira");
+    let reply = server.get("/api/v1/games?mine=true", Some(&amira.token));
+    assert_eq!(reply.status, 200);
+    let id = reply
+        .header("x-request-id")
+        .expect("an X-Request-Id header")
+        .to_owned();
+    let missing = server.get("/api/v1/games/999999", Some(&amira.token));
+    assert_eq!(missing.status, 404);
+    let missing_id = missing
+        .header("x-request-id")
+        .expect("an X-Request-Id header")
+        .to_owned();
+    assert_ne!(id, missing_id);
+    assert!(server.terminate());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    let access = |id: &str| {
+        lines
+            .iter()
+            .find(|l| l["span"]["request_id"] == id && l["message"] == "close")
+            .unwrap_or_else(|| panic!("no access line for {id} in\n{text}"))
+            .clone()
+    };
+    let line = access(&id);
+    assert_eq!(line["span"]["http.route"], "/api/v1/games");
+    assert_eq!(line["span"]["http.status_code"], 200);
+    assert_eq!(access(&missing_id)["span"]["http.status_code"], 404);
+    assert!(!text.contains(&amira.token), "a token was logged");
+    assert!(
+        !text.contains("Bearer"),
+        "an Authorization header was logged"
+    );
+}
+
 fn the_catalogue_lists_basra_with_variants_options_and_levels(backend: Backend) {
     let server = Server::start(backend);
     let reply = server.get("/api/v1/games/kinds", None);

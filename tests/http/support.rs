@@ -72,8 +72,24 @@ impl Server {
         Server::start_on(&database_url, dir, env)
     }
 
+    /// Starts a server on SQLite whose standard error (its logs) goes to `log`.
+    pub fn start_logging_to(env: &[(&str, &str)], log: std::fs::File) -> Server {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let database_url = format!("sqlite://{}", dir.path().join("cardroom.db").display());
+        Server::launch(&database_url, dir, env, Stdio::from(log))
+    }
+
     /// Starts a server on an existing database.
     pub fn start_on(database_url: &str, dir: tempfile::TempDir, env: &[(&str, &str)]) -> Server {
+        Server::launch(database_url, dir, env, Stdio::inherit())
+    }
+
+    fn launch(
+        database_url: &str,
+        dir: tempfile::TempDir,
+        env: &[(&str, &str)],
+        stderr: Stdio,
+    ) -> Server {
         let mut command = Command::new(env!("CARGO_BIN_EXE_cardroom"));
         command
             .env_clear()
@@ -88,7 +104,7 @@ impl Server {
             .env("CARDROOM_AUTH_PER_MINUTE", "0")
             .env("RUST_LOG", "warn,tracing_actix_web=error")
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(stderr);
         for (name, value) in env {
             command.env(name, value);
         }
