@@ -7,6 +7,7 @@ mod support;
 
 mod accounts;
 mod admin;
+mod authorization;
 mod errors;
 mod fairness;
 mod integrity;

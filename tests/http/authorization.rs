@@ -1,0 +1,197 @@
+//! The authorization matrix: every endpoint, called by nobody, by a player seated at the game,
+//! by a player who is not, by an admin, and with a forged token — each gets exactly the answer
+//! the policy says, and a refusal never changes the game.
+
+use serde_json::{Value, json};
+
+use crate::on_both_backends;
+use crate::support::{Backend, Server};
+
+const ADMIN: (&str, &str) = ("CARDROOM_ADMIN", "root:the admin passphrase");
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Role {
+    Anonymous,
+    Seated,
+    Stranger,
+    Admin,
+    Forged,
+}
+
+const ROLES: [Role; 5] = [
+    Role::Anonymous,
+    Role::Seated,
+    Role::Stranger,
+    Role::Admin,
+    Role::Forged,
+];
+
+/// What a role gets: a success status, or a problem's status and code.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Answer {
+    Ok(u16),
+    Problem(u16, &'static str),
+}
+
+use Answer::{Ok, Problem};
+
+const UNAUTHORIZED: Answer = Problem(401, "unauthorized");
+const FORBIDDEN: Answer = Problem(403, "forbidden");
+
+/// The policy for an endpoint that only the game's seated players may use.
+fn seated_only(seated: Answer) -> impl Fn(Role) -> Answer {
+    move |role| match role {
+        Role::Anonymous | Role::Forged => UNAUTHORIZED,
+        Role::Seated => seated,
+        Role::Stranger | Role::Admin => FORBIDDEN,
+    }
+}
+
+/// Any signed-in account.
+fn signed_in(answer: Answer) -> impl Fn(Role) -> Answer {
+    move |role| match role {
+        Role::Anonymous | Role::Forged => UNAUTHORIZED,
+        _ => answer,
+    }
+}
+
+/// Admins only.
+fn admins_only(role: Role) -> Answer {
+    match role {
+        Role::Anonymous | Role::Forged => UNAUTHORIZED,
+        Role::Seated | Role::Stranger => FORBIDDEN,
+        Role::Admin => Ok(200),
+    }
+}
+
+/// Everyone, token or not (a forged token is not even looked at).
+fn public(status: u16) -> impl Fn(Role) -> Answer {
+    move |_| Ok(status)
+}
+
+fn the_authorization_matrix_holds_for_every_endpoint(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN]);
+    let seated = server.guest("amira");
+    let stranger = server.guest("karim");
+    let login = server.post(
+        "/api/v1/auth/login",
+        None,
+        &json!({"name": "root", "password": "the admin passphrase"}),
+    );
+    assert_eq!(login.status, 200, "{login:?}");
+    let admin = login.body["token"].as_str().unwrap().to_owned();
+    // A token signed with another key: it must count for nothing.
+    let forged = {
+        let mut parts: Vec<String> = seated.token.split('.').map(str::to_owned).collect();
+        parts[2] = parts[2].chars().rev().collect();
+        parts.join(".")
+    };
+    let token = |role: Role| -> Option<String> {
+        match role {
+            Role::Anonymous => None,
+            Role::Seated => Some(seated.token.clone()),
+            Role::Stranger => Some(stranger.token.clone()),
+            Role::Admin => Some(admin.clone()),
+            Role::Forged => Some(forged.clone()),
+        }
+    };
+    let (id, view) = server.create(
+        &seated,
+        json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}]}),
+    );
+    let game = format!("/api/v1/games/{id}");
+    let stale = json!({"expected_version": 999_999, "move": {"type": "play", "card": "2C"}});
+
+    type Policy = Box<dyn Fn(Role) -> Answer>;
+    let gets: Vec<(String, Policy)> = vec![
+        (game.clone(), Box::new(seated_only(Ok(200)))),
+        (format!("{game}/log"), Box::new(seated_only(Ok(200)))),
+        (format!("{game}/score"), Box::new(seated_only(Ok(200)))),
+        (
+            format!("{game}/events?after=0&wait=0"),
+            Box::new(seated_only(Ok(200))),
+        ),
+        (
+            "/api/v1/games?mine=true".to_owned(),
+            Box::new(signed_in(Ok(200))),
+        ),
+        ("/api/v1/admin/games".to_owned(), Box::new(admins_only)),
+        ("/api/v1/admin/stats".to_owned(), Box::new(admins_only)),
+        (format!("/api/v1/admin/games/{id}"), Box::new(admins_only)),
+        (
+            format!("/api/v1/admin/games/{id}/replay"),
+            Box::new(admins_only),
+        ),
+        ("/api/v1/games/kinds".to_owned(), Box::new(public(200))),
+        ("/healthz".to_owned(), Box::new(public(200))),
+        ("/readyz".to_owned(), Box::new(public(200))),
+        ("/metrics".to_owned(), Box::new(public(200))),
+        ("/openapi.json".to_owned(), Box::new(public(200))),
+    ];
+    let posts: Vec<(String, Value, Policy)> = vec![
+        (
+            format!("{game}/moves"),
+            stale.clone(),
+            Box::new(seated_only(Problem(409, "version_conflict"))),
+        ),
+        (
+            format!("{game}/deal"),
+            json!({}),
+            Box::new(seated_only(Problem(409, "hand_not_over"))),
+        ),
+        (
+            format!("{game}/join"),
+            json!({"invite_code": "not-the-code"}),
+            Box::new(signed_in(FORBIDDEN)),
+        ),
+        (
+            "/api/v1/games".to_owned(),
+            json!({"kind": "basra", "seats": [{}, {"bot": "random"}]}),
+            Box::new(signed_in(Ok(201))),
+        ),
+        (
+            "/api/v1/admin/users/karim/role".to_owned(),
+            json!({"role": "player"}),
+            Box::new(admins_only),
+        ),
+    ];
+
+    let check = |what: &str, role: Role, reply: &crate::support::Reply, answer: Answer| match answer
+    {
+        Ok(status) => assert_eq!(reply.status, status, "{what} as {role:?}: {reply:?}"),
+        Problem(status, code) => {
+            assert_eq!(reply.status, status, "{what} as {role:?}: {reply:?}");
+            assert_eq!(reply.body["code"], code, "{what} as {role:?}: {reply:?}");
+        }
+    };
+    for role in ROLES {
+        for (path, policy) in &gets {
+            let reply = server.get(path, token(role).as_deref());
+            check(&format!("GET {path}"), role, &reply, policy(role));
+        }
+        for (path, body, policy) in &posts {
+            let reply = server.post(path, token(role).as_deref(), body);
+            check(&format!("POST {path}"), role, &reply, policy(role));
+        }
+        // Nothing refused (or conflicting) moved the game.
+        assert_eq!(server.view(&seated, id)["version"], view["version"]);
+    }
+
+    // Resigning ends the game: last, and only the seated player may.
+    let resign = format!("{game}/resign");
+    for role in [Role::Anonymous, Role::Forged, Role::Stranger, Role::Admin] {
+        let reply = server.post(&resign, token(role).as_deref(), &json!({}));
+        check(
+            &format!("POST {resign}"),
+            role,
+            &reply,
+            seated_only(Ok(200))(role),
+        );
+    }
+    assert_eq!(server.view(&seated, id)["status"], view["status"]);
+    let reply = server.post(&resign, Some(&seated.token), &json!({}));
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(server.view(&seated, id)["status"], "finished");
+}
+
+on_both_backends!(the_authorization_matrix_holds_for_every_endpoint);
