@@ -188,6 +188,7 @@ fn dummy_hash() -> &'static str {
     responses(
         (status = 200, description = "A fresh token", body = AuthResponse),
         (status = 401, description = "`unauthorized`: wrong name or password", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`validation_failed`: a field is missing or of the wrong type", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`rate_limited`: too many sign-ins from this address; see Retry-After", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -289,6 +290,7 @@ pub async fn list_games(
         (status = 403, description = "`forbidden`: wrong invite code", body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`already_seated`, `game_full`, `seat_taken`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`validation_failed`: a field is missing, of the wrong type, or names no seat", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]

@@ -100,7 +100,48 @@ pub fn openapi_document() -> utoipa::openapi::OpenApi {
         .configure(api_routes)
         .split_for_parts();
     doc.info.version = env!("CARGO_PKG_VERSION").to_owned();
+    add_common_responses(&mut doc);
     doc
+}
+
+/// The answers every operation can give for what it reads, written once instead of on every
+/// route: 400 `bad_request` where a body, a query or a path is parsed (malformed JSON, a query
+/// that is no query), and 404 `not_found` where the path names a game or a user.
+fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+    let problem = |description: &str| {
+        RefOr::T(
+            ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/problem+json",
+                    ContentBuilder::new()
+                        .schema(Some(Ref::from_schema_name("Problem")))
+                        .build(),
+                )
+                .build(),
+        )
+    };
+    for (path, item) in doc.paths.paths.iter_mut() {
+        let names_something = path.contains('{');
+        for operation in [&mut item.get, &mut item.post].into_iter().flatten() {
+            let reads_input = operation.request_body.is_some()
+                || operation.parameters.as_ref().is_some_and(|p| !p.is_empty());
+            let responses = &mut operation.responses.responses;
+            if reads_input && !responses.contains_key("400") {
+                responses.insert(
+                    "400".to_owned(),
+                    problem("`bad_request`: the body, query or path could not be read"),
+                );
+            }
+            if names_something && !responses.contains_key("404") {
+                responses.insert(
+                    "404".to_owned(),
+                    problem("`not_found`: no such game or user"),
+                );
+            }
+        }
+    }
 }
 
 /// The documented paths and their methods, to tell a wrong method (405) from a wrong path (404).
