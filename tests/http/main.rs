@@ -12,6 +12,7 @@ mod errors;
 mod fairness;
 mod integrity;
 mod operations;
+mod outage;
 mod playing;
 mod recovery;
 mod replicas;
