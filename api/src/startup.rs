@@ -105,8 +105,8 @@ pub fn openapi_document() -> utoipa::openapi::OpenApi {
 }
 
 /// The answers every operation can give for what it reads, written once instead of on every
-/// route: 400 `bad_request` where a body, a query or a path is parsed (malformed JSON, a query
-/// that is no query), and 404 `not_found` where the path names a game or a user.
+/// route: 400 `validation_failed` where a body, a query or a path is parsed (malformed JSON, a
+/// query that is no query), and 404 `not_found` where the path names a game or a user.
 fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
     let problem = |description: &str| {
@@ -131,7 +131,7 @@ fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
             if reads_input && !responses.contains_key("400") {
                 responses.insert(
                     "400".to_owned(),
-                    problem("`bad_request`: the body, query or path could not be read"),
+                    problem("`validation_failed`: the body, query or path could not be read"),
                 );
             }
             if names_something && !responses.contains_key("404") {
