@@ -86,6 +86,11 @@ impl Metrics {
     /// `/api/v1/games/{id}`, never the raw path, so the series stay few), and its latency.
     pub fn observe_request(&self, method: &str, pattern: &str, status: u16, elapsed: Duration) {
         self.count_response(status);
+        // Any token is an HTTP method; a client inventing new ones must not invent new series.
+        let method = match method {
+            "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" => method,
+            _ => "other",
+        };
         if let Ok(mut routes) = self.routes.lock() {
             *routes
                 .responses
@@ -245,6 +250,8 @@ mod tests {
             );
         }
         metrics.observe_request("POST", "a \"quoted\"\\route", 404, Duration::ZERO);
+        metrics.observe_request("BREW", "unmatched", 404, Duration::ZERO);
+        metrics.observe_request("PROPFIND", "unmatched", 404, Duration::ZERO);
         metrics.observe_think("basra", "hard", Duration::from_millis(7));
         let games = [("active".to_owned(), 3), ("finished".to_owned(), 5)];
         let text = metrics.render(4, 2, Some(&games));
@@ -289,6 +296,13 @@ mod tests {
             "1"
         );
         assert_eq!(line("cardroom_games{status=\"finished\"}"), "5");
-        assert_eq!(line("cardroom_http_responses_total{class=\"4xx\"}"), "1");
+        assert_eq!(line("cardroom_http_responses_total{class=\"4xx\"}"), "3");
+        assert_eq!(
+            line(
+                "cardroom_http_requests_total{method=\"other\",route=\"unmatched\",status=\"404\"}"
+            ),
+            "2"
+        );
+        assert!(!text.contains("BREW"), "{text}");
     }
 }
