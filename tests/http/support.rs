@@ -224,7 +224,17 @@ impl Client {
         let reader = BufReader::new(response.into_body().into_reader());
         std::thread::spawn(move || {
             for line in reader.lines() {
-                let Ok(line) = line else { return };
+                let line = match line {
+                    Ok(line) => line,
+                    Err(error) => {
+                        // The connection broke off rather than ended: say so with the reason.
+                        let _ = tx.send((
+                            std::time::Instant::now(),
+                            Value::String(format!("stream error: {error}")),
+                        ));
+                        return;
+                    }
+                };
                 if let Some(data) = line.strip_prefix("data: ")
                     && let Ok(value) = serde_json::from_str::<Value>(data)
                     && tx.send((std::time::Instant::now(), value)).is_err()
