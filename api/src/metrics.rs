@@ -77,7 +77,7 @@ pub struct Metrics {
 
 impl Metrics {
     /// Counts a response by status class (1xx…5xx).
-    pub fn count_response(&self, status: u16) {
+    fn count_response(&self, status: u16) {
         let class = usize::from((status / 100).clamp(1, 5)) - 1;
         self.requests[class].fetch_add(1, Ordering::Relaxed);
     }

@@ -88,19 +88,8 @@ pub fn guided_move<G: Determinize>(
     baseline: Option<&G::Move>,
     rng: &mut CardRng,
 ) -> Option<G::Move> {
-    guided_among::<G>(view, view.legal_moves(), samples, baseline, rng)
-}
-
-/// [`guided_move`] restricted to `candidates` (legal moves of `view`): for games where only
-/// some decisions are worth a search.
-pub fn guided_among<G: Determinize>(
-    view: &G::View,
-    legal: &[G::Move],
-    samples: usize,
-    baseline: Option<&G::Move>,
-    rng: &mut CardRng,
-) -> Option<G::Move> {
     let me = view.seat()?;
+    let legal = view.legal_moves();
     if legal.len() <= 1 {
         return legal.first().cloned();
     }

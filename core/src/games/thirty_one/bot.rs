@@ -44,6 +44,15 @@ impl Determinize for ThirtyOne {
         }
         let mut hidden = (CardSet::ALL - seen).to_vec();
         rng.shuffle(&mut hidden);
+        // At the discard step the seat holds four cards; the position is set up at the start
+        // of its turn with the fourth put back where it came from, and the draw replayed below.
+        let fourth = if view.step == "discard" {
+            view.taken
+                .or_else(|| (view.hand - own_known(view, me)).iter().last())
+        } else {
+            None
+        };
+        let put_back = fourth.map(CardSet::single).unwrap_or_default();
         // Hands are not random after a few turns: every player has been keeping the best three
         // of what it drew. Each hidden part is dealt at random and then improved by as many
         // greedy draws as its owner has had turns (estimated from the discard pile), so the
@@ -51,10 +60,10 @@ impl Determinize for ThirtyOne {
         let active = view.players.iter().filter(|p| !p.out).count().max(1);
         let turns = (view.discards.len().saturating_sub(1) / active).min(12);
         let three = view.config.three_of_a_kind;
-        let mut dealt: Vec<CardSet> = Vec::with_capacity(view.players.len());
+        let mut hands: Vec<CardSet> = Vec::with_capacity(view.players.len());
         for p in &view.players {
             if p.seat == me {
-                dealt.push(CardSet::EMPTY);
+                hands.push(view.hand - put_back);
                 continue;
             }
             let size = usize::from(p.cards).saturating_sub(p.known.len());
@@ -78,31 +87,10 @@ impl Determinize for ThirtyOne {
                 hand = held - CardSet::single(out);
                 hidden.push(out);
             }
-            dealt.push(hand - p.known);
+            hands.push(hand);
         }
         rng.shuffle(&mut hidden);
-        let pool = hidden.into_iter();
-        // At the discard step the seat holds four cards; the position is set up at the start
-        // of its turn with the fourth on top of the stock, and the draw replayed below.
-        let discarding = view.step == "discard";
-        let fourth = if discarding {
-            view.taken
-                .or_else(|| (view.hand - own_known(view, me)).iter().last())
-        } else {
-            None
-        };
-        let hands: Vec<CardSet> = view
-            .players
-            .iter()
-            .map(|p| {
-                if p.seat == me {
-                    view.hand - fourth.map(CardSet::single).unwrap_or_default()
-                } else {
-                    p.known | dealt.get(p.seat.index()).copied().unwrap_or_default()
-                }
-            })
-            .collect();
-        let mut stock: Vec<Card> = pool.collect();
+        let mut stock: Vec<Card> = hidden;
         let mut discards = view.discards.clone();
         if let Some(card) = fourth {
             if view.taken == Some(card) {
@@ -115,17 +103,8 @@ impl Determinize for ThirtyOne {
             dealer: view.dealer,
             to_act: me,
             hands,
-            known: view
-                .players
-                .iter()
-                .map(|p| {
-                    if p.seat == me {
-                        p.known - fourth.map(CardSet::single).unwrap_or_default()
-                    } else {
-                        p.known
-                    }
-                })
-                .collect(),
+            // The card put back was the seat's own; no one else holds it.
+            known: view.players.iter().map(|p| p.known - put_back).collect(),
             stock,
             discards,
             lives: view
