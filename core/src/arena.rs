@@ -395,6 +395,44 @@ mod tests {
         assert!(Interval::of(&[]).mean.is_nan());
     }
 
+    /// A strategy that never gives a move.
+    struct Silent;
+
+    impl Strategy<crate::games::basra::Basra> for Silent {
+        fn name(&self) -> String {
+            "silent".to_owned()
+        }
+        fn choose(
+            &self,
+            _: &crate::games::basra::BasraView,
+            _: &mut CardRng,
+        ) -> Option<crate::games::basra::BasraMove> {
+            None
+        }
+    }
+
+    #[test]
+    fn missing_moves_are_replaced_counted_and_the_report_is_the_same_on_any_thread_count() {
+        use crate::games::basra::Basra;
+        let config = Basra::configure(None, 2, &crate::Options::new()).unwrap();
+        let spec = |threads| ArenaSpec {
+            matches: 3,
+            threads,
+            seed: Seed::from_bytes([4; 32]),
+        };
+        let report = run::<Basra>(&config, &Silent, &BotLevel::Easy, &spec(2)).unwrap();
+        assert_eq!(report.matches, 3);
+        assert_eq!(report.won + report.split + report.lost, 3);
+        // Every one of A's decisions was replaced by its first legal move; none of B's.
+        assert_eq!(report.illegal_a, report.think_a.decisions);
+        assert!(report.illegal_a > 0);
+        assert_eq!(report.illegal_b, 0);
+        let again = run::<Basra>(&config, &Silent, &BotLevel::Easy, &spec(1)).unwrap();
+        assert_eq!(again.match_score, report.match_score);
+        assert_eq!(again.margin, report.margin);
+        assert_eq!(again.illegal_a, report.illegal_a);
+    }
+
     #[test]
     fn think_time_percentiles_are_nearest_rank() {
         let mut times: Vec<Duration> = (1..=100).rev().map(Duration::from_millis).collect();

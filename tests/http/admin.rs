@@ -6,9 +6,10 @@ use serde_json::{Value, json};
 use crate::on_both_backends;
 use crate::support::{Backend, Player, Server, play_out};
 
-const ADMIN: (&str, &str) = ("CARDROOM_ADMIN", "root:the admin passphrase");
+pub(crate) const ADMIN: (&str, &str) = ("CARDROOM_ADMIN", "root:the admin passphrase");
 
-fn admin_token(server: &Server) -> String {
+/// Signs in as the configured admin.
+pub(crate) fn admin_token(server: &Server) -> String {
     let login = server.post(
         "/api/v1/auth/login",
         None,

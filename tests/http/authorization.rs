@@ -4,10 +4,9 @@
 
 use serde_json::{Value, json};
 
+use crate::admin::{ADMIN, admin_token};
 use crate::on_both_backends;
 use crate::support::{Backend, Server};
-
-const ADMIN: (&str, &str) = ("CARDROOM_ADMIN", "root:the admin passphrase");
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Role {
@@ -73,13 +72,7 @@ fn the_authorization_matrix_holds_for_every_endpoint(backend: Backend) {
     let server = Server::start_with(backend, &[ADMIN]);
     let seated = server.guest("amira");
     let stranger = server.guest("karim");
-    let login = server.post(
-        "/api/v1/auth/login",
-        None,
-        &json!({"name": "root", "password": "the admin passphrase"}),
-    );
-    assert_eq!(login.status, 200, "{login:?}");
-    let admin = login.body["token"].as_str().unwrap().to_owned();
+    let admin = admin_token(&server);
     // A token signed with another key: it must count for nothing.
     let forged = {
         let mut parts: Vec<String> = seated.token.split('.').map(str::to_owned).collect();
