@@ -74,6 +74,14 @@ async fn wait_for_news(
     id: i64,
     limit: Duration,
 ) -> bool {
+    // Register for the shutdown notice before looking at the flag: `notify_waiters` wakes only
+    // those registered, so a request busy elsewhere when the signal came sees the flag instead.
+    let shutdown = hub.shutdown.notified();
+    tokio::pin!(shutdown);
+    shutdown.as_mut().enable();
+    if hub.is_shutting_down() {
+        return false;
+    }
     let deadline = tokio::time::sleep(limit);
     tokio::pin!(deadline);
     loop {
@@ -85,7 +93,7 @@ async fn wait_for_news(
                 Err(broadcast::error::RecvError::Closed) => return false,
             },
             () = &mut deadline => return true,
-            () = hub.shutdown.notified() => return false,
+            () = &mut shutdown => return false,
         }
     }
 }
@@ -193,4 +201,70 @@ pub fn stream(
     Ok(Sse::from_infallible_receiver(rx)
         .with_keep_alive(heartbeat)
         .with_retry_duration(Duration::from_secs(1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_wait_begun_after_the_stop_signal_ends_at_once() {
+        let hub = Hub::default();
+        let mut notices = hub.notices.subscribe();
+        hub.shut_down();
+        let waited = tokio::time::timeout(
+            Duration::from_secs(5),
+            wait_for_news(&hub, &mut notices, 1, Duration::from_secs(60)),
+        )
+        .await;
+        assert_eq!(
+            waited,
+            Ok(false),
+            "the wait should end at once, saying stop"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_stop_signal_ends_a_wait_in_progress() {
+        let hub = std::sync::Arc::new(Hub::default());
+        let mut notices = hub.notices.subscribe();
+        let waiting = {
+            let hub = hub.clone();
+            tokio::spawn(async move {
+                wait_for_news(&hub, &mut notices, 1, Duration::from_secs(60)).await
+            })
+        };
+        tokio::task::yield_now().await;
+        hub.shut_down();
+        let waited = tokio::time::timeout(Duration::from_secs(5), waiting).await;
+        assert!(matches!(waited, Ok(Ok(false))), "got {waited:?}");
+    }
+
+    #[tokio::test]
+    async fn news_of_the_game_or_of_every_game_ends_a_wait_and_others_do_not() {
+        let hub = Hub::default();
+        let mut notices = hub.notices.subscribe();
+        hub.publish(Some(2));
+        hub.publish(Some(1));
+        let woke = tokio::time::timeout(
+            Duration::from_secs(5),
+            wait_for_news(&hub, &mut notices, 1, Duration::from_secs(60)),
+        )
+        .await;
+        assert_eq!(woke, Ok(true));
+        hub.publish(None);
+        let woke = tokio::time::timeout(
+            Duration::from_secs(5),
+            wait_for_news(&hub, &mut notices, 1, Duration::from_secs(60)),
+        )
+        .await;
+        assert_eq!(woke, Ok(true));
+        hub.publish(Some(3));
+        let quiet = tokio::time::timeout(
+            Duration::from_millis(200),
+            wait_for_news(&hub, &mut notices, 1, Duration::from_secs(60)),
+        )
+        .await;
+        assert!(quiet.is_err(), "news of another game woke the wait");
+    }
 }
