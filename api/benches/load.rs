@@ -26,7 +26,7 @@ use serde_json::json;
 #[path = "../../tests/http/support.rs"]
 mod support;
 
-use support::{Backend, Player, Server};
+use support::{Backend, Client, Player, Server};
 
 fn env_number(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -44,8 +44,9 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// Plays moves until `running` turns false; returns each move's latency.
-fn play(server: &Server, player: &Player, running: &AtomicBool) -> Vec<Duration> {
+/// Plays moves until `running` turns false, on one kept-alive connection (as pgbench keeps its
+/// own); returns each move's latency.
+fn play(server: &Client, player: &Player, running: &AtomicBool) -> Vec<Duration> {
     let mut latencies = Vec::new();
     let new_game = || {
         server
@@ -139,7 +140,7 @@ fn main() {
     let mut latencies: Vec<Duration> = std::thread::scope(|scope| {
         let handles: Vec<_> = players
             .iter()
-            .map(|p| scope.spawn(|| play(&server, p, &running)))
+            .map(|p| scope.spawn(|| play(&server.keep_alive(), p, &running)))
             .collect();
         std::thread::sleep(Duration::from_secs(secs as u64));
         running.store(false, Ordering::Relaxed);
@@ -172,7 +173,7 @@ fn main() {
     }
     // Every client created a game first: ids lo … lo + clients − 1 are the clients' own.
     let bounds: Bounds = diesel::sql_query("SELECT min(id) AS lo FROM games")
-        .get_result(&mut *conn)
+        .get_result(&mut **conn)
         .unwrap();
     drop(conn);
     let dir = tempfile::tempdir().unwrap();

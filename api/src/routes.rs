@@ -30,7 +30,12 @@ pub async fn run<T: Send + 'static>(
     web::block(move || {
         let _entered = span.enter();
         let mut conn = state.pool.get().map_err(cardroom_db::DbError::from)?;
-        work(&mut conn, &state)
+        let result = work(&mut conn, &state);
+        if let Err(ApiError::Unavailable) = result {
+            // The server may have gone away: close this connection rather than offer it again.
+            conn.mark_failed();
+        }
+        result
     })
     .await?
 }

@@ -1,6 +1,6 @@
 //! One connection type over PostgreSQL and SQLite, chosen by the URL scheme, in an r2d2 pool.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use diesel::connection::SimpleConnection;
 use diesel::{Connection, PgConnection, SqliteConnection};
@@ -89,9 +89,56 @@ impl DatabaseUrl {
 
 /// The r2d2 manager: connects to the backend the URL names (never "tries" the other one) and
 /// prepares SQLite connections (busy timeout first, then synchronous and foreign keys).
+///
+/// A connection is checked (`SELECT 1`) when it is taken from the pool only if it has rested
+/// longer than [`TRUSTED_FOR`] since it was last handed back: one busy enough to have just been
+/// used is trusted, as HikariCP does, which spares a round trip on every request under load. A
+/// connection its user saw fail ([`Tracked::mark_failed`]) is closed instead of kept.
 #[derive(Debug)]
 pub struct Manager {
     url: DatabaseUrl,
+}
+
+/// How long after its last use a connection is trusted without a check.
+pub const TRUSTED_FOR: Duration = Duration::from_millis(500);
+
+/// A pooled connection, with when it was last handed back to the pool and whether its user
+/// saw it fail. Dereferences to the [`AnyConnection`].
+pub struct Tracked {
+    conn: AnyConnection,
+    returned: Option<Instant>,
+    failed: bool,
+}
+
+impl Tracked {
+    /// The connection failed in a way that may have broken it (the server went away): close
+    /// it when it is handed back rather than offer it again.
+    pub fn mark_failed(&mut self) {
+        self.failed = true;
+    }
+}
+
+impl std::fmt::Debug for Tracked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tracked")
+            .field("conn", &self.conn)
+            .field("failed", &self.failed)
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::ops::Deref for Tracked {
+    type Target = AnyConnection;
+
+    fn deref(&self) -> &AnyConnection {
+        &self.conn
+    }
+}
+
+impl std::ops::DerefMut for Tracked {
+    fn deref_mut(&mut self) -> &mut AnyConnection {
+        &mut self.conn
+    }
 }
 
 /// Why a connection could not be made or kept.
@@ -104,10 +151,10 @@ pub enum ManagerError {
 }
 
 impl r2d2::ManageConnection for Manager {
-    type Connection = AnyConnection;
+    type Connection = Tracked;
     type Error = ManagerError;
 
-    fn connect(&self) -> Result<AnyConnection, ManagerError> {
+    fn connect(&self) -> Result<Tracked, ManagerError> {
         let mut conn = self.url.connect()?;
         if let AnyConnection::Sqlite(sqlite) = &mut conn {
             // The busy timeout first, so that the rest waits for locks instead of failing.
@@ -115,15 +162,29 @@ impl r2d2::ManageConnection for Manager {
             sqlite.batch_execute("PRAGMA busy_timeout = 5000;")?;
             sqlite.batch_execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
         }
-        Ok(conn)
+        Ok(Tracked {
+            conn,
+            returned: None,
+            failed: false,
+        })
     }
 
-    fn is_valid(&self, conn: &mut AnyConnection) -> Result<(), ManagerError> {
-        conn.batch_execute("SELECT 1").map_err(ManagerError::from)
+    fn is_valid(&self, tracked: &mut Tracked) -> Result<(), ManagerError> {
+        if tracked
+            .returned
+            .is_some_and(|at| at.elapsed() < TRUSTED_FOR)
+        {
+            return Ok(());
+        }
+        tracked
+            .conn
+            .batch_execute("SELECT 1")
+            .map_err(ManagerError::from)
     }
 
-    fn has_broken(&self, _conn: &mut AnyConnection) -> bool {
-        false
+    fn has_broken(&self, tracked: &mut Tracked) -> bool {
+        tracked.returned = Some(Instant::now());
+        tracked.failed
     }
 }
 
@@ -146,7 +207,7 @@ pub fn connect(url: &str, size: u32, timeout: Duration) -> Result<Pool, DbError>
         .connection_timeout(timeout)
         .build(Manager { url })?;
     let mut conn = pool.get()?;
-    if let AnyConnection::Sqlite(sqlite) = &mut *conn {
+    if let AnyConnection::Sqlite(sqlite) = &mut **conn {
         sqlite.batch_execute("PRAGMA journal_mode = WAL;")?;
     }
     migrate(&mut conn)?;
@@ -173,6 +234,42 @@ pub fn check(conn: &mut AnyConnection) -> Result<(), DbError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether this connection is the one that made the marker (a temporary table lives and
+    /// dies with its connection).
+    fn has_marker(conn: &mut AnyConnection) -> bool {
+        conn.batch_execute("SELECT * FROM temp.marker").is_ok()
+    }
+
+    #[test]
+    fn a_connection_is_kept_for_reuse_unless_its_user_saw_it_fail() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("pool.db").display());
+        let pool = connect(&url, 1, Duration::from_secs(5)).unwrap();
+        {
+            let mut conn = pool.get().unwrap();
+            conn.batch_execute("CREATE TEMP TABLE marker (x INTEGER)")
+                .unwrap();
+        }
+        // Handed back a moment ago: offered again without a check, and it is the same one.
+        let mut conn = pool.get().unwrap();
+        assert!(has_marker(&mut conn));
+        conn.mark_failed();
+        drop(conn);
+        // A failed connection is closed: the next one is new.
+        let mut conn = pool.get().unwrap();
+        assert!(!has_marker(&mut conn));
+        drop(conn);
+        // A rested connection is checked, passes, and is kept.
+        std::thread::sleep(TRUSTED_FOR + Duration::from_millis(100));
+        let mut conn = pool.get().unwrap();
+        conn.batch_execute("CREATE TEMP TABLE marker (x INTEGER)")
+            .unwrap();
+        drop(conn);
+        std::thread::sleep(TRUSTED_FOR + Duration::from_millis(100));
+        let mut conn = pool.get().unwrap();
+        assert!(has_marker(&mut conn));
+    }
 
     #[test]
     fn the_url_scheme_chooses_the_backend() {

@@ -9,7 +9,8 @@ use crate::error::DbError;
 use crate::schema::{deals, game_log, games, idempotency_keys, results, seats, users};
 
 /// A game row. `seed` and `state` are secret: a row is never a response body.
-#[derive(Queryable, Clone, PartialEq, Debug)]
+#[derive(Queryable, QueryableByName, Clone, PartialEq, Debug)]
+#[diesel(table_name = games)]
 pub struct GameRow {
     pub id: i64,
     pub kind: String,
@@ -244,7 +245,7 @@ pub fn create(
                 ))
                 .execute(conn)?;
         }
-        append(conn, row.id, 1, first, now)?;
+        append(conn, row.id, 1, std::slice::from_ref(first), now)?;
         if !row.practice {
             crate::admin::roll_up_start(conn, &row.kind, now)?;
         }
@@ -256,21 +257,40 @@ pub fn create(
 fn append(
     conn: &mut AnyConnection,
     game_id: i64,
-    seq: i64,
-    entry: &LogEntry,
+    first_seq: i64,
+    entries: &[LogEntry],
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
-    diesel::insert_into(game_log::table)
-        .values((
-            game_log::game_id.eq(game_id),
-            game_log::seq.eq(seq),
-            game_log::seat.eq(entry.seat),
-            game_log::action.eq(&entry.action),
-            game_log::payload.eq(entry.payload.as_deref()),
-            game_log::events.eq(&entry.events),
-            game_log::created_at.eq(now),
-        ))
-        .execute(conn)?;
+    if entries.is_empty() {
+        return Ok(());
+    }
+    // One statement for the whole batch (a move and the computers' replies).
+    match conn {
+        AnyConnection::Postgresql(c) => {
+            crate::statements::AppendLog::new(game_id, first_seq, entries, now).execute(c)?;
+        }
+        // (SQLite prepares statements in-process: preparing afresh costs no round trip.)
+        AnyConnection::Sqlite(c) => {
+            let rows: Vec<_> = entries
+                .iter()
+                .zip(first_seq..)
+                .map(|(entry, seq)| {
+                    (
+                        game_log::game_id.eq(game_id),
+                        game_log::seq.eq(seq),
+                        game_log::seat.eq(entry.seat),
+                        game_log::action.eq(&entry.action),
+                        game_log::payload.eq(entry.payload.as_deref()),
+                        game_log::events.eq(&entry.events),
+                        game_log::created_at.eq(now),
+                    )
+                })
+                .collect();
+            diesel::insert_into(game_log::table)
+                .values(rows)
+                .execute(c)?;
+        }
+    }
     Ok(())
 }
 
@@ -289,29 +309,27 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
     let version = conn.transaction(|conn| {
         let new_version = change.expected_version + change.entries.len() as i64;
         let summary = &change.summary;
-        let updated = diesel::update(
-            games::table
-                .filter(games::id.eq(change.game_id))
-                .filter(games::version.eq(change.expected_version)),
-        )
-        .set((
-            games::version.eq(new_version),
-            games::state.eq(change.state.as_deref()),
-            games::status.eq(&summary.status),
-            games::hands.eq(summary.hands),
-            games::moves.eq(summary.moves),
-            games::winners.eq(summary.winners.as_deref()),
-            games::end_reason.eq(summary.end_reason.as_deref()),
-            games::to_act.eq(summary.to_act),
-            games::bot_pending.eq(summary.bot_pending),
-            games::updated_at.eq(now),
-            games::basras.eq(games::basras + change.tally.basras),
-            games::knocks.eq(games::knocks + change.tally.knocks),
-            games::thirty_ones.eq(games::thirty_ones + change.tally.thirty_ones),
-            games::contracts_made.eq(games::contracts_made + change.tally.contracts_made),
-            games::contracts_set.eq(games::contracts_set + change.tally.contracts_set),
-        ))
-        .execute(conn)?;
+        use crate::statements::UpdateGame;
+        let updated = match conn {
+            AnyConnection::Postgresql(c) if crate::notify::sending() => UpdateGame::<true> {
+                change,
+                new_version,
+                now,
+            }
+            .execute(c)?,
+            AnyConnection::Postgresql(c) => UpdateGame::<false> {
+                change,
+                new_version,
+                now,
+            }
+            .execute(c)?,
+            AnyConnection::Sqlite(c) => UpdateGame::<false> {
+                change,
+                new_version,
+                now,
+            }
+            .execute(c)?,
+        };
         if updated == 0 {
             return Err(DbError::VersionConflict);
         }
@@ -335,15 +353,13 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
                 crate::admin::roll_up_finish(conn, change.game_id, now)?;
             }
         }
-        for (i, entry) in change.entries.iter().enumerate() {
-            append(
-                conn,
-                change.game_id,
-                change.expected_version + 1 + i as i64,
-                entry,
-                now,
-            )?;
-        }
+        append(
+            conn,
+            change.game_id,
+            change.expected_version + 1,
+            &change.entries,
+            now,
+        )?;
         for &seat in &movers {
             crate::admin::record_player_day(conn, change.game_id, seat, now)?;
         }
@@ -375,7 +391,7 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
                 ))
                 .execute(conn)?;
         }
-        crate::notify::notify(conn, change.game_id)?;
+        // (The change notice went with the update.)
         if let Some(key) = &change.idempotency {
             diesel::insert_into(idempotency_keys::table)
                 .values((
@@ -399,11 +415,57 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
 
 /// A game with its seats.
 pub fn load(conn: &mut AnyConnection, id: i64) -> Result<Option<GameRecord>, DbError> {
-    let Some(game) = games::table.find(id).first::<GameRow>(conn).optional()? else {
+    Ok(load_with_recent(conn, id, 0)?.map(|(record, _)| record))
+}
+
+/// The events of one version of the log: `(seq, events)`.
+pub type RecentEntry = (i64, String);
+
+/// A game with its seats and the events of its last `versions` versions (oldest first), in one
+/// round trip: the move path reads this and nothing else before it writes.
+pub fn load_with_recent(
+    conn: &mut AnyConnection,
+    id: i64,
+    versions: i64,
+) -> Result<Option<(GameRecord, Vec<RecentEntry>)>, DbError> {
+    use crate::statements::{LoadGame, LoadedRow};
+    let query = LoadGame { id, versions };
+    let rows: Vec<LoadedRow> = match conn {
+        AnyConnection::Postgresql(c) => query.load(c)?,
+        AnyConnection::Sqlite(c) => query.load(c)?,
+    };
+    let Some(row) = rows.into_iter().next() else {
         return Ok(None);
     };
-    let seats = seats_of(conn, id)?;
-    Ok(Some(GameRecord { game, seats }))
+    let seats: Vec<SeatRow> = decode_list(row.seat_list.as_deref(), "seats")?
+        .into_iter()
+        .map(|(seat, user_id, name, bot)| SeatRow {
+            seat,
+            user_id,
+            name,
+            bot,
+        })
+        .collect();
+    let recent: Vec<RecentEntry> = decode_list(row.recent_log.as_deref(), "recent log")?;
+    Ok(Some((
+        GameRecord {
+            game: row.game,
+            seats,
+        },
+        recent,
+    )))
+}
+
+/// A JSON array built by the database (`NULL` when it aggregated no rows).
+fn decode_list<T: serde::de::DeserializeOwned>(
+    text: Option<&str>,
+    what: &str,
+) -> Result<Vec<T>, DbError> {
+    match text {
+        None => Ok(Vec::new()),
+        Some(text) => serde_json::from_str(text)
+            .map_err(|e| DbError::Corrupt(format!("the {what} of a game: {e}"))),
+    }
 }
 
 fn seats_of(conn: &mut AnyConnection, id: i64) -> Result<Vec<SeatRow>, DbError> {

@@ -11,6 +11,7 @@ pub mod error;
 pub mod games;
 pub mod notify;
 pub mod schema;
+mod statements;
 pub mod users;
 
 pub use connection::{AnyConnection, Backend, Pool, PooledConnection, check, connect};

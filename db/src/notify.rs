@@ -21,6 +21,11 @@ pub const CHANNEL: &str = "cardroom_games";
 /// poll instead.
 static SUPPORTED: AtomicBool = AtomicBool::new(true);
 
+/// Whether this process sends change notices (a move's update carries its own).
+pub(crate) fn sending() -> bool {
+    SUPPORTED.load(Ordering::Relaxed)
+}
+
 /// Queues a notice for `game_id`, delivered when the surrounding transaction commits.
 pub(crate) fn notify(conn: &mut AnyConnection, game_id: i64) -> Result<(), DbError> {
     if let AnyConnection::Postgresql(pg) = conn

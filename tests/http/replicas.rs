@@ -361,6 +361,7 @@ impl Balancer {
             child,
             client: Client {
                 base: format!("http://127.0.0.1:{port}"),
+                persistent: None,
             },
             dir,
         };

@@ -121,7 +121,10 @@ impl Server {
             .to_owned();
         Server {
             child,
-            client: Client { base },
+            client: Client {
+                base,
+                persistent: None,
+            },
             database_url: database_url.to_owned(),
             _dir: dir,
         }
@@ -158,12 +161,31 @@ impl std::ops::Deref for Server {
     }
 }
 
-/// Talks HTTP to a Cardroom server, or to a load balancer in front of several.
+/// Talks HTTP to a Cardroom server, or to a load balancer in front of several. Each request on
+/// a new connection, unless made through [`Client::keep_alive`].
 pub struct Client {
     pub base: String,
+    pub persistent: Option<ureq::Agent>,
 }
 
 impl Client {
+    /// A client on the same address that keeps its connections open between requests, as a
+    /// browser or an SDK does (the load benchmark's clients).
+    #[allow(
+        dead_code,
+        reason = "used by the load benchmark, which shares this file"
+    )]
+    pub fn keep_alive(&self) -> Client {
+        Client {
+            base: self.base.clone(),
+            persistent: Some(agent()),
+        }
+    }
+
+    fn agent(&self) -> ureq::Agent {
+        self.persistent.clone().unwrap_or_else(agent)
+    }
+
     /// Opens an event stream; every event arrives on the returned channel with the moment it
     /// was read: `(version, event)`, where the version is the event's own.
     pub fn stream(
@@ -263,7 +285,7 @@ impl Client {
     }
 
     pub fn get(&self, path: &str, token: Option<&str>) -> Reply {
-        let mut request = agent().get(self.url(path));
+        let mut request = self.agent().get(self.url(path));
         if let Some(token) = token {
             request = request.header("Authorization", format!("Bearer {token}"));
         }
@@ -272,7 +294,7 @@ impl Client {
 
     /// A GET with extra headers.
     pub fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
-        let mut request = agent().get(self.url(path));
+        let mut request = self.agent().get(self.url(path));
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
@@ -307,7 +329,7 @@ impl Client {
         content_type: &str,
         body: Vec<u8>,
     ) -> Reply {
-        let mut request = agent().post(self.url(path)).content_type(content_type);
+        let mut request = self.agent().post(self.url(path)).content_type(content_type);
         if let Some(token) = token {
             request = request.header("Authorization", format!("Bearer {token}"));
         }

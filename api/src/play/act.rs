@@ -5,7 +5,9 @@ use cardroom_db::games::{self, Commit, SeatChange};
 use cardroom_db::{AnyConnection, DbError};
 use serde_json::{Value, json};
 
-use super::{Changes, Loaded, commit_and_view, load, run_computers, summary, view, with_retries};
+use super::{
+    Changes, Loaded, action_body, commit_and_view, load, run_computers, summary, view, with_retries,
+};
 use crate::auth::Caller;
 use crate::error::{ApiError, move_error};
 use crate::metrics::Metrics;
@@ -40,9 +42,7 @@ pub fn act(
         return replay_answer(answer, id, hash);
     }
     let respond = |events: Vec<EventOut>, view: GameView| -> Result<(u16, String), ApiError> {
-        serde_json::to_string(&json!({"events": events, "view": view}))
-            .map(|body| (200, body))
-            .map_err(|e| ApiError::Internal(format!("response encoding: {e}")))
+        action_body(&events, &view).map(|body| (200, body))
     };
     match action {
         Action::Move {
@@ -135,6 +135,7 @@ pub fn act(
                     let loaded = Loaded {
                         record,
                         game: loaded.game.clone(),
+                        recent: loaded.recent.clone(),
                     };
                     // Whoever hands their seat to the computer sees the table as a spectator
                     // from now on: the seat's cards are the computer's.
@@ -243,7 +244,5 @@ fn abandon(
         Err(other) => return Err(other.into()),
     }
     let view = view(conn, caller, loaded.id())?;
-    serde_json::to_string(&json!({"events": events, "view": view}))
-        .map(|body| (200, body))
-        .map_err(|e| ApiError::Internal(format!("response encoding: {e}")))
+    action_body(&events, &view).map(|body| (200, body))
 }

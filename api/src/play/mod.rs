@@ -88,6 +88,8 @@ fn service_event(event: Value) -> StoredEvent {
 struct Loaded {
     record: GameRecord,
     game: Option<AnyGame>,
+    /// The log's last [`RECENT_VERSIONS`] versions, for the view's recent events.
+    recent: Vec<games::RecentEntry>,
 }
 
 impl Loaded {
@@ -144,7 +146,7 @@ fn waiting() -> ApiError {
 }
 
 fn load(conn: &mut AnyConnection, id: i64) -> Result<Loaded, ApiError> {
-    let record = games::load(conn, id)?
+    let (record, recent) = games::load_with_recent(conn, id, RECENT_VERSIONS)?
         .ok_or_else(|| ApiError::NotFound(format!("there is no game {id}")))?;
     let game = match &record.game.state {
         None => None,
@@ -153,7 +155,11 @@ fn load(conn: &mut AnyConnection, id: i64) -> Result<Loaded, ApiError> {
                 .map_err(|e| ApiError::Internal(format!("game {id} snapshot: {e}")))?,
         ),
     };
-    Ok(Loaded { record, game })
+    Ok(Loaded {
+        record,
+        game,
+        recent,
+    })
 }
 
 /// A listing's page (from 1, default 1) and page size (1 to `max`, default `default`).
@@ -473,7 +479,7 @@ fn commit_and_view(
     let base = loaded.version();
     let new_version = base + changes.entries.len() as i64;
     let events = changes.visible(base, viewer)?;
-    let recent = recent_events(conn, loaded.id(), base, viewer, events.clone())?;
+    let recent = recent_events(loaded, viewer, events.clone())?;
     let status = status_name(&loaded.record, Some(&game));
     let view = game_view(
         &loaded.record,
@@ -487,8 +493,7 @@ fn commit_and_view(
     let idempotency = match idempotency {
         None => None,
         Some((user_id, key, request_hash)) => {
-            let body = serde_json::to_string(&json!({"events": events, "view": view}))
-                .map_err(|e| ApiError::Internal(format!("response encoding: {e}")))?;
+            let body = action_body(&events, &view)?;
             Some(NewIdempotency {
                 user_id,
                 key,
@@ -519,6 +524,18 @@ fn commit_and_view(
         }
         Err(other) => Err(other.into()),
     }
+}
+
+/// The body of the answer to an action: its events and the new view, encoded straight from
+/// them (not through a `Value` tree).
+fn action_body(events: &[EventOut], view: &GameView) -> Result<String, ApiError> {
+    #[derive(serde::Serialize)]
+    struct Body<'a> {
+        events: &'a [EventOut],
+        view: &'a GameView,
+    }
+    serde_json::to_string(&Body { events, view })
+        .map_err(|e| ApiError::Internal(format!("response encoding: {e}")))
 }
 
 /// A random code of `length` letters and digits (no look-alikes).

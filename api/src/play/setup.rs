@@ -266,7 +266,11 @@ pub fn join(
                 game: loaded.record.game.clone(),
                 seats,
             };
-            let loaded = Loaded { record, game: None };
+            let loaded = Loaded {
+                record,
+                game: None,
+                recent: loaded.recent.clone(),
+            };
             Ok(commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?.1)
         } else {
             let change = Commit {

@@ -2,10 +2,10 @@
 
 use cardroom_core::{AnyGame, GameKind, Status, Viewer};
 use cardroom_db::AnyConnection;
-use cardroom_db::games::{self, GameRecord, SeatRow};
+use cardroom_db::games::{GameRecord, SeatRow};
 use serde_json::Value;
 
-use super::{RECENT_VERSIONS, load, seat_infos, visible};
+use super::{Loaded, RECENT_VERSIONS, load, seat_infos, visible};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::model::{EventOut, GameView};
@@ -66,20 +66,20 @@ pub(super) fn game_view(
     })
 }
 
-/// The events of the last few versions up to `upto` (committed), plus `pending` ones.
+/// The events of the last few versions up to the loaded one (committed, from the log read with
+/// the game), plus `pending` ones.
 pub(super) fn recent_events(
-    conn: &mut AnyConnection,
-    id: i64,
-    upto: i64,
+    loaded: &Loaded,
     viewer: Viewer,
     mut pending: Vec<EventOut>,
 ) -> Result<Vec<EventOut>, ApiError> {
+    let upto = loaded.version();
     let newest = upto + pending.len() as i64;
     let from = (newest - RECENT_VERSIONS).max(0);
     let mut out = Vec::new();
-    if from < upto {
-        for row in games::log_after(conn, id, from, upto - from)? {
-            out.extend(visible(&row.events, viewer, row.seq)?);
+    for (seq, events) in &loaded.recent {
+        if *seq > from && *seq <= upto {
+            out.extend(visible(events, viewer, *seq)?);
         }
     }
     pending.retain(|e| e.version > from);
@@ -92,7 +92,7 @@ pub fn view(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<GameVi
     let loaded = load(conn, id)?;
     loaded.require_seat(caller)?;
     let viewer = loaded.viewer(caller);
-    let recent = recent_events(conn, id, loaded.version(), viewer, Vec::new())?;
+    let recent = recent_events(&loaded, viewer, Vec::new())?;
     let status = status_name(&loaded.record, loaded.game.as_ref());
     game_view(
         &loaded.record,

@@ -1,0 +1,239 @@
+//! The move path's statements, written by hand so that diesel prepares each once per connection
+//! and reuses it.
+//!
+//! Diesel caches the prepared statements its query builder makes, except an `UPDATE`, a
+//! multi-row `INSERT` and any hand-written SQL (`sql_query`): those it prepares afresh on every
+//! use, which on PostgreSQL costs a round trip of its own (the `Parse`) and a new plan. A move
+//! reads its game, rewrites it and appends to the log; with these three statements cached, a
+//! move costs five round trips (read, `BEGIN`, update-and-notify, append, `COMMIT`) instead of
+//! ten. Each statement is one fixed text (its type is its cache key), with its values bound.
+
+use chrono::NaiveDateTime;
+use diesel::pg::Pg;
+use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
+use diesel::result::QueryResult;
+use diesel::sql_types::{Array, BigInt, Bool, Integer, Nullable, Text, Timestamp, Untyped};
+use diesel::sqlite::Sqlite;
+use diesel::{QueryableByName, RunQueryDsl};
+
+use crate::games::{Commit, GameRow, LogEntry};
+
+/// Reads a game with its seats (and their players' names) and the events of its last `versions`
+/// versions, the seats and the log riding along as JSON arrays built by the database.
+#[derive(QueryId, Debug)]
+pub(crate) struct LoadGame {
+    pub id: i64,
+    pub versions: i64,
+}
+
+/// A row of [`LoadGame`].
+#[derive(QueryableByName)]
+pub(crate) struct LoadedRow {
+    #[diesel(embed)]
+    pub game: GameRow,
+    /// `[[seat, user_id, name, bot], …]` in seat order, or `NULL` for none.
+    #[diesel(sql_type = Nullable<Text>)]
+    pub seat_list: Option<String>,
+    /// `[[seq, events], …]` oldest first, or `NULL` for none.
+    #[diesel(sql_type = Nullable<Text>)]
+    pub recent_log: Option<String>,
+}
+
+impl Query for LoadGame {
+    type SqlType = Untyped;
+}
+
+impl<C> RunQueryDsl<C> for LoadGame {}
+
+// The columns are named, never `*`: a migration that adds one must not change the result of a
+// statement prepared before it ran.
+const GAME_COLUMNS: &str = "SELECT g.id, g.kind, g.variant, g.options, g.seat_count, g.status, \
+    g.seed, g.deck, g.state, g.state_format, g.version, g.practice, g.invite_code, g.created_by, \
+    g.created_at, g.updated_at, g.finished_at, g.hands, g.moves, g.winners, g.end_reason, \
+    g.to_act, g.bot_pending, g.basras, g.knocks, g.thirty_ones, g.contracts_made, \
+    g.contracts_set, ";
+
+impl QueryFragment<Pg> for LoadGame {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql(GAME_COLUMNS);
+        out.push_sql(
+            "(SELECT json_agg(json_build_array(s.seat, s.user_id, u.name, s.bot) \
+                ORDER BY s.seat)::text \
+              FROM seats s LEFT JOIN users u ON u.id = s.user_id \
+              WHERE s.game_id = g.id) AS seat_list, \
+             (SELECT json_agg(json_build_array(l.seq, l.events) ORDER BY l.seq)::text \
+              FROM game_log l WHERE l.game_id = g.id AND l.seq > g.version - ",
+        );
+        out.push_bind_param::<BigInt, _>(&self.versions)?;
+        out.push_sql(") AS recent_log FROM games g WHERE g.id = ");
+        out.push_bind_param::<BigInt, _>(&self.id)?;
+        Ok(())
+    }
+}
+
+impl QueryFragment<Sqlite> for LoadGame {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
+        out.push_sql(GAME_COLUMNS);
+        out.push_sql(
+            "(SELECT json_group_array(json_array(s.seat, s.user_id, u.name, s.bot) \
+                ORDER BY s.seat) \
+              FROM seats s LEFT JOIN users u ON u.id = s.user_id \
+              WHERE s.game_id = g.id) AS seat_list, \
+             (SELECT json_group_array(json_array(l.seq, l.events) ORDER BY l.seq) \
+              FROM game_log l WHERE l.game_id = g.id AND l.seq > g.version - ",
+        );
+        out.push_bind_param::<BigInt, _>(&self.versions)?;
+        out.push_sql(") AS recent_log FROM games g WHERE g.id = ");
+        out.push_bind_param::<BigInt, _>(&self.id)?;
+        Ok(())
+    }
+}
+
+/// Rewrites a game's snapshot and listing columns if it is still at the version that was read;
+/// on PostgreSQL with `NOTIFY` (`NOTIFY` true), also queues the change notice in the same
+/// statement. Affects one row, or none when the version moved on.
+#[derive(Debug)]
+pub(crate) struct UpdateGame<'a, const NOTIFY: bool> {
+    pub change: &'a Commit,
+    pub new_version: i64,
+    pub now: NaiveDateTime,
+}
+
+/// The cache key of [`UpdateGame`]: one statement with the notice, one without.
+pub(crate) struct UpdateGameId<const NOTIFY: bool>;
+
+impl<const NOTIFY: bool> QueryId for UpdateGame<'_, NOTIFY> {
+    type QueryId = UpdateGameId<NOTIFY>;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl<C, const NOTIFY: bool> RunQueryDsl<C> for UpdateGame<'_, NOTIFY> {}
+
+impl<const NOTIFY: bool> UpdateGame<'_, NOTIFY> {
+    /// The statement for any backend whose placeholders `push_bind_param` writes.
+    fn walk<'b, DB>(&'b self, out: &mut AstPass<'_, 'b, DB>) -> QueryResult<()>
+    where
+        DB: diesel::backend::Backend
+            + diesel::sql_types::HasSqlType<BigInt>
+            + diesel::sql_types::HasSqlType<Integer>
+            + diesel::sql_types::HasSqlType<Text>
+            + diesel::sql_types::HasSqlType<Bool>
+            + diesel::sql_types::HasSqlType<Timestamp>,
+        i64: diesel::serialize::ToSql<BigInt, DB>,
+        i32: diesel::serialize::ToSql<Integer, DB>,
+        String: diesel::serialize::ToSql<Text, DB>,
+        bool: diesel::serialize::ToSql<Bool, DB>,
+        NaiveDateTime: diesel::serialize::ToSql<Timestamp, DB>,
+    {
+        let change = self.change;
+        let summary = &change.summary;
+        let tally = &change.tally;
+        out.push_sql("UPDATE games SET version = ");
+        out.push_bind_param::<BigInt, _>(&self.new_version)?;
+        out.push_sql(", state = ");
+        out.push_bind_param::<Nullable<Text>, _>(&change.state)?;
+        out.push_sql(", status = ");
+        out.push_bind_param::<Text, _>(&summary.status)?;
+        out.push_sql(", hands = ");
+        out.push_bind_param::<Integer, _>(&summary.hands)?;
+        out.push_sql(", moves = ");
+        out.push_bind_param::<Integer, _>(&summary.moves)?;
+        out.push_sql(", winners = ");
+        out.push_bind_param::<Nullable<Text>, _>(&summary.winners)?;
+        out.push_sql(", end_reason = ");
+        out.push_bind_param::<Nullable<Text>, _>(&summary.end_reason)?;
+        out.push_sql(", to_act = ");
+        out.push_bind_param::<Nullable<Integer>, _>(&summary.to_act)?;
+        out.push_sql(", bot_pending = ");
+        out.push_bind_param::<Bool, _>(&summary.bot_pending)?;
+        out.push_sql(", updated_at = ");
+        out.push_bind_param::<Timestamp, _>(&self.now)?;
+        out.push_sql(", basras = basras + ");
+        out.push_bind_param::<Integer, _>(&tally.basras)?;
+        out.push_sql(", knocks = knocks + ");
+        out.push_bind_param::<Integer, _>(&tally.knocks)?;
+        out.push_sql(", thirty_ones = thirty_ones + ");
+        out.push_bind_param::<Integer, _>(&tally.thirty_ones)?;
+        out.push_sql(", contracts_made = contracts_made + ");
+        out.push_bind_param::<Integer, _>(&tally.contracts_made)?;
+        out.push_sql(", contracts_set = contracts_set + ");
+        out.push_bind_param::<Integer, _>(&tally.contracts_set)?;
+        out.push_sql(" WHERE id = ");
+        out.push_bind_param::<BigInt, _>(&change.game_id)?;
+        out.push_sql(" AND version = ");
+        out.push_bind_param::<BigInt, _>(&change.expected_version)?;
+        Ok(())
+    }
+}
+
+impl<const NOTIFY: bool> QueryFragment<Pg> for UpdateGame<'_, NOTIFY> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        self.walk(&mut out)?;
+        if NOTIFY {
+            // Delivered at commit, and only if the row was rewritten.
+            out.push_sql(" RETURNING pg_notify('");
+            out.push_sql(crate::notify::CHANNEL);
+            out.push_sql("', id::text)");
+        }
+        Ok(())
+    }
+}
+
+impl QueryFragment<Sqlite> for UpdateGame<'_, false> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
+        self.walk(&mut out)
+    }
+}
+
+/// Appends log entries `first_seq`, `first_seq + 1`, … on PostgreSQL: one statement for any
+/// number of entries, the columns bound as arrays and unnested.
+#[derive(QueryId, Debug)]
+pub(crate) struct AppendLog {
+    game_id: i64,
+    now: NaiveDateTime,
+    seqs: Vec<i64>,
+    seats: Vec<Option<i32>>,
+    actions: Vec<String>,
+    payloads: Vec<Option<String>>,
+    events: Vec<String>,
+}
+
+impl AppendLog {
+    pub fn new(game_id: i64, first_seq: i64, entries: &[LogEntry], now: NaiveDateTime) -> Self {
+        AppendLog {
+            game_id,
+            now,
+            seqs: (first_seq..).take(entries.len()).collect(),
+            seats: entries.iter().map(|e| e.seat).collect(),
+            actions: entries.iter().map(|e| e.action.clone()).collect(),
+            payloads: entries.iter().map(|e| e.payload.clone()).collect(),
+            events: entries.iter().map(|e| e.events.clone()).collect(),
+        }
+    }
+}
+
+impl<C> RunQueryDsl<C> for AppendLog {}
+
+impl QueryFragment<Pg> for AppendLog {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql(
+            "INSERT INTO game_log (game_id, seq, seat, action, payload, events, created_at) \
+             SELECT ",
+        );
+        out.push_bind_param::<BigInt, _>(&self.game_id)?;
+        out.push_sql(", e.seq, e.seat, e.action, e.payload, e.events, ");
+        out.push_bind_param::<Timestamp, _>(&self.now)?;
+        out.push_sql(" FROM unnest(");
+        out.push_bind_param::<Array<BigInt>, _>(&self.seqs)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Array<Nullable<Integer>>, _>(&self.seats)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Array<Text>, _>(&self.actions)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Array<Nullable<Text>>, _>(&self.payloads)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Array<Text>, _>(&self.events)?;
+        out.push_sql(") AS e(seq, seat, action, payload, events)");
+        Ok(())
+    }
+}
