@@ -129,6 +129,11 @@ fn already_noted(day: &str, game_id: i64, seat: i32) -> bool {
     matches!(noted.as_ref(), Some((d, seats)) if d == day && seats.contains(&(game_id, seat)))
 }
 
+/// Whether `(game_id, seat)` is known to be noted on `now`'s day already.
+pub(crate) fn is_noted(game_id: i64, seat: i32, now: NaiveDateTime) -> bool {
+    already_noted(&now.format("%Y-%m-%d").to_string(), game_id, seat)
+}
+
 /// Remembers that `(game_id, seat)` was noted on `now`'s day (call once committed).
 pub fn noted(game_id: i64, seat: i32, now: NaiveDateTime) {
     let day = now.format("%Y-%m-%d").to_string();

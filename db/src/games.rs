@@ -306,6 +306,11 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
         .collect();
     movers.sort_unstable();
     movers.dedup();
+    if let AnyConnection::Postgresql(pg) = conn
+        && is_plain_move(change, &movers, now)
+    {
+        return write_move(pg, change, now);
+    }
     let version = conn.transaction(|conn| {
         let new_version = change.expected_version + change.entries.len() as i64;
         let summary = &change.summary;
@@ -413,6 +418,61 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
     Ok(version)
 }
 
+/// Whether a commit only rewrites the snapshot and appends to the log (the common move): no
+/// finish, seats, deals, reveals or idempotency key, and its movers already noted today.
+fn is_plain_move(change: &Commit, movers: &[i32], now: NaiveDateTime) -> bool {
+    !change.entries.is_empty()
+        && !change.summary.finished
+        && change.seats.is_empty()
+        && change.deals.is_empty()
+        && change.reveals.is_empty()
+        && change.idempotency.is_none()
+        && movers
+            .iter()
+            .all(|&seat| crate::admin::is_noted(change.game_id, seat, now))
+}
+
+/// [`commit`] for a plain move on PostgreSQL: one statement, atomic on its own.
+fn write_move(
+    conn: &mut diesel::PgConnection,
+    change: &Commit,
+    now: NaiveDateTime,
+) -> Result<i64, DbError> {
+    use crate::statements::{AppendLog, MoveWrite, UpdateGame};
+    let new_version = change.expected_version + change.entries.len() as i64;
+    let log = AppendLog::new(
+        change.game_id,
+        change.expected_version + 1,
+        &change.entries,
+        now,
+    );
+    let written = if crate::notify::sending() {
+        MoveWrite {
+            update: UpdateGame::<true> {
+                change,
+                new_version,
+                now,
+            },
+            log,
+        }
+        .execute(conn)?
+    } else {
+        MoveWrite {
+            update: UpdateGame::<false> {
+                change,
+                new_version,
+                now,
+            },
+            log,
+        }
+        .execute(conn)?
+    };
+    if written == 0 {
+        return Err(DbError::VersionConflict);
+    }
+    Ok(new_version)
+}
+
 /// A game with its seats.
 pub fn load(conn: &mut AnyConnection, id: i64) -> Result<Option<GameRecord>, DbError> {
     Ok(load_with_recent(conn, id, 0)?.map(|(record, _)| record))
@@ -446,7 +506,7 @@ pub fn load_with_recent(
             bot,
         })
         .collect();
-    let recent: Vec<RecentEntry> = decode_list(row.recent_log.as_deref(), "recent log")?;
+    let recent = decode_recent(row.recent_log.as_deref())?;
     Ok(Some((
         GameRecord {
             game: row.game,
@@ -454,6 +514,20 @@ pub fn load_with_recent(
         },
         recent,
     )))
+}
+
+/// The recent log's lines: `seq events` each.
+fn decode_recent(text: Option<&str>) -> Result<Vec<RecentEntry>, DbError> {
+    let Some(text) = text else {
+        return Ok(Vec::new());
+    };
+    text.split('\n')
+        .map(|line| {
+            line.split_once(' ')
+                .and_then(|(seq, events)| Some((seq.parse().ok()?, events.to_owned())))
+                .ok_or_else(|| DbError::Corrupt("a line of a game's recent log".to_owned()))
+        })
+        .collect()
 }
 
 /// A JSON array built by the database (`NULL` when it aggregated no rows).
@@ -636,4 +710,35 @@ pub fn bot_pending(conn: &mut AnyConnection, limit: i64) -> Result<Vec<i64>, DbE
         .limit(limit)
         .load(conn)
         .map_err(DbError::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_recent_log_reads_back_line_by_line_and_refuses_garbage() {
+        assert_eq!(decode_recent(None).unwrap(), Vec::<RecentEntry>::new());
+        assert_eq!(
+            decode_recent(Some(
+                "7 []\n8 [{\"to\":\"everyone\",\"event\":{\"a\":\"b c\"}}]"
+            ))
+            .unwrap(),
+            vec![
+                (7, "[]".to_owned()),
+                (
+                    8,
+                    "[{\"to\":\"everyone\",\"event\":{\"a\":\"b c\"}}]".to_owned()
+                )
+            ]
+        );
+        assert!(matches!(
+            decode_recent(Some("7 []\nnot a line")),
+            Err(DbError::Corrupt(_))
+        ));
+        assert!(matches!(
+            decode_recent(Some("[]")),
+            Err(DbError::Corrupt(_))
+        ));
+    }
 }

@@ -3,10 +3,13 @@
 //!
 //! Diesel caches the prepared statements its query builder makes, except an `UPDATE`, a
 //! multi-row `INSERT` and any hand-written SQL (`sql_query`): those it prepares afresh on every
-//! use, which on PostgreSQL costs a round trip of its own (the `Parse`) and a new plan. A move
-//! reads its game, rewrites it and appends to the log; with these three statements cached, a
-//! move costs five round trips (read, `BEGIN`, update-and-notify, append, `COMMIT`) instead of
-//! ten. Each statement is one fixed text (its type is its cache key), with its values bound.
+//! use, which on PostgreSQL costs a round trip of its own (the `Parse`) and a new plan. Each
+//! statement here is one fixed text (its type is its cache key), with its values bound.
+//!
+//! A move reads its game ([`LoadGame`]) and writes it back: on PostgreSQL the common move (a
+//! new snapshot and log entries, nothing else) is one statement ([`MoveWrite`]), atomic on its
+//! own, so two round trips in all; anything more (a finish, a deal, seats, an idempotency key)
+//! is a transaction of [`UpdateGame`], [`AppendLog`] and the rest.
 
 use chrono::NaiveDateTime;
 use diesel::pg::Pg;
@@ -34,7 +37,10 @@ pub(crate) struct LoadedRow {
     /// `[[seat, user_id, name, bot], …]` in seat order, or `NULL` for none.
     #[diesel(sql_type = Nullable<Text>)]
     pub seat_list: Option<String>,
-    /// `[[seq, events], …]` oldest first, or `NULL` for none.
+    /// One line a version, oldest first: its `seq`, a space, its events (compact JSON, which
+    /// holds no line break); `NULL` for none. (Lines, not a JSON array: the events are JSON
+    /// text already, and escaping them into strings only to parse them back cost more than the
+    /// rest of the read.)
     #[diesel(sql_type = Nullable<Text>)]
     pub recent_log: Option<String>,
 }
@@ -61,7 +67,7 @@ impl QueryFragment<Pg> for LoadGame {
                 ORDER BY s.seat)::text \
               FROM seats s LEFT JOIN users u ON u.id = s.user_id \
               WHERE s.game_id = g.id) AS seat_list, \
-             (SELECT json_agg(json_build_array(l.seq, l.events) ORDER BY l.seq)::text \
+             (SELECT string_agg(l.seq || ' ' || l.events, chr(10) ORDER BY l.seq) \
               FROM game_log l WHERE l.game_id = g.id AND l.seq > g.version - ",
         );
         out.push_bind_param::<BigInt, _>(&self.versions)?;
@@ -79,7 +85,7 @@ impl QueryFragment<Sqlite> for LoadGame {
                 ORDER BY s.seat) \
               FROM seats s LEFT JOIN users u ON u.id = s.user_id \
               WHERE s.game_id = g.id) AS seat_list, \
-             (SELECT json_group_array(json_array(l.seq, l.events) ORDER BY l.seq) \
+             (SELECT group_concat(l.seq || ' ' || l.events, char(10) ORDER BY l.seq) \
               FROM game_log l WHERE l.game_id = g.id AND l.seq > g.version - ",
         );
         out.push_bind_param::<BigInt, _>(&self.versions)?;
@@ -214,16 +220,10 @@ impl AppendLog {
 
 impl<C> RunQueryDsl<C> for AppendLog {}
 
-impl QueryFragment<Pg> for AppendLog {
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
-        out.push_sql(
-            "INSERT INTO game_log (game_id, seq, seat, action, payload, events, created_at) \
-             SELECT ",
-        );
-        out.push_bind_param::<BigInt, _>(&self.game_id)?;
-        out.push_sql(", e.seq, e.seat, e.action, e.payload, e.events, ");
-        out.push_bind_param::<Timestamp, _>(&self.now)?;
-        out.push_sql(" FROM unnest(");
+impl AppendLog {
+    /// `unnest(…) AS e(seq, seat, action, payload, events)`: the entries as rows.
+    fn walk_rows<'b>(&'b self, out: &mut AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql("unnest(");
         out.push_bind_param::<Array<BigInt>, _>(&self.seqs)?;
         out.push_sql(", ");
         out.push_bind_param::<Array<Nullable<Integer>>, _>(&self.seats)?;
@@ -235,5 +235,56 @@ impl QueryFragment<Pg> for AppendLog {
         out.push_bind_param::<Array<Text>, _>(&self.events)?;
         out.push_sql(") AS e(seq, seat, action, payload, events)");
         Ok(())
+    }
+}
+
+const INSERT_LOG: &str =
+    "INSERT INTO game_log (game_id, seq, seat, action, payload, events, created_at) SELECT ";
+
+impl QueryFragment<Pg> for AppendLog {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql(INSERT_LOG);
+        out.push_bind_param::<BigInt, _>(&self.game_id)?;
+        out.push_sql(", e.seq, e.seat, e.action, e.payload, e.events, ");
+        out.push_bind_param::<Timestamp, _>(&self.now)?;
+        out.push_sql(" FROM ");
+        self.walk_rows(&mut out)
+    }
+}
+
+/// A whole move in one statement on PostgreSQL, atomic without `BEGIN` and `COMMIT`: the
+/// versioned update (with the change notice when `NOTIFY`) and, only if it rewrote the row, the
+/// log entries. Returns the number of entries written: none means the version moved on.
+pub(crate) struct MoveWrite<'a, const NOTIFY: bool> {
+    pub update: UpdateGame<'a, NOTIFY>,
+    pub log: AppendLog,
+}
+
+/// The cache key of [`MoveWrite`].
+pub(crate) struct MoveWriteId<const NOTIFY: bool>;
+
+impl<const NOTIFY: bool> QueryId for MoveWrite<'_, NOTIFY> {
+    type QueryId = MoveWriteId<NOTIFY>;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl<C, const NOTIFY: bool> RunQueryDsl<C> for MoveWrite<'_, NOTIFY> {}
+
+impl<const NOTIFY: bool> QueryFragment<Pg> for MoveWrite<'_, NOTIFY> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql("WITH u AS (");
+        self.update.walk(&mut out)?;
+        out.push_sql(" RETURNING id");
+        if NOTIFY {
+            out.push_sql(", pg_notify('");
+            out.push_sql(crate::notify::CHANNEL);
+            out.push_sql("', id::text)");
+        }
+        out.push_sql(") ");
+        out.push_sql(INSERT_LOG);
+        out.push_sql("u.id, e.seq, e.seat, e.action, e.payload, e.events, ");
+        out.push_bind_param::<Timestamp, _>(&self.log.now)?;
+        out.push_sql(" FROM u, ");
+        self.log.walk_rows(&mut out)
     }
 }

@@ -74,7 +74,8 @@ pub(super) fn recent_events(
     mut pending: Vec<EventOut>,
 ) -> Result<Vec<EventOut>, ApiError> {
     let upto = loaded.version();
-    let newest = upto + pending.len() as i64;
+    // (Versions, not events: a version may hold several.)
+    let newest = pending.iter().map(|e| e.version).fold(upto, i64::max);
     let from = (newest - RECENT_VERSIONS).max(0);
     let mut out = Vec::new();
     for (seq, events) in &loaded.recent {
