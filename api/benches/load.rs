@@ -1,16 +1,17 @@
 //! The API's move rate against the database's own, on one PostgreSQL, in one run.
 //!
 //! `scripts/with-postgres cargo bench -p cardroom-api --bench load`
-//! (`LOAD_CLIENTS`, default 8; `LOAD_SECS`, default 15)
+//! (`LOAD_CLIENTS`, default 8; `LOAD_SECS` a phase, default 10; `LOAD_ROUNDS`, default 3)
 //!
+//! Each round has two phases of `LOAD_SECS`:
 //! (b) `LOAD_CLIENTS` clients play Basra against the `greedy` computer player through
-//! `POST /games/{id}/moves` for `LOAD_SECS` seconds (a new game when one ends): moves per
-//! second, p50/p99 latency, and the server's peak memory (VmHWM).
-//! (a) Then `pgbench`, with as many clients on the same database, runs a transaction shaped
-//! like one of those moves, each client on a game the API played: read the game row, rewrite
-//! its state under a version check, append two log rows (the person's move and the computer's
-//! reply), and notify.
-//! It prints both and the ratio API/pgbench.
+//! `POST /games/{id}/moves`, each on one kept-alive connection (a new game when one ends).
+//! (a) `pgbench`, with as many clients on the same database, runs a transaction shaped like one
+//! of those moves, each client on a game the API played: read the game row, rewrite its state
+//! under a version check, append two log rows (the person's move and the computer's reply),
+//! and notify.
+//! It prints each round, then the median round's rates and ratio API/pgbench, the p50/p99
+//! latencies over all rounds, and the server's peak memory (VmHWM).
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "benchmark")]
 
 use std::process::Command;
@@ -44,10 +45,32 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
+/// What the load client reads of a view: no more than it needs to answer, so that the
+/// client spends as little of the machine as it can (it shares the cores with the server and
+/// the database, as pgbench's client does).
+#[derive(serde::Deserialize)]
+struct Glance {
+    status: String,
+    version: i64,
+    #[serde(default)]
+    legal_moves: Vec<serde_json::Value>,
+}
+
+#[derive(serde::Deserialize)]
+struct MoveAnswer {
+    view: Glance,
+}
+
+fn glance(view: &serde_json::Value) -> Glance {
+    serde_json::from_value(view.clone()).unwrap()
+}
+
 /// Plays moves until `running` turns false, on one kept-alive connection (as pgbench keeps its
 /// own); returns each move's latency.
 fn play(server: &Client, player: &Player, running: &AtomicBool) -> Vec<Duration> {
     let mut latencies = Vec::new();
+    let agent = server.persistent.clone().expect("a kept-alive client");
+    let auth = format!("Bearer {}", player.token);
     let new_game = || {
         server
             .create(
@@ -57,27 +80,40 @@ fn play(server: &Client, player: &Player, running: &AtomicBool) -> Vec<Duration>
             .0
     };
     let mut id = new_game();
-    let mut view = server.view(player, id);
+    let mut view = glance(&server.view(player, id));
     while running.load(Ordering::Relaxed) {
-        match view["status"].as_str() {
-            Some("finished") => {
+        match view.status.as_str() {
+            "finished" => {
                 id = new_game();
-                view = server.view(player, id);
+                view = glance(&server.view(player, id));
             }
-            Some("hand_over") => {
+            "hand_over" => {
                 let reply = server.post(
                     &format!("/api/v1/games/{id}/deal"),
                     Some(&player.token),
                     &json!({}),
                 );
-                view = reply.body["view"].clone();
+                view = glance(&reply.body["view"]);
             }
             _ => {
+                let body = json!({"expected_version": view.version, "move": view.legal_moves[0]})
+                    .to_string();
                 let started = Instant::now();
-                let reply = server.play(player, &view, &view["legal_moves"][0]);
+                let mut response = agent
+                    .post(server.url(&format!("/api/v1/games/{id}/moves")))
+                    .header("Authorization", &auth)
+                    .content_type("application/json")
+                    .send(body.as_bytes())
+                    .unwrap();
+                let bytes = response.body_mut().read_to_vec().unwrap();
                 latencies.push(started.elapsed());
-                assert_eq!(reply.status, 200, "{reply:?}");
-                view = reply.body["view"].clone();
+                assert_eq!(
+                    response.status().as_u16(),
+                    200,
+                    "{}",
+                    String::from_utf8_lossy(&bytes)
+                );
+                view = serde_json::from_slice::<MoveAnswer>(&bytes).unwrap().view;
             }
         }
     }
@@ -119,28 +155,17 @@ fn pgbench_binary() -> String {
     found.pop().expect("pgbench")
 }
 
-fn main() {
-    if std::env::var("CARDROOM_TEST_POSTGRES_URL").is_err() {
-        eprintln!("load: run under scripts/with-postgres");
-        std::process::exit(2);
-    }
-    let clients = env_number("LOAD_CLIENTS", 8);
-    let secs = env_number("LOAD_SECS", 15);
-    let server = Server::start_with(
-        Backend::Postgres,
-        &[("CARDROOM_WORKERS", "2"), ("CARDROOM_DB_POOL", "16")],
-    );
-    let players: Vec<Player> = (0..clients)
-        .map(|i| server.guest(&format!("load{i}")))
-        .collect();
-
-    // (b) The API.
+/// (b) One API phase: `players` play for `secs` seconds; the moves' latencies and the rate.
+fn api_phase(server: &Server, players: &[Player], secs: usize) -> (Vec<Duration>, f64) {
     let running = AtomicBool::new(true);
     let started = Instant::now();
-    let mut latencies: Vec<Duration> = std::thread::scope(|scope| {
+    let latencies: Vec<Duration> = std::thread::scope(|scope| {
         let handles: Vec<_> = players
             .iter()
-            .map(|p| scope.spawn(|| play(&server.keep_alive(), p, &running)))
+            .map(|p| {
+                let running = &running;
+                scope.spawn(move || play(&server.keep_alive(), p, running))
+            })
             .collect();
         std::thread::sleep(Duration::from_secs(secs as u64));
         running.store(false, Ordering::Relaxed);
@@ -149,33 +174,13 @@ fn main() {
             .flat_map(|h| h.join().unwrap())
             .collect()
     });
-    let elapsed = started.elapsed();
-    latencies.sort();
-    let api_rate = latencies.len() as f64 / elapsed.as_secs_f64();
-    let peak = peak_memory_kib(server.pid()).unwrap_or(0);
-    println!(
-        "API, {clients} clients, {secs} s: {} moves, {api_rate:.0} moves/s, p50 {:.2} ms, p99 {:.2} ms, server peak memory {:.1} MiB",
-        latencies.len(),
-        ms(percentile(&latencies, 0.50)),
-        ms(percentile(&latencies, 0.99)),
-        peak as f64 / 1024.0
-    );
+    let rate = latencies.len() as f64 / started.elapsed().as_secs_f64();
+    (latencies, rate)
+}
 
-    // (a) pgbench on the same database, over the games the API just played.
-    let url = &server.database_url;
-    let pool = cardroom_db::connect(url, 1, Duration::from_secs(5)).unwrap();
-    let mut conn = pool.get().unwrap();
-    use diesel::{QueryableByName, RunQueryDsl, sql_types::BigInt};
-    #[derive(QueryableByName)]
-    struct Bounds {
-        #[diesel(sql_type = BigInt)]
-        lo: i64,
-    }
-    // Every client created a game first: ids lo … lo + clients − 1 are the clients' own.
-    let bounds: Bounds = diesel::sql_query("SELECT min(id) AS lo FROM games")
-        .get_result(&mut **conn)
-        .unwrap();
-    drop(conn);
+/// (a) One pgbench phase on games `lo` … `lo + clients − 1`: the transactions' latencies and
+/// the rate.
+fn pgbench_phase(url: &str, lo: i64, clients: usize, secs: usize) -> (Vec<Duration>, f64) {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("move.sql");
     std::fs::write(&script, PGBENCH_SCRIPT).unwrap();
@@ -193,7 +198,7 @@ fn main() {
             "--log-prefix",
             "tx",
             "-D",
-            &format!("lo={}", bounds.lo),
+            &format!("lo={lo}"),
             "-f",
         ])
         .arg(&script)
@@ -213,7 +218,7 @@ fn main() {
         .and_then(|n| n.parse().ok())
         .expect("pgbench's tps");
     // Per-transaction latencies (µs, third field) from pgbench's logs.
-    let mut pg_latencies: Vec<Duration> = std::fs::read_dir(dir.path())
+    let latencies: Vec<Duration> = std::fs::read_dir(dir.path())
         .unwrap()
         .filter_map(|e| e.ok())
         .filter(|e| e.file_name().to_string_lossy().starts_with("tx"))
@@ -226,14 +231,99 @@ fn main() {
                 .collect::<Vec<_>>()
         })
         .collect();
-    pg_latencies.sort();
+    (latencies, tps)
+}
+
+fn main() {
+    if std::env::var("CARDROOM_TEST_POSTGRES_URL").is_err() {
+        eprintln!("load: run under scripts/with-postgres");
+        std::process::exit(2);
+    }
+    let clients = env_number("LOAD_CLIENTS", 8);
+    let secs = env_number("LOAD_SECS", 10);
+    let rounds = env_number("LOAD_ROUNDS", 3).max(1);
+    let server = Server::start_with(
+        Backend::Postgres,
+        &[("CARDROOM_WORKERS", "2"), ("CARDROOM_DB_POOL", "16")],
+    );
+    let players: Vec<Player> = (0..clients)
+        .map(|i| server.guest(&format!("load{i}")))
+        .collect();
+    // pgbench works on the games the API played first: every client creates one before anything
+    // else, so ids lo … lo + clients − 1 are the clients' own. (pgbench scribbles over their
+    // snapshots; the API has moved on to new games by then.)
+    let mut lo = None;
+    let (mut api_all, mut pg_all, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    // Alternating phases, so that a machine that speeds up or slows down during the run
+    // affects both sides alike; the ratio reported is the median round's.
+    for round in 1..=rounds {
+        let (latencies, api_rate) = api_phase(&server, &players, secs);
+        let lo = *lo.get_or_insert_with(|| first_game(&server.database_url));
+        let (pg_latencies, tps) = pgbench_phase(&server.database_url, lo, clients, secs);
+        println!(
+            "round {round}: API {api_rate:.0} moves/s (p50 {:.2} ms), pgbench {tps:.0} tx/s (p50 {:.2} ms): {:.0}%",
+            ms(median(&latencies)),
+            ms(median(&pg_latencies)),
+            100.0 * api_rate / tps
+        );
+        ratios.push(api_rate / tps);
+        api_all.push((latencies, api_rate));
+        pg_all.push((pg_latencies, tps));
+    }
+    let summarize = |phases: Vec<(Vec<Duration>, f64)>| {
+        let mut rates: Vec<f64> = phases.iter().map(|(_, rate)| *rate).collect();
+        rates.sort_by(f64::total_cmp);
+        let mut latencies: Vec<Duration> = phases.into_iter().flat_map(|(l, _)| l).collect();
+        latencies.sort();
+        (rates, latencies)
+    };
+    let (api_rates, api_latencies) = summarize(api_all);
+    let (pg_rates, pg_latencies) = summarize(pg_all);
+    let peak = peak_memory_kib(server.pid()).unwrap_or(0);
     println!(
-        "pgbench, {clients} clients, {secs} s, the same transaction shape: {tps:.0} tx/s, p50 {:.2} ms, p99 {:.2} ms",
+        "API, {clients} clients, {rounds} × {secs} s: {:.0} moves/s (median round; {:.0}–{:.0}), p50 {:.2} ms, p99 {:.2} ms, server peak memory {:.1} MiB",
+        api_rates[api_rates.len() / 2],
+        api_rates[0],
+        api_rates[api_rates.len() - 1],
+        ms(percentile(&api_latencies, 0.50)),
+        ms(percentile(&api_latencies, 0.99)),
+        peak as f64 / 1024.0
+    );
+    println!(
+        "pgbench, {clients} clients, {rounds} × {secs} s, the same transaction shape: {:.0} tx/s (median round; {:.0}–{:.0}), p50 {:.2} ms, p99 {:.2} ms",
+        pg_rates[pg_rates.len() / 2],
+        pg_rates[0],
+        pg_rates[pg_rates.len() - 1],
         ms(percentile(&pg_latencies, 0.50)),
         ms(percentile(&pg_latencies, 0.99)),
     );
+    ratios.sort_by(f64::total_cmp);
     println!(
-        "ratio: the API delivers {:.0}% of the database's own rate",
-        100.0 * api_rate / tps
+        "ratio: the API delivers {:.0}% of the database's own rate (median round; {:.0}–{:.0}%)",
+        100.0 * ratios[ratios.len() / 2],
+        100.0 * ratios[0],
+        100.0 * ratios[ratios.len() - 1]
     );
+}
+
+fn median(latencies: &[Duration]) -> Duration {
+    let mut sorted = latencies.to_vec();
+    sorted.sort();
+    percentile(&sorted, 0.5)
+}
+
+/// The id of the first game in the database.
+fn first_game(url: &str) -> i64 {
+    use diesel::{QueryableByName, RunQueryDsl, sql_types::BigInt};
+    #[derive(QueryableByName)]
+    struct Bounds {
+        #[diesel(sql_type = BigInt)]
+        lo: i64,
+    }
+    let pool = cardroom_db::connect(url, 1, Duration::from_secs(5)).unwrap();
+    let mut conn = pool.get().unwrap();
+    let bounds: Bounds = diesel::sql_query("SELECT min(id) AS lo FROM games")
+        .get_result(&mut **conn)
+        .unwrap();
+    bounds.lo
 }

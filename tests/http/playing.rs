@@ -331,7 +331,52 @@ fn events_long_poll_brings_the_other_players_move(backend: Backend) {
     assert_eq!(idle.body["events"], json!([]));
 }
 
+/// The view's recent events are the seat's own events of the game's last twelve versions (the
+/// same the event feed gives from there), in a view and in a move's answer, as the game goes.
+fn recent_events_are_the_last_versions_of_the_feed(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    let (id, _) = server.create(
+        &amira,
+        json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}]}),
+    );
+    let feed_from = |version: i64| {
+        let after = (version - 12).max(0);
+        let reply = server.get(
+            &format!("/api/v1/games/{id}/events?after={after}&wait=0"),
+            Some(&amira.token),
+        );
+        assert_eq!(reply.status, 200, "{reply:?}");
+        reply.body["events"].clone()
+    };
+    let mut checked = 0;
+    for _ in 0..30 {
+        let view = server.view(&amira, id);
+        if view["status"] != "active" {
+            break;
+        }
+        let version = view["version"].as_i64().unwrap();
+        assert_eq!(
+            view["recent_events"],
+            feed_from(version),
+            "version {version}"
+        );
+        let reply = server.play(&amira, &view, &view["legal_moves"][0]);
+        assert_eq!(reply.status, 200, "{reply:?}");
+        let answered = &reply.body["view"];
+        let version = answered["version"].as_i64().unwrap();
+        assert_eq!(
+            answered["recent_events"],
+            feed_from(version),
+            "version {version}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} moves were checked");
+}
+
 on_both_backends!(
+    recent_events_are_the_last_versions_of_the_feed,
     a_person_plays_standard_basra_to_the_end_against_the_computer,
     a_person_plays_classic44_to_the_end_against_the_computer,
     a_person_plays_cse231_to_the_end_against_the_computer,
