@@ -22,7 +22,7 @@ use diesel::{QueryableByName, RunQueryDsl};
 use crate::games::{Commit, GameRow, LogEntry};
 
 /// Reads a game with its seats (and their players' names) and the events of its last `versions`
-/// versions, the seats and the log riding along as JSON arrays built by the database.
+/// versions, riding along as text the database builds: the seats a JSON array, the log lines.
 #[derive(QueryId, Debug)]
 pub(crate) struct LoadGame {
     pub id: i64,
