@@ -15,6 +15,7 @@ pub mod games;
 #[cfg(feature = "openapi")]
 mod openapi;
 pub mod options;
+pub mod rating;
 pub mod rng;
 pub mod search;
 pub mod seat;
