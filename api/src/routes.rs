@@ -291,7 +291,6 @@ pub async fn list_games(
     request_body = JoinRequest,
     responses(
         (status = 200, description = "The joiner's view", body = GameView),
-        (status = 401, description = "`unauthorized`: no token, or an invalid one", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: wrong invite code", body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`already_seated`, `game_full`, `seat_taken`", body = Problem, content_type = "application/problem+json"),
@@ -321,7 +320,6 @@ pub async fn join_game(
     params(("id" = i64, Path, description = "The game")),
     responses(
         (status = 200, body = GameView),
-        (status = 401, description = "`unauthorized`: no token, or an invalid one", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: not seated at this game", body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
     ),
@@ -371,7 +369,6 @@ fn idempotency_key(
     responses(
         (status = 200, description = "What happened and the caller's new view", body = ActionResponse),
         (status = 400, description = "`validation_failed`: not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`unauthorized`: no token, or an invalid one", body = Problem, content_type = "application/problem+json"),
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`not_your_turn`, `version_conflict` (with `current_version`), `game_over`, `hand_over`, `waiting_for_players`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
@@ -417,7 +414,6 @@ async fn act(
     params(("id" = i64, Path, description = "The game")),
     responses(
         (status = 200, body = ActionResponse),
-        (status = 401, description = "`unauthorized`: no token, or an invalid one", body = Problem, content_type = "application/problem+json"),
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`hand_not_over`, `game_over`, `waiting_for_players`", body = Problem, content_type = "application/problem+json"),
     ),
@@ -439,7 +435,6 @@ pub async fn deal(
     params(("id" = i64, Path, description = "The game")),
     responses(
         (status = 200, body = ActionResponse),
-        (status = 401, description = "`unauthorized`: no token, or an invalid one", body = Problem, content_type = "application/problem+json"),
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game_over`", body = Problem, content_type = "application/problem+json"),
     ),
@@ -460,7 +455,6 @@ pub async fn resign(
     params(("id" = i64, Path, description = "The game")),
     responses(
         (status = 200, body = ScoreResponse),
-        (status = 401, description = "`unauthorized`: no token, or an invalid one", body = Problem, content_type = "application/problem+json"),
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`waiting_for_players`", body = Problem, content_type = "application/problem+json"),
     ),
@@ -484,7 +478,6 @@ pub async fn score(
     params(("id" = i64, Path, description = "The game")),
     responses(
         (status = 200, body = LogResponse),
-        (status = 401, description = "`unauthorized`: no token, or an invalid one", body = Problem, content_type = "application/problem+json"),
         (status = 403, body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -516,7 +509,6 @@ pub async fn game_log(
             (EventsResponse = "application/json"),
             (String = "text/event-stream"),
         )),
-        (status = 401, description = "`unauthorized`: no token, or an invalid one", body = Problem, content_type = "application/problem+json"),
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`too_many_streams`: this server's stream limit", body = Problem, content_type = "application/problem+json"),
     ),

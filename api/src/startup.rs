@@ -106,7 +106,8 @@ pub fn openapi_document() -> utoipa::openapi::OpenApi {
 
 /// The answers every operation can give for what it reads, written once instead of on every
 /// route: 400 `validation_failed` where a body, a query or a path is parsed (malformed JSON, a
-/// query that is no query), and 404 `not_found` where the path names a game or a user.
+/// query that is no query), 401 `unauthorized` where a token is required, and 404 `not_found`
+/// where the path names a game or a user.
 fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
     let problem = |description: &str| {
@@ -132,6 +133,13 @@ fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
                 responses.insert(
                     "400".to_owned(),
                     problem("`validation_failed`: the body, query or path could not be read"),
+                );
+            }
+            let needs_token = operation.security.as_ref().is_some_and(|s| !s.is_empty());
+            if needs_token && !responses.contains_key("401") {
+                responses.insert(
+                    "401".to_owned(),
+                    problem("`unauthorized`: no token, or an invalid one"),
                 );
             }
             if names_something && !responses.contains_key("404") {
