@@ -314,27 +314,7 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
     let version = conn.transaction(|conn| {
         let new_version = change.expected_version + change.entries.len() as i64;
         let summary = &change.summary;
-        use crate::statements::UpdateGame;
-        let updated = match conn {
-            AnyConnection::Postgresql(c) if crate::notify::sending() => UpdateGame::<true> {
-                change,
-                new_version,
-                now,
-            }
-            .execute(c)?,
-            AnyConnection::Postgresql(c) => UpdateGame::<false> {
-                change,
-                new_version,
-                now,
-            }
-            .execute(c)?,
-            AnyConnection::Sqlite(c) => UpdateGame::<false> {
-                change,
-                new_version,
-                now,
-            }
-            .execute(c)?,
-        };
+        let updated = update_game(conn, change, new_version, now)?;
         if updated == 0 {
             return Err(DbError::VersionConflict);
         }
@@ -416,6 +396,32 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
         crate::admin::noted(change.game_id, seat, now);
     }
     Ok(version)
+}
+
+/// The versioned update of a commit (with the change notice where this process sends them):
+/// the number of rows rewritten, 0 when the version moved on.
+fn update_game(
+    conn: &mut AnyConnection,
+    change: &Commit,
+    new_version: i64,
+    now: NaiveDateTime,
+) -> Result<usize, DbError> {
+    use crate::statements::UpdateGame;
+    let quiet = UpdateGame::<false> {
+        change,
+        new_version,
+        now,
+    };
+    Ok(match conn {
+        AnyConnection::Postgresql(c) if crate::notify::sending() => UpdateGame::<true> {
+            change,
+            new_version,
+            now,
+        }
+        .execute(c)?,
+        AnyConnection::Postgresql(c) => quiet.execute(c)?,
+        AnyConnection::Sqlite(c) => quiet.execute(c)?,
+    })
 }
 
 /// Whether a commit only rewrites the snapshot and appends to the log (the common move): no

@@ -172,15 +172,23 @@ impl<const NOTIFY: bool> UpdateGame<'_, NOTIFY> {
     }
 }
 
-impl<const NOTIFY: bool> QueryFragment<Pg> for UpdateGame<'_, NOTIFY> {
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
-        self.walk(&mut out)?;
+impl<const NOTIFY: bool> UpdateGame<'_, NOTIFY> {
+    /// ` RETURNING id`, and with `NOTIFY` the change notice: queued per rewritten row, so only
+    /// if the version check passed, and delivered at commit.
+    fn walk_returning(&self, out: &mut AstPass<'_, '_, Pg>) {
+        out.push_sql(" RETURNING id");
         if NOTIFY {
-            // Delivered at commit, and only if the row was rewritten.
-            out.push_sql(" RETURNING pg_notify('");
+            out.push_sql(", pg_notify('");
             out.push_sql(crate::notify::CHANNEL);
             out.push_sql("', id::text)");
         }
+    }
+}
+
+impl<const NOTIFY: bool> QueryFragment<Pg> for UpdateGame<'_, NOTIFY> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        self.walk(&mut out)?;
+        self.walk_returning(&mut out);
         Ok(())
     }
 }
@@ -274,12 +282,7 @@ impl<const NOTIFY: bool> QueryFragment<Pg> for MoveWrite<'_, NOTIFY> {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         out.push_sql("WITH u AS (");
         self.update.walk(&mut out)?;
-        out.push_sql(" RETURNING id");
-        if NOTIFY {
-            out.push_sql(", pg_notify('");
-            out.push_sql(crate::notify::CHANNEL);
-            out.push_sql("', id::text)");
-        }
+        self.update.walk_returning(&mut out);
         out.push_sql(") ");
         out.push_sql(INSERT_LOG);
         out.push_sql("u.id, e.seq, e.seat, e.action, e.payload, e.events, ");
