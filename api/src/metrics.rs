@@ -73,6 +73,7 @@ pub struct Metrics {
     pub computer_moves: AtomicU64,
     pub version_conflicts: AtomicU64,
     pub recovered_games: AtomicU64,
+    pub timeouts: AtomicU64,
 }
 
 impl Metrics {
@@ -211,6 +212,11 @@ impl Metrics {
                 "cardroom_recovered_games_total",
                 "Games picked up on a computer player's turn.",
                 &self.recovered_games,
+            ),
+            (
+                "cardroom_turn_timeouts_total",
+                "Moves the server made for a person out of time (and deals between hands).",
+                &self.timeouts,
             ),
         ];
         for (name, help, value) in counters {

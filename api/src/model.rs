@@ -49,6 +49,20 @@ pub struct AuthResponse {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Catalogue {
     pub kinds: Vec<KindInfo>,
+    /// The turn timers a table may have (`turn` of `POST /games`).
+    pub turn: TurnBounds,
+}
+
+/// The bounds of a table's turn timer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TurnBounds {
+    pub min_seconds: i64,
+    pub max_seconds: i64,
+    pub min_takeover_after: i64,
+    pub max_takeover_after: i64,
+    pub default_takeover_after: i64,
+    /// The computer player that moves for a person out of time.
+    pub stand_in: String,
 }
 
 /// One seat in a new game: a person (no `bot`) or a computer player.
@@ -80,6 +94,21 @@ pub struct CreateGame {
     /// A practice game from an explicit deck order, top card first (several decks' worth for
     /// several deals).
     pub deck: Option<Vec<Card>>,
+    /// A turn timer; none: people take as long as they like.
+    pub turn: Option<TurnPolicy>,
+}
+
+/// A table's turn timer: when a person's time runs out the server plays for them (the `easy`
+/// computer player); after `takeover_after` timeouts in a row a computer player takes the seat
+/// until they reclaim it (`POST /games/{id}/reclaim`).
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"seconds": 60, "takeover_after": 3}))]
+pub struct TurnPolicy {
+    /// Seconds for each move (or for the next deal, between hands): 5 to 86400.
+    pub seconds: i64,
+    /// Timeouts in a row before a computer player takes the seat: 1 to 10 (default 3).
+    pub takeover_after: Option<i64>,
 }
 
 /// `POST /games/{id}/join`.
@@ -114,6 +143,11 @@ pub struct SeatInfo {
     pub bot: Option<String>,
     /// Whether a person still has to take this seat.
     pub open: bool,
+    /// The seat's person is away: the computer player `bot` plays for them until they reclaim
+    /// the seat.
+    pub away: bool,
+    /// The person's timeouts in a row.
+    pub timeouts: i64,
 }
 
 /// An event as a seat may see it.
@@ -154,6 +188,10 @@ pub struct GameView {
     /// The most recent events the caller may see.
     pub recent_events: Vec<EventOut>,
     pub outcome: Option<Outcome>,
+    /// The table's turn timer, if it has one.
+    pub turn: Option<TurnPolicy>,
+    /// When the seat to act (or, between hands, the next deal) runs out of time.
+    pub deadline: Option<DateTime<Utc>>,
 }
 
 /// `201` to `POST /games`.

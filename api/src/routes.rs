@@ -17,6 +17,7 @@ use crate::model::{
 use crate::play::admin::{
     self, AdminGame, AdminGameList, AdminGamesQuery, Replay, RoleRequest, Stats, StatsParams,
 };
+use crate::play::players::{self, Leaderboard, LeaderboardQuery, Profile};
 use crate::play::{self, Action};
 use crate::state::AppState;
 
@@ -222,12 +223,13 @@ pub async fn login(
 // Catalogue.
 
 /// Every game kind with its variants, seat counts, house-rule options (defaults and bounds),
-/// computer-player levels and a short summary of the rules.
+/// computer-player levels and a short summary of the rules; and the bounds of turn timers.
 #[utoipa::path(tag = "catalogue", responses((status = 200, body = Catalogue)))]
 #[get("/games/kinds")]
 pub async fn kinds() -> HttpResponse {
     HttpResponse::Ok().json(Catalogue {
         kinds: cardroom_core::catalogue(),
+        turn: play::turn_bounds(),
     })
 }
 
@@ -449,6 +451,27 @@ pub async fn resign(
     act(state, caller, id.into_inner(), Action::Resign).await
 }
 
+/// Take back a seat a computer player took over after the caller's timeouts in a row: from
+/// the next turn on the caller plays it again.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game")),
+    responses(
+        (status = 200, body = ActionResponse),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`not_away`, `game_over`, `waiting_for_players`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{id}/reclaim")]
+pub async fn reclaim(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    act(state, caller, id.into_inner(), Action::Reclaim).await
+}
+
 /// The score sheet: every hand's scoring items per side, the running totals and the winner.
 #[utoipa::path(
     tag = "games",
@@ -616,6 +639,51 @@ pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
                 .metrics
                 .render(pool.connections, pool.idle_connections, games.as_deref()),
         )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Players: public.
+
+/// A player's profile: finished games and win rates per game, Glicko-2 ratings (against people
+/// and against computers) with their history, and recent games.
+#[utoipa::path(
+    tag = "players",
+    params(("name" = String, Path, description = "The player's name")),
+    responses((status = 200, body = Profile))
+)]
+#[get("/players/{name}")]
+pub async fn player(
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let name = name.into_inner();
+    let profile = run(&state, move |conn, _| players::profile(conn, &name)).await?;
+    Ok(HttpResponse::Ok().json(profile))
+}
+
+/// A game kind's leaderboard of rated players, in one pool (against people, or against
+/// computers).
+#[utoipa::path(
+    tag = "players",
+    params(("kind" = String, Path, description = "The game kind"), LeaderboardQuery),
+    responses(
+        (status = 200, body = Leaderboard),
+        (status = 422, body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/leaderboards/{kind}")]
+pub async fn leaderboard(
+    state: web::Data<AppState>,
+    kind: web::Path<String>,
+    query: web::Query<LeaderboardQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let kind = kind.into_inner();
+    let query = query.into_inner();
+    let board = run(&state, move |conn, _| {
+        players::leaderboard(conn, &kind, &query)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(board))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ use crate::state::AppState;
         (name = "auth", description = "Accounts and tokens"),
         (name = "catalogue", description = "The games on offer"),
         (name = "games", description = "Playing"),
+        (name = "players", description = "Profiles and leaderboards: public"),
         (name = "operations", description = "Health, readiness, metrics"),
         (name = "admin", description = "History, replays, statistics and roles: admins only"),
     )
@@ -77,9 +78,12 @@ fn api_routes(config: &mut ServiceConfig) {
                 .service(routes::make_move)
                 .service(routes::deal)
                 .service(routes::resign)
+                .service(routes::reclaim)
                 .service(routes::score)
                 .service(routes::game_log)
                 .service(routes::events)
+                .service(routes::player)
+                .service(routes::leaderboard)
                 .service(routes::admin_games)
                 .service(routes::admin_game)
                 .service(routes::admin_replay)
@@ -107,7 +111,7 @@ pub fn openapi_document() -> utoipa::openapi::OpenApi {
 /// The answers every operation can give for what it reads, written once instead of on every
 /// route: 400 `validation_failed` where a body, a query or a path is parsed (malformed JSON, a
 /// query that is no query), 401 `unauthorized` where a token is required, and 404 `not_found`
-/// where the path names a game or a user.
+/// where the path names a game, a player or a game kind.
 fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
     let problem = |description: &str| {
@@ -145,7 +149,7 @@ fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
             if names_something && !responses.contains_key("404") {
                 responses.insert(
                     "404".to_owned(),
-                    problem("`not_found`: no such game or user"),
+                    problem("`not_found`: no such game, player or game kind"),
                 );
             }
         }
@@ -467,24 +471,31 @@ async fn stop_on_signal(handle: actix_web::dev::ServerHandle, state: web::Data<A
     handle.stop(true).await;
 }
 
-/// Every few seconds, lets computer players finish the turns of games left on their turn.
+/// Every few seconds, lets computer players finish the turns of games left on their turn, and
+/// plays for the people whose turn timer ran out.
 async fn recovery_sweep(state: web::Data<AppState>) {
     let every = state.settings.sweep_every;
     loop {
         actix_web::rt::time::sleep(every).await;
         let result = routes::run(&state, |conn, state| {
-            crate::play::recover(conn, &state.metrics)
+            Ok((
+                crate::play::recover(conn, &state.metrics)?,
+                crate::play::enforce_timers(conn, &state.metrics)?,
+            ))
         })
         .await;
         match result {
-            Ok(ids) => {
-                if !ids.is_empty() {
+            Ok((recovered, timed_out)) => {
+                if !recovered.is_empty() {
                     tracing::info!(
-                        games = ids.len(),
+                        games = recovered.len(),
                         "recovered games left on a computer player's turn"
                     );
                 }
-                for id in ids {
+                if !timed_out.is_empty() {
+                    tracing::info!(games = timed_out.len(), "played for people out of time");
+                }
+                for id in recovered.into_iter().chain(timed_out) {
                     state.hub.publish(Some(id));
                 }
             }

@@ -87,6 +87,38 @@ impl Rating {
     }
 }
 
+/// The score of one side against an opposing side in a finished game, from which of them won:
+/// a win 1, a loss 0, both among the winners (a shared win) 0.5; `None` when neither won, as
+/// the game does not rank the sides it did not crown.
+pub fn pair_score(won: bool, opponent_won: bool) -> Option<f64> {
+    match (won, opponent_won) {
+        (true, false) => Some(1.0),
+        (false, true) => Some(0.0),
+        (true, true) => Some(0.5),
+        (false, false) => None,
+    }
+}
+
+/// The fixed rating a computer-player level stands for on the scale of ratings against
+/// computers: anchors, not estimates, so the scale does not drift. `easy` is 1200, `medium`
+/// 1500, `hard` 1800 (their kin `greedy` and `strong` as `easy` and `medium`), `random` 800,
+/// numbered levels 1000 + 100 a step; each ±50.
+pub fn computer_rating(level: crate::BotLevel) -> Rating {
+    use crate::BotLevel;
+    let rating = match level {
+        BotLevel::Random => 800.0,
+        BotLevel::Easy | BotLevel::Greedy => 1200.0,
+        BotLevel::Medium | BotLevel::Strong => 1500.0,
+        BotLevel::Hard => 1800.0,
+        BotLevel::Level(n) => 1000.0 + 100.0 * f64::from(n.clamp(1, 10)),
+    };
+    Rating {
+        rating,
+        deviation: 50.0,
+        volatility: 0.06,
+    }
+}
+
 fn g(phi: f64) -> f64 {
     1.0 / (1.0 + 3.0 * phi * phi / (std::f64::consts::PI * std::f64::consts::PI)).sqrt()
 }
@@ -212,6 +244,25 @@ mod tests {
             TAU,
         );
         assert!(close(drawn.rating, 1500.0, 1e-9));
+    }
+
+    #[test]
+    fn sides_score_by_who_won_and_uncrowned_pairs_do_not_count() {
+        assert_eq!(pair_score(true, false), Some(1.0));
+        assert_eq!(pair_score(false, true), Some(0.0));
+        assert_eq!(pair_score(true, true), Some(0.5));
+        assert_eq!(pair_score(false, false), None);
+    }
+
+    #[test]
+    fn computer_levels_are_anchored_in_order_of_strength() {
+        use crate::BotLevel;
+        let r = |l| computer_rating(l).rating;
+        assert!(r(BotLevel::Random) < r(BotLevel::Easy));
+        assert!(r(BotLevel::Easy) < r(BotLevel::Medium));
+        assert!(r(BotLevel::Medium) < r(BotLevel::Hard));
+        assert!(r(BotLevel::Level(1)) < r(BotLevel::Level(10)));
+        assert_eq!(r(BotLevel::Level(5)), 1500.0);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use diesel::sql_types::{BigInt, Double, Nullable, Text};
 
 use crate::connection::AnyConnection;
 use crate::error::DbError;
-use crate::games::{GameRecord, GameRow, SeatRow};
+use crate::games::{GameRecord, GameRow};
 use crate::schema::{games, seats, users};
 
 diesel::define_sql_function!(fn lower(x: Text) -> Text);
@@ -86,20 +86,7 @@ pub fn list_games(
         .offset((page - 1).max(0).saturating_mul(per_page))
         .load(conn)?;
     let ids: Vec<i64> = rows.iter().map(|g| g.id).collect();
-    let all_seats: Vec<(i64, SeatRow)> = seats::table
-        .left_join(users::table.on(users::id.nullable().eq(seats::user_id)))
-        .filter(seats::game_id.eq_any(&ids))
-        .order((seats::game_id, seats::seat))
-        .select((
-            seats::game_id,
-            (
-                seats::seat,
-                seats::user_id,
-                users::name.nullable(),
-                seats::bot,
-            ),
-        ))
-        .load(conn)?;
+    let all_seats = crate::games::seats_of_games(conn, &ids)?;
     let games = rows
         .into_iter()
         .map(|game| {
@@ -266,7 +253,7 @@ pub fn roll_up_finish(
            MAX(CASE WHEN b.won AND NOT h.won THEN 1 ELSE 0 END) \
          FROM games g \
          JOIN results h ON h.game_id = g.id AND h.user_id IS NOT NULL \
-         JOIN results b ON b.game_id = g.id AND b.bot IS NOT NULL AND b.side <> h.side \
+         JOIN results b ON b.game_id = g.id AND b.bot IS NOT NULL AND b.user_id IS NULL AND b.side <> h.side \
          WHERE g.id = ? AND NOT g.practice GROUP BY g.kind, b.bot \
          ON CONFLICT (day, kind, level) DO UPDATE SET games = daily_level.games + 1, \
            human_wins = daily_level.human_wins + excluded.human_wins, \

@@ -40,15 +40,24 @@ pub struct GameRow {
     pub thirty_ones: i32,
     pub contracts_made: i32,
     pub contracts_set: i32,
+    /// The turn policy: seconds per move (none: no timer).
+    pub turn_seconds: Option<i32>,
+    /// Timeouts in a row after which a computer player takes the seat.
+    pub takeover_after: Option<i32>,
+    /// When the seat to act runs out of time.
+    pub deadline: Option<NaiveDateTime>,
 }
 
-/// A seat with its player's name.
+/// A seat with its player's name. A seat with a person and a computer level is the person's,
+/// played by the computer while they are away.
 #[derive(Queryable, Clone, PartialEq, Eq, Debug)]
 pub struct SeatRow {
     pub seat: i32,
     pub user_id: Option<i64>,
     pub name: Option<String>,
     pub bot: Option<String>,
+    /// Timeouts in a row.
+    pub timeouts: i32,
 }
 
 /// A game with its seats in order.
@@ -106,16 +115,23 @@ pub struct NewGame {
     pub invite_code: String,
     pub created_by: i64,
     pub state_format: i32,
+    /// The turn policy: seconds per move and timeouts before a takeover (none: no timer).
+    pub turn_seconds: Option<i32>,
+    pub takeover_after: Option<i32>,
     /// Every seat: its person (if taken) or computer level.
     pub seats: Vec<SeatChange>,
 }
 
 /// Who sits in a seat.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct SeatChange {
     pub seat: i32,
     pub user_id: Option<i64>,
     pub bot: Option<String>,
+    /// Timeouts in a row.
+    pub timeouts: i32,
+    /// A player's name without an account here (an imported game's).
+    pub label: Option<String>,
 }
 
 /// One entry to append to the log.
@@ -138,6 +154,8 @@ pub struct Summary {
     pub finished: bool,
     pub to_act: Option<i32>,
     pub bot_pending: bool,
+    /// When the seat to act runs out of time (a table with a turn timer, a person to act).
+    pub deadline: Option<NaiveDateTime>,
     /// Each seat's result, stored once the game is finished.
     pub results: Vec<SeatResult>,
 }
@@ -231,6 +249,8 @@ pub fn create(
                 games::hands.eq(0),
                 games::moves.eq(0),
                 games::bot_pending.eq(false),
+                games::turn_seconds.eq(new.turn_seconds),
+                games::takeover_after.eq(new.takeover_after),
             ))
             .returning(games::all_columns)
             .get_result(conn)?;
@@ -242,6 +262,7 @@ pub fn create(
                     seats::user_id.eq(seat.user_id),
                     seats::bot.eq(seat.bot.as_deref()),
                     seats::joined_at.eq(seat.user_id.map(|_| now)),
+                    seats::label.eq(seat.label.as_deref()),
                 ))
                 .execute(conn)?;
         }
@@ -336,6 +357,7 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
             }
             if summary.status == "finished" {
                 crate::admin::roll_up_finish(conn, change.game_id, now)?;
+                crate::ratings::rate_game(conn, change.game_id, &summary.results, now)?;
             }
         }
         append(
@@ -354,6 +376,7 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
                     seats::user_id.eq(seat.user_id),
                     seats::bot.eq(seat.bot.as_deref()),
                     seats::joined_at.eq(seat.user_id.map(|_| now)),
+                    seats::timeouts.eq(seat.timeouts),
                 ))
                 .execute(conn)?;
         }
@@ -505,11 +528,12 @@ pub fn load_with_recent(
     };
     let seats: Vec<SeatRow> = decode_list(row.seat_list.as_deref(), "seats")?
         .into_iter()
-        .map(|(seat, user_id, name, bot)| SeatRow {
+        .map(|(seat, user_id, name, bot, timeouts)| SeatRow {
             seat,
             user_id,
             name,
             bot,
+            timeouts,
         })
         .collect();
     let recent = decode_recent(row.recent_log.as_deref())?;
@@ -549,18 +573,53 @@ fn decode_list<T: serde::de::DeserializeOwned>(
 }
 
 fn seats_of(conn: &mut AnyConnection, id: i64) -> Result<Vec<SeatRow>, DbError> {
-    seats::table
+    Ok(seats_of_games(conn, &[id])?
+        .into_iter()
+        .map(|(_, seat)| seat)
+        .collect())
+}
+
+/// The seats of these games with their players' names, by game and seat.
+pub(crate) fn seats_of_games(
+    conn: &mut AnyConnection,
+    ids: &[i64],
+) -> Result<Vec<(i64, SeatRow)>, DbError> {
+    type Row = (
+        i64,
+        i32,
+        Option<i64>,
+        Option<String>,
+        Option<String>,
+        i32,
+        Option<String>,
+    );
+    let rows: Vec<Row> = seats::table
         .left_join(users::table.on(seats::user_id.eq(users::id.nullable())))
-        .filter(seats::game_id.eq(id))
-        .order(seats::seat.asc())
+        .filter(seats::game_id.eq_any(ids))
+        .order((seats::game_id.asc(), seats::seat.asc()))
         .select((
+            seats::game_id,
             seats::seat,
             seats::user_id,
             users::name.nullable(),
             seats::bot,
+            seats::timeouts,
+            seats::label,
         ))
-        .load(conn)
-        .map_err(DbError::from)
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(game, seat, user_id, name, bot, timeouts, label)| {
+            let row = SeatRow {
+                seat,
+                user_id,
+                name: name.or(label),
+                bot,
+                timeouts,
+            };
+            (game, row)
+        })
+        .collect())
 }
 
 /// The current version of a game (cheap: for waiting on changes).
@@ -651,13 +710,23 @@ pub fn list_for_user(
     Ok((records, total))
 }
 
-/// Runs `work` on game `id` while holding its row, if it is still left on a computer player's
-/// turn and no other replica holds it: on PostgreSQL `SELECT … FOR UPDATE SKIP LOCKED` in one
-/// transaction with the work; on SQLite (one writer at a time) the work's own versioned write.
-/// Returns `None` when the game was skipped.
-pub fn with_pending_game<T, E: From<DbError>>(
+/// What a background job claims a game for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Claim {
+    /// It is left on a computer player's turn.
+    BotPending,
+    /// Its deadline is at or before this time.
+    PastDeadline(NaiveDateTime),
+}
+
+/// Runs `work` on game `id` while holding its row, if it still needs the `claim`ed work and no
+/// other replica holds it: on PostgreSQL `SELECT … FOR UPDATE SKIP LOCKED` in one transaction
+/// with the work; on SQLite (one writer at a time) the work's own versioned write. Returns
+/// `None` when the game was skipped.
+pub fn with_claimed_game<T, E: From<DbError>>(
     conn: &mut AnyConnection,
     id: i64,
+    claim: Claim,
     work: impl FnOnce(&mut AnyConnection) -> Result<T, E>,
 ) -> Result<Option<T>, E> {
     #[derive(QueryableByName)]
@@ -676,11 +745,19 @@ pub fn with_pending_game<T, E: From<DbError>>(
         let AnyConnection::Postgresql(pg) = conn else {
             return Ok(());
         };
-        let claimed = diesel::sql_query(
-            "SELECT id FROM games WHERE id = $1 AND bot_pending FOR UPDATE SKIP LOCKED",
-        )
-        .bind::<diesel::sql_types::BigInt, _>(id)
-        .load::<Claimed>(pg)
+        let claimed = match claim {
+            Claim::BotPending => diesel::sql_query(
+                "SELECT id FROM games WHERE id = $1 AND bot_pending FOR UPDATE SKIP LOCKED",
+            )
+            .bind::<diesel::sql_types::BigInt, _>(id)
+            .load::<Claimed>(pg),
+            Claim::PastDeadline(now) => diesel::sql_query(
+                "SELECT id FROM games WHERE id = $1 AND deadline <= $2 FOR UPDATE SKIP LOCKED",
+            )
+            .bind::<diesel::sql_types::BigInt, _>(id)
+            .bind::<diesel::sql_types::Timestamp, _>(now)
+            .load::<Claimed>(pg),
+        }
         .map_err(|e| TransactionError::Db(e.into()))?;
         if claimed.is_empty() {
             return Ok(());
@@ -695,7 +772,7 @@ pub fn with_pending_game<T, E: From<DbError>>(
     }
 }
 
-/// An error inside [`with_pending_game`]'s transaction.
+/// An error inside [`with_claimed_game`]'s transaction.
 enum TransactionError<E> {
     Db(DbError),
     Work(E),
@@ -705,6 +782,21 @@ impl<E> From<diesel::result::Error> for TransactionError<E> {
     fn from(error: diesel::result::Error) -> TransactionError<E> {
         TransactionError::Db(error.into())
     }
+}
+
+/// Games whose deadline is at or before `now`, the longest overdue first, at most `limit`.
+pub fn past_deadline(
+    conn: &mut AnyConnection,
+    now: NaiveDateTime,
+    limit: i64,
+) -> Result<Vec<i64>, DbError> {
+    games::table
+        .filter(games::deadline.le(now))
+        .select(games::id)
+        .order((games::deadline.asc(), games::id.asc()))
+        .limit(limit)
+        .load(conn)
+        .map_err(DbError::from)
 }
 
 /// Games left on a computer player's turn (for recovery), at most `limit`.

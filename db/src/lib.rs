@@ -10,6 +10,7 @@ pub mod connection;
 pub mod error;
 pub mod games;
 pub mod notify;
+pub mod ratings;
 pub mod schema;
 mod statements;
 pub mod users;

@@ -42,6 +42,9 @@ diesel::table! {
         thirty_ones -> Integer,
         contracts_made -> Integer,
         contracts_set -> Integer,
+        turn_seconds -> Nullable<Integer>,
+        takeover_after -> Nullable<Integer>,
+        deadline -> Nullable<Timestamp>,
     }
 }
 
@@ -63,6 +66,34 @@ diesel::table! {
         user_id -> Nullable<BigInt>,
         bot -> Nullable<Text>,
         joined_at -> Nullable<Timestamp>,
+        timeouts -> Integer,
+        label -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    ratings (user_id, kind, pool) {
+        user_id -> BigInt,
+        kind -> Text,
+        pool -> Text,
+        rating -> Double,
+        deviation -> Double,
+        volatility -> Double,
+        games -> Integer,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    rating_history (user_id, kind, pool, game_id) {
+        user_id -> BigInt,
+        kind -> Text,
+        pool -> Text,
+        game_id -> BigInt,
+        rating -> Double,
+        deviation -> Double,
+        before -> Double,
+        at -> Timestamp,
     }
 }
 
@@ -106,6 +137,8 @@ diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(game_log -> games (game_id));
 diesel::joinable!(deals -> games (game_id));
 diesel::joinable!(results -> games (game_id));
+diesel::joinable!(ratings -> users (user_id));
+diesel::joinable!(rating_history -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     games,
@@ -113,5 +146,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     game_log,
     deals,
     idempotency_keys,
-    results
+    results,
+    ratings,
+    rating_history
 );

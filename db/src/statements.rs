@@ -34,7 +34,7 @@ pub(crate) struct LoadGame {
 pub(crate) struct LoadedRow {
     #[diesel(embed)]
     pub game: GameRow,
-    /// `[[seat, user_id, name, bot], …]` in seat order, or `NULL` for none.
+    /// `[[seat, user_id, name, bot, timeouts], …]` in seat order, or `NULL` for none.
     #[diesel(sql_type = Nullable<Text>)]
     pub seat_list: Option<String>,
     /// One line a version, oldest first: its `seq`, a space, its events (compact JSON, which
@@ -57,13 +57,13 @@ const GAME_COLUMNS: &str = "SELECT g.id, g.kind, g.variant, g.options, g.seat_co
     g.seed, g.deck, g.state, g.state_format, g.version, g.practice, g.invite_code, g.created_by, \
     g.created_at, g.updated_at, g.finished_at, g.hands, g.moves, g.winners, g.end_reason, \
     g.to_act, g.bot_pending, g.basras, g.knocks, g.thirty_ones, g.contracts_made, \
-    g.contracts_set, ";
+    g.contracts_set, g.turn_seconds, g.takeover_after, g.deadline, ";
 
 impl QueryFragment<Pg> for LoadGame {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         out.push_sql(GAME_COLUMNS);
         out.push_sql(
-            "(SELECT json_agg(json_build_array(s.seat, s.user_id, u.name, s.bot) \
+            "(SELECT json_agg(json_build_array(s.seat, s.user_id, COALESCE(u.name, s.label), s.bot, s.timeouts) \
                 ORDER BY s.seat)::text \
               FROM seats s LEFT JOIN users u ON u.id = s.user_id \
               WHERE s.game_id = g.id) AS seat_list, \
@@ -81,7 +81,7 @@ impl QueryFragment<Sqlite> for LoadGame {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
         out.push_sql(GAME_COLUMNS);
         out.push_sql(
-            "(SELECT json_group_array(json_array(s.seat, s.user_id, u.name, s.bot) \
+            "(SELECT json_group_array(json_array(s.seat, s.user_id, COALESCE(u.name, s.label), s.bot, s.timeouts) \
                 ORDER BY s.seat) \
               FROM seats s LEFT JOIN users u ON u.id = s.user_id \
               WHERE s.game_id = g.id) AS seat_list, \
@@ -152,6 +152,8 @@ impl<const NOTIFY: bool> UpdateGame<'_, NOTIFY> {
         out.push_bind_param::<Nullable<Integer>, _>(&summary.to_act)?;
         out.push_sql(", bot_pending = ");
         out.push_bind_param::<Bool, _>(&summary.bot_pending)?;
+        out.push_sql(", deadline = ");
+        out.push_bind_param::<Nullable<Timestamp>, _>(&summary.deadline)?;
         out.push_sql(", updated_at = ");
         out.push_bind_param::<Timestamp, _>(&self.now)?;
         out.push_sql(", basras = basras + ");

@@ -116,6 +116,11 @@ fn the_authorization_matrix_holds_for_every_endpoint(backend: Backend) {
             Box::new(admins_only),
         ),
         ("/api/v1/games/kinds".to_owned(), Box::new(public(200))),
+        ("/api/v1/players/amira".to_owned(), Box::new(public(200))),
+        (
+            "/api/v1/leaderboards/basra?pool=computers".to_owned(),
+            Box::new(public(200)),
+        ),
         ("/healthz".to_owned(), Box::new(public(200))),
         ("/readyz".to_owned(), Box::new(public(200))),
         ("/metrics".to_owned(), Box::new(public(200))),
@@ -131,6 +136,11 @@ fn the_authorization_matrix_holds_for_every_endpoint(backend: Backend) {
             format!("{game}/deal"),
             json!({}),
             Box::new(seated_only(Problem(409, "hand_not_over"))),
+        ),
+        (
+            format!("{game}/reclaim"),
+            json!({}),
+            Box::new(seated_only(Problem(409, "not_away"))),
         ),
         (
             format!("{game}/join"),

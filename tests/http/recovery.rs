@@ -40,6 +40,7 @@ pub fn leave_on_a_computer_turn(
             finished: false,
             to_act: game.to_act().map(|s| i32::from(s.number())),
             bot_pending: true,
+            deadline: None,
             results: Vec::new(),
         },
         entries: vec![LogEntry {

@@ -284,6 +284,20 @@ impl Client {
         }
     }
 
+    /// A registered account (rated, unlike a guest).
+    pub fn register(&self, name: &str) -> Player {
+        let response = self.post(
+            "/api/v1/auth/register",
+            None,
+            &json!({ "name": name, "password": "a long passphrase" }),
+        );
+        assert_eq!(response.status, 201, "{response:?}");
+        Player {
+            token: response.body["token"].as_str().expect("a token").to_owned(),
+            id: response.body["user"]["id"].as_i64().expect("an id"),
+        }
+    }
+
     pub fn get(&self, path: &str, token: Option<&str>) -> Reply {
         let mut request = self.agent().get(self.url(path));
         if let Some(token) = token {

@@ -23,6 +23,7 @@ pub enum Action {
     },
     Deal,
     Resign,
+    Reclaim,
 }
 
 /// `POST /games/{id}/moves`, `/deal` and `/resign`: returns the status and body to send.
@@ -45,6 +46,7 @@ pub fn act(
         action_body(&events, &view).map(|body| (200, body))
     };
     match action {
+        Action::Reclaim => super::reclaim(conn, caller, id, metrics),
         Action::Move {
             expected_version,
             mv,
@@ -124,6 +126,7 @@ pub fn act(
                             seat: i32::from(seat),
                             user_id: None,
                             bot: Some(level.clone()),
+                            ..Default::default()
                         });
                         changes.record_service(
                             Some(seat),
@@ -187,6 +190,23 @@ fn make_move(
     changes.record(&game, Some(seat), "move", payload, &events)?;
     run_computers(&mut game, &loaded.record.seats, &mut changes, metrics)?;
     let viewer = Viewer::Seat(Seat::new(seat));
+    // A move of one's own ends a run of timeouts.
+    if let Some(row) = loaded
+        .record
+        .seats
+        .iter()
+        .find(|s| s.seat == i32::from(seat) && s.timeouts > 0)
+    {
+        changes.seats.push(SeatChange {
+            seat: row.seat,
+            user_id: row.user_id,
+            bot: row.bot.clone(),
+            timeouts: 0,
+            label: None,
+        });
+        let loaded = loaded.with_seats(&changes.seats);
+        return commit_and_view(conn, &loaded, game, changes, key, viewer, metrics);
+    }
     commit_and_view(conn, &loaded, game, changes, key, viewer, metrics)
 }
 
@@ -227,7 +247,7 @@ fn abandon(
         game_id: loaded.id(),
         expected_version: loaded.version(),
         state: None,
-        summary: summary(None, Some("abandoned"), &loaded.record.seats),
+        summary: summary(None, Some("abandoned"), &loaded.record.seats, None),
         entries: changes.entries,
         seats: Vec::new(),
         deals: Vec::new(),

@@ -26,15 +26,18 @@ use crate::model::{EventOut, GameView, SeatInfo};
 
 mod act;
 pub mod admin;
+pub mod players;
 mod read;
 mod recovery;
 mod setup;
+mod timers;
 mod view;
 
 pub use act::{Action, act};
 pub use read::{authorize_reader, events_after, list, log, score};
 pub use recovery::{recover, replay, snapshot_of};
 pub use setup::{create, join};
+pub use timers::{enforce as enforce_timers, reclaim, turn_bounds};
 pub use view::view;
 
 use view::{game_view, recent_events, status_name};
@@ -129,6 +132,26 @@ impl Loaded {
         }
     }
 
+    /// The same game with these changes of who plays its seats (names unchanged).
+    fn with_seats(&self, changes: &[SeatChange]) -> Loaded {
+        let mut seats = self.record.seats.clone();
+        for change in changes {
+            if let Some(row) = seats.iter_mut().find(|s| s.seat == change.seat) {
+                row.user_id = change.user_id;
+                row.bot = change.bot.clone();
+                row.timeouts = change.timeouts;
+            }
+        }
+        Loaded {
+            record: GameRecord {
+                game: self.record.game.clone(),
+                seats,
+            },
+            game: self.game.clone(),
+            recent: self.recent.clone(),
+        }
+    }
+
     fn started(&self) -> Result<&AnyGame, ApiError> {
         match (&self.game, self.record.game.status.as_str()) {
             (Some(game), _) => Ok(game),
@@ -201,7 +224,9 @@ fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
             seat: i64::from(s.seat),
             name: s.name.clone(),
             bot: s.bot.clone(),
-            open: s.user_id.is_none() && s.bot.is_none(),
+            open: s.user_id.is_none() && s.bot.is_none() && s.name.is_none(),
+            away: s.user_id.is_some() && s.bot.is_some(),
+            timeouts: i64::from(s.timeouts),
         })
         .collect()
 }
@@ -300,6 +325,22 @@ impl Changes {
         Ok(())
     }
 
+    /// Announces a new deadline with the last entry's events: who must act by when.
+    fn announce_deadline(&mut self, summary: &Summary) -> Result<(), ApiError> {
+        let (Some(deadline), Some(last)) = (summary.deadline, self.entries.last_mut()) else {
+            return Ok(());
+        };
+        let mut events: Vec<StoredEvent> = serde_json::from_str(&last.events)
+            .map_err(|e| ApiError::Internal(format!("stored events do not decode: {e}")))?;
+        events.push(service_event(json!({
+            "type": "deadline",
+            "seat": summary.to_act.filter(|_| summary.status == "active"),
+            "at": deadline.and_utc(),
+        })));
+        last.events = stored(&events)?;
+        Ok(())
+    }
+
     /// The events of the recorded entries that `viewer` may see, numbered from `base + 1`.
     fn visible(&self, base: i64, viewer: Viewer) -> Result<Vec<EventOut>, ApiError> {
         let mut out = Vec::new();
@@ -348,7 +389,13 @@ fn run_computers(
     Ok(())
 }
 
-fn summary(game: Option<&AnyGame>, status_override: Option<&str>, seats: &[SeatRow]) -> Summary {
+/// The listing columns of a game after a change; `turn_seconds` is the table's turn timer.
+fn summary(
+    game: Option<&AnyGame>,
+    status_override: Option<&str>,
+    seats: &[SeatRow],
+    turn_seconds: Option<i32>,
+) -> Summary {
     let Some(game) = game else {
         return Summary {
             status: status_override.unwrap_or("waiting").to_owned(),
@@ -359,6 +406,7 @@ fn summary(game: Option<&AnyGame>, status_override: Option<&str>, seats: &[SeatR
             finished: status_override == Some("abandoned"),
             to_act: None,
             bot_pending: false,
+            deadline: None,
             results: Vec::new(),
         };
     };
@@ -378,8 +426,23 @@ fn summary(game: Option<&AnyGame>, status_override: Option<&str>, seats: &[SeatR
         finished: table.status() == Status::Finished,
         to_act: game.to_act().map(|s| i32::from(s.number())),
         bot_pending: game.next_automatic(&controllers(seats)).is_some(),
+        deadline: turn_seconds.and_then(|seconds| deadline(game, seats, seconds)),
         results: results(game, seats),
     }
+}
+
+/// When a timed table's person runs out of time: `seconds` from now, while a person is to act
+/// (or, between hands, to deal); none while the computers are to act or the game is over.
+fn deadline(game: &AnyGame, seats: &[SeatRow], seconds: i32) -> Option<chrono::NaiveDateTime> {
+    let controllers = controllers(seats);
+    let waits_for_person = match game.table().status() {
+        Status::Finished => false,
+        Status::HandOver => controllers.contains(&Controller::Person),
+        Status::Active => game
+            .to_act()
+            .is_some_and(|seat| controllers.get(seat.index()) == Some(&Controller::Person)),
+    };
+    waits_for_person.then(|| cardroom_db::now() + chrono::TimeDelta::seconds(i64::from(seconds)))
 }
 
 /// Adds the notable events among `events_json` (stored events) to `tally`: basras, knocks,
@@ -476,8 +539,16 @@ fn commit_and_view(
     viewer: Viewer,
     metrics: &Metrics,
 ) -> Result<(Vec<EventOut>, GameView), ApiError> {
+    let mut changes = changes;
     let base = loaded.version();
     let new_version = base + changes.entries.len() as i64;
+    let summary = summary(
+        Some(&game),
+        None,
+        &loaded.record.seats,
+        loaded.record.game.turn_seconds,
+    );
+    changes.announce_deadline(&summary)?;
     let events = changes.visible(base, viewer)?;
     let recent = recent_events(loaded, viewer, events.clone())?;
     let status = status_name(&loaded.record, Some(&game));
@@ -489,6 +560,7 @@ fn commit_and_view(
         viewer,
         new_version,
         recent,
+        summary.deadline,
     )?;
     let idempotency = match idempotency {
         None => None,
@@ -507,7 +579,7 @@ fn commit_and_view(
         game_id: loaded.id(),
         expected_version: base,
         state: Some(snapshot(&game)?),
-        summary: summary(Some(&game), None, &loaded.record.seats),
+        summary,
         entries: changes.entries,
         seats: changes.seats,
         deals: changes.deals,

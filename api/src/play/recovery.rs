@@ -17,7 +17,9 @@ use crate::metrics::Metrics;
 pub fn recover(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Vec<i64>, ApiError> {
     let mut recovered = Vec::new();
     for id in games::bot_pending(conn, 20)? {
-        match games::with_pending_game(conn, id, |conn| recover_one(conn, id, metrics)) {
+        match games::with_claimed_game(conn, id, games::Claim::BotPending, |conn| {
+            recover_one(conn, id, metrics)
+        }) {
             Ok(Some(true)) => {
                 recovered.push(id);
                 Metrics::add(&metrics.recovered_games, 1);
@@ -39,11 +41,18 @@ fn recover_one(conn: &mut AnyConnection, id: i64, metrics: &Metrics) -> Result<b
     let mut game = game.clone();
     let mut changes = Changes::new(Some(&game));
     run_computers(&mut game, &loaded.record.seats, &mut changes, metrics)?;
+    let summary = summary(
+        Some(&game),
+        None,
+        &loaded.record.seats,
+        loaded.record.game.turn_seconds,
+    );
+    changes.announce_deadline(&summary)?;
     let change = Commit {
         game_id: id,
         expected_version: loaded.version(),
         state: Some(snapshot(&game)?),
-        summary: summary(Some(&game), None, &loaded.record.seats),
+        summary,
         entries: changes.entries,
         seats: Vec::new(),
         deals: changes.deals,

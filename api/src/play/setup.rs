@@ -16,6 +16,12 @@ use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::model::{CreateGame, GameCreated, GameView, JoinRequest};
 
+/// A turn timer's bounds: seconds a move.
+pub const TURN_SECONDS: std::ops::RangeInclusive<i64> = 5..=86_400;
+/// Timeouts in a row before a computer player takes the seat: bounds and default.
+pub const TAKEOVER_AFTER: std::ops::RangeInclusive<i64> = 1..=10;
+pub const DEFAULT_TAKEOVER_AFTER: i64 = 3;
+
 /// Deals a stored game's first hand from its stored options, seed and deck.
 pub(super) fn deal_first_hand(
     row: &games::GameRow,
@@ -95,6 +101,7 @@ pub fn create(
             seat: i as i32,
             user_id: None,
             bot,
+            ..Default::default()
         });
     }
     let own = request.seat.unwrap_or(0);
@@ -109,6 +116,28 @@ pub fn create(
     }
     seat_changes[own_index].user_id = Some(caller.id);
 
+    let (turn_seconds, takeover_after) = match &request.turn {
+        None => (None, None),
+        Some(turn) => {
+            if !TURN_SECONDS.contains(&turn.seconds) {
+                return Err(ApiError::Invalid(format!(
+                    "turn.seconds must be from {} to {}",
+                    TURN_SECONDS.start(),
+                    TURN_SECONDS.end()
+                )));
+            }
+            let after = turn.takeover_after.unwrap_or(DEFAULT_TAKEOVER_AFTER);
+            if !TAKEOVER_AFTER.contains(&after) {
+                return Err(ApiError::Invalid(format!(
+                    "turn.takeover_after must be from {} to {}",
+                    TAKEOVER_AFTER.start(),
+                    TAKEOVER_AFTER.end()
+                )));
+            }
+            // (Both bounded above, so they fit.)
+            (Some(turn.seconds as i32), Some(after as i32))
+        }
+    };
     let practice = request.seed.is_some() || request.deck.is_some();
     let seed = match &request.seed {
         Some(text) => Seed::from_hex(text).map_err(|e| ApiError::Invalid(format!("seed: {e}")))?,
@@ -147,6 +176,8 @@ pub fn create(
         invite_code: random_code(10),
         created_by: caller.id,
         state_format: STATE_FORMAT,
+        turn_seconds,
+        takeover_after,
         seats: seat_changes,
     };
     let created = json!({"type": "created", "by": caller.name, "seats": n});
@@ -252,6 +283,7 @@ pub fn join(
             seat,
             user_id: Some(caller.id),
             bot: None,
+            ..Default::default()
         });
         changes.record_service(
             Some(seat as u8),
@@ -277,7 +309,7 @@ pub fn join(
                 game_id: id,
                 expected_version: loaded.version(),
                 state: None,
-                summary: summary(None, None, &seats),
+                summary: summary(None, None, &seats, None),
                 entries: changes.entries.clone(),
                 seats: changes.seats.clone(),
                 deals: Vec::new(),

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::{Loaded, RECENT_VERSIONS, load, seat_infos, visible};
 use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::model::{EventOut, GameView};
+use crate::model::{EventOut, GameView, TurnPolicy};
 
 pub(super) fn status_name(record: &GameRecord, game: Option<&AnyGame>) -> String {
     match (record.game.status.as_str(), game) {
@@ -35,6 +35,7 @@ pub(super) fn game_view(
     viewer: Viewer,
     version: i64,
     recent_events: Vec<EventOut>,
+    deadline: Option<chrono::NaiveDateTime>,
 ) -> Result<GameView, ApiError> {
     let row = &record.game;
     let kind: GameKind = row
@@ -63,6 +64,11 @@ pub(super) fn game_view(
         table: game.map(|g| g.view(viewer)),
         recent_events,
         outcome: game.and_then(|g| g.table().outcome().cloned()),
+        turn: row.turn_seconds.map(|seconds| TurnPolicy {
+            seconds: i64::from(seconds),
+            takeover_after: row.takeover_after.map(i64::from),
+        }),
+        deadline: deadline.map(|d| d.and_utc()),
     })
 }
 
@@ -103,5 +109,6 @@ pub fn view(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<GameVi
         viewer,
         loaded.version(),
         recent,
+        loaded.record.game.deadline,
     )
 }

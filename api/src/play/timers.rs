@@ -1,0 +1,213 @@
+//! Turn timers: when a person's time runs out the server plays for them, and after the table's
+//! number of timeouts in a row a computer player takes their seat until they reclaim it.
+//!
+//! The deadline is a column of the game, written with every change, so it outlives any replica.
+//! Every replica's sweep looks for games past their deadline; on PostgreSQL a replica holds the
+//! game's row while it acts (`FOR UPDATE SKIP LOCKED`), and the versioned write lets exactly one
+//! replica act on each deadline in any case: a timeout is applied once.
+
+use cardroom_core::{Automatic, BotLevel, Controller, Seat, Status, Viewer};
+use cardroom_db::games::{self, Commit, SeatChange};
+use cardroom_db::{AnyConnection, DbError};
+use serde_json::json;
+
+use super::{
+    Changes, action_body, commit_and_view, controllers, load, run_computers, snapshot, summary,
+};
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::metrics::Metrics;
+
+/// The computer player that moves for a person out of time.
+const STAND_IN: BotLevel = BotLevel::Easy;
+
+/// The catalogue's turn-timer bounds.
+pub fn turn_bounds() -> crate::model::TurnBounds {
+    use super::setup::{DEFAULT_TAKEOVER_AFTER, TAKEOVER_AFTER, TURN_SECONDS};
+    crate::model::TurnBounds {
+        min_seconds: *TURN_SECONDS.start(),
+        max_seconds: *TURN_SECONDS.end(),
+        min_takeover_after: *TAKEOVER_AFTER.start(),
+        max_takeover_after: *TAKEOVER_AFTER.end(),
+        default_takeover_after: DEFAULT_TAKEOVER_AFTER,
+        stand_in: STAND_IN.name().to_owned(),
+    }
+}
+
+/// Acts on the games whose deadline has passed; returns the games it moved on.
+pub fn enforce(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Vec<i64>, ApiError> {
+    let now = cardroom_db::now();
+    let mut moved = Vec::new();
+    for id in games::past_deadline(conn, now, 20)? {
+        match games::with_claimed_game(conn, id, games::Claim::PastDeadline(now), |conn| {
+            time_out(conn, id, now, metrics)
+        }) {
+            Ok(Some(true)) => {
+                moved.push(id);
+                Metrics::add(&metrics.timeouts, 1);
+            }
+            Ok(_) => {}
+            Err(ApiError::VersionConflict { .. }) => Metrics::add(&metrics.version_conflicts, 1),
+            Err(other) => return Err(other),
+        }
+    }
+    Ok(moved)
+}
+
+/// Plays for the person out of time in game `id` (or deals, between hands); returns whether
+/// anything changed.
+fn time_out(
+    conn: &mut AnyConnection,
+    id: i64,
+    now: chrono::NaiveDateTime,
+    metrics: &Metrics,
+) -> Result<bool, ApiError> {
+    let loaded = load(conn, id)?;
+    let (Some(game), Some(deadline)) = (&loaded.game, loaded.record.game.deadline) else {
+        return Ok(false);
+    };
+    if deadline > now {
+        return Ok(false);
+    }
+    let mut game = game.clone();
+    let mut changes = Changes::new(Some(&game));
+    let mut seats = loaded.record.seats.clone();
+    match game.table().status() {
+        Status::Finished => return Ok(false),
+        Status::HandOver => {
+            changes.record_service(
+                None,
+                "timed_out",
+                json!({"type": "timed_out", "seat": null, "stand_in": "deal"}),
+            )?;
+            let events = game
+                .deal_next()
+                .map_err(|e| ApiError::Internal(format!("the timed-out deal was refused: {e}")))?;
+            changes.record(&game, None, "deal", None, &events)?;
+        }
+        Status::Active => {
+            let Some(seat) = game.to_act() else {
+                return Ok(false);
+            };
+            let Some(row) = seats.iter().find(|s| s.seat == i32::from(seat.number())) else {
+                return Err(ApiError::Internal(format!(
+                    "game {id} has no seat {seat:?}"
+                )));
+            };
+            if row.user_id.is_none() || row.bot.is_some() {
+                return Ok(false);
+            }
+            let timeouts = row.timeouts.saturating_add(1);
+            let takeover = timeouts >= loaded.record.game.takeover_after.unwrap_or(i32::MAX);
+            changes.record_service(
+                Some(seat.number()),
+                "timed_out",
+                json!({"type": "timed_out", "seat": seat.number(), "timeouts": timeouts,
+                       "stand_in": STAND_IN.name()}),
+            )?;
+            // The stand-in plays from the seat's view, like any computer player.
+            let mut stand_in = controllers(&seats);
+            if let Some(c) = stand_in.get_mut(seat.index()) {
+                *c = Controller::Computer(STAND_IN);
+            }
+            let Some(Automatic::Move(mover, mv)) = game.next_automatic(&stand_in) else {
+                return Err(ApiError::Internal(format!(
+                    "game {id}: no stand-in move for seat {}",
+                    seat.number()
+                )));
+            };
+            let events = game
+                .play(mover, &mv)
+                .map_err(|e| ApiError::Internal(format!("the stand-in's move was refused: {e}")))?;
+            let payload = serde_json::to_value(&mv).ok();
+            changes.record(&game, Some(mover.number()), "move", payload, &events)?;
+            let level = game.kind().describe().default_level.to_owned();
+            let change = SeatChange {
+                seat: row.seat,
+                user_id: row.user_id,
+                bot: takeover.then(|| level.clone()),
+                timeouts,
+                label: None,
+            };
+            if takeover {
+                changes.record_service(
+                    Some(seat.number()),
+                    "seat_to_computer",
+                    json!({"type": "seat_to_computer", "seat": seat.number(), "level": level,
+                           "reason": "timeouts"}),
+                )?;
+            }
+            changes.seats.push(change);
+            seats = loaded.with_seats(&changes.seats).record.seats;
+        }
+    }
+    run_computers(&mut game, &seats, &mut changes, metrics)?;
+    let summary = summary(Some(&game), None, &seats, loaded.record.game.turn_seconds);
+    changes.announce_deadline(&summary)?;
+    let change = Commit {
+        game_id: id,
+        expected_version: loaded.version(),
+        state: Some(snapshot(&game)?),
+        summary,
+        entries: changes.entries,
+        seats: changes.seats,
+        deals: changes.deals,
+        reveals: changes.reveals,
+        idempotency: None,
+        tally: changes.tally,
+    };
+    match games::commit(conn, &change) {
+        Ok(_) => Ok(true),
+        Err(DbError::VersionConflict) => Err(ApiError::VersionConflict {
+            current: loaded.version(),
+        }),
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// `POST /games/{id}/reclaim`: a person takes back the seat a computer played while they were
+/// away; returns the status and body to send.
+pub fn reclaim(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+    metrics: &Metrics,
+) -> Result<(u16, String), ApiError> {
+    super::with_retries(metrics, || {
+        let loaded = load(conn, id)?;
+        let seat = loaded.require_seat(caller)?;
+        let game = loaded.started()?.clone();
+        if game.table().status() == Status::Finished {
+            return Err(ApiError::GameOver("the game is over".to_owned()));
+        }
+        let Some(row) = loaded
+            .record
+            .seats
+            .iter()
+            .find(|s| s.seat == i32::from(seat) && s.bot.is_some())
+        else {
+            return Err(ApiError::Conflict {
+                code: "not_away",
+                detail: "you are playing your seat yourself".to_owned(),
+            });
+        };
+        let mut changes = Changes::new(Some(&game));
+        let change = SeatChange {
+            seat: row.seat,
+            user_id: row.user_id,
+            bot: None,
+            timeouts: 0,
+            label: None,
+        };
+        changes.record_service(
+            Some(seat),
+            "seat_reclaimed",
+            json!({"type": "seat_reclaimed", "seat": seat, "name": caller.name}),
+        )?;
+        changes.seats.push(change);
+        let loaded = loaded.with_seats(&changes.seats);
+        let viewer = Viewer::Seat(Seat::new(seat));
+        let (events, view) = commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?;
+        action_body(&events, &view).map(|body| (200, body))
+    })
+}

@@ -1,0 +1,426 @@
+//! Glicko-2 ratings: kept per person, game kind and pool (against people, against computer
+//! players), updated in the transaction that finishes a rated game, and read for profiles and
+//! leaderboards.
+//!
+//! A rated game is a finished, real (non-practice) game. Each registered person in it is rated
+//! against every seat of every opposing side: a registered person's seat counts in the pool
+//! "people" (with that person's rating before the game), a computer player's in the pool
+//! "computers" (with its level's anchor, `cardroom_core::rating::computer_rating`), a guest's
+//! not at all. A seat a computer played while its person was away is the person's. The score
+//! of a pair comes from who won (`pair_score`); each game is one rating period.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use cardroom_core::BotLevel;
+use cardroom_core::rating::{Played, Rating, TAU, computer_rating, pair_score};
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use crate::connection::AnyConnection;
+use crate::error::DbError;
+use crate::games::SeatResult;
+use crate::schema::{games, rating_history, ratings, results, users};
+
+/// The pools a person is rated in.
+pub const POOLS: [&str; 2] = ["people", "computers"];
+
+/// A person's rating in one pool of one game kind.
+#[derive(Queryable, Clone, PartialEq, Debug)]
+pub struct RatingRow {
+    pub user_id: i64,
+    pub kind: String,
+    pub pool: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: i32,
+    pub updated_at: NaiveDateTime,
+}
+
+impl RatingRow {
+    fn glicko(&self) -> Rating {
+        Rating {
+            rating: self.rating,
+            deviation: self.deviation,
+            volatility: self.volatility,
+        }
+    }
+}
+
+/// One rated game's change to a rating.
+#[derive(Queryable, Clone, PartialEq, Debug)]
+pub struct HistoryRow {
+    pub user_id: i64,
+    pub kind: String,
+    pub pool: String,
+    pub game_id: i64,
+    pub rating: f64,
+    pub deviation: f64,
+    pub before: f64,
+    pub at: NaiveDateTime,
+}
+
+/// Who a rated seat played against.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Opponent {
+    Person(i64),
+    Computer(Rating),
+}
+
+/// The results each registered person's rating is updated from, by person and pool: the
+/// opponent and the score. Pure, for the tests.
+fn pairings(
+    results: &[SeatResult],
+    registered: &BTreeSet<i64>,
+) -> BTreeMap<(i64, &'static str), Vec<(Opponent, f64)>> {
+    let mut out: BTreeMap<(i64, &'static str), Vec<(Opponent, f64)>> = BTreeMap::new();
+    for mine in results {
+        let Some(me) = mine.user_id.filter(|id| registered.contains(id)) else {
+            continue;
+        };
+        for theirs in results.iter().filter(|r| r.side != mine.side) {
+            let Some(score) = pair_score(mine.won, theirs.won) else {
+                continue;
+            };
+            let (pool, opponent) = match (theirs.user_id, theirs.bot.as_deref()) {
+                (Some(id), _) if registered.contains(&id) => ("people", Opponent::Person(id)),
+                (Some(_), _) => continue,
+                (None, Some(level)) => match level.parse::<BotLevel>() {
+                    Ok(level) => ("computers", Opponent::Computer(computer_rating(level))),
+                    Err(_) => continue,
+                },
+                (None, None) => continue,
+            };
+            out.entry((me, pool)).or_default().push((opponent, score));
+        }
+    }
+    out
+}
+
+/// Rates a finished game's registered players; call inside the transaction that finishes it.
+/// Does nothing for a practice game.
+pub(crate) fn rate_game(
+    conn: &mut AnyConnection,
+    game_id: i64,
+    results: &[SeatResult],
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    let (kind, practice): (String, bool) = games::table
+        .find(game_id)
+        .select((games::kind, games::practice))
+        .first(conn)?;
+    if practice {
+        return Ok(());
+    }
+    let people: Vec<i64> = results.iter().filter_map(|r| r.user_id).collect();
+    let registered: BTreeSet<i64> = users::table
+        .filter(users::id.eq_any(&people))
+        .filter(users::guest.eq(false))
+        .select(users::id)
+        .load(conn)?
+        .into_iter()
+        .collect();
+    let pairings = pairings(results, &registered);
+    if pairings.is_empty() {
+        return Ok(());
+    }
+    // Every rating the update reads: the rated people's, and their opponents' among people.
+    let mut needed: BTreeSet<(i64, &str)> = pairings.keys().copied().collect();
+    for list in pairings.values() {
+        for (opponent, _) in list {
+            if let Opponent::Person(id) = opponent {
+                needed.insert((*id, "people"));
+            }
+        }
+    }
+    let fresh = Rating::default();
+    for &(user_id, pool) in &needed {
+        let insert = diesel::insert_into(ratings::table)
+            .values((
+                ratings::user_id.eq(user_id),
+                ratings::kind.eq(&kind),
+                ratings::pool.eq(pool),
+                ratings::rating.eq(fresh.rating),
+                ratings::deviation.eq(fresh.deviation),
+                ratings::volatility.eq(fresh.volatility),
+                ratings::games.eq(0),
+                ratings::updated_at.eq(now),
+            ))
+            .on_conflict_do_nothing();
+        match conn {
+            AnyConnection::Postgresql(c) => insert.execute(c)?,
+            AnyConnection::Sqlite(c) => insert.execute(c)?,
+        };
+    }
+    let ids: Vec<i64> = needed.iter().map(|(id, _)| *id).collect();
+    let query = ratings::table
+        .filter(ratings::user_id.eq_any(ids))
+        .filter(ratings::kind.eq(&kind))
+        .order((ratings::user_id.asc(), ratings::pool.asc()));
+    // On PostgreSQL the rows stay locked until the commit (in one order, so two games finishing
+    // with the same people wait for each other rather than deadlock): no update is lost.
+    let rows: Vec<RatingRow> = match conn {
+        AnyConnection::Postgresql(pg) => query.for_update().load(pg)?,
+        AnyConnection::Sqlite(c) => query.load(c)?,
+    };
+    let before: BTreeMap<(i64, &str), Rating> = rows
+        .iter()
+        .filter_map(|row| {
+            let pool = POOLS.into_iter().find(|p| *p == row.pool)?;
+            Some(((row.user_id, pool), row.glicko()))
+        })
+        .collect();
+    for ((user_id, pool), list) in &pairings {
+        let Some(&old) = before.get(&(*user_id, *pool)) else {
+            return Err(DbError::Corrupt(format!("the rating of user {user_id}")));
+        };
+        let played: Vec<Played> = list
+            .iter()
+            .map(|(opponent, score)| Played {
+                opponent: match opponent {
+                    Opponent::Person(id) => {
+                        before.get(&(*id, "people")).copied().unwrap_or_default()
+                    }
+                    Opponent::Computer(rating) => *rating,
+                },
+                score: *score,
+            })
+            .collect();
+        let new = old.after(&played, TAU);
+        diesel::update(ratings::table.find((*user_id, &kind, *pool)))
+            .set((
+                ratings::rating.eq(new.rating),
+                ratings::deviation.eq(new.deviation),
+                ratings::volatility.eq(new.volatility),
+                ratings::games.eq(ratings::games + 1),
+                ratings::updated_at.eq(now),
+            ))
+            .execute(conn)?;
+        diesel::insert_into(rating_history::table)
+            .values((
+                rating_history::user_id.eq(*user_id),
+                rating_history::kind.eq(&kind),
+                rating_history::pool.eq(*pool),
+                rating_history::game_id.eq(game_id),
+                rating_history::rating.eq(new.rating),
+                rating_history::deviation.eq(new.deviation),
+                rating_history::before.eq(old.rating),
+                rating_history::at.eq(now),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// A person's ratings, every kind and pool.
+pub fn of_user(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<RatingRow>, DbError> {
+    ratings::table
+        .filter(ratings::user_id.eq(user_id))
+        .order((ratings::kind.asc(), ratings::pool.asc()))
+        .load(conn)
+        .map_err(DbError::from)
+}
+
+/// A person's rating history, oldest first, at most the last `limit` changes.
+pub fn history(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    limit: i64,
+) -> Result<Vec<HistoryRow>, DbError> {
+    let mut rows: Vec<HistoryRow> = rating_history::table
+        .filter(rating_history::user_id.eq(user_id))
+        .order((rating_history::at.desc(), rating_history::game_id.desc()))
+        .limit(limit)
+        .load(conn)?;
+    rows.reverse();
+    Ok(rows)
+}
+
+/// A person's finished real games of one kind: how many, how many won.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct KindRecord {
+    pub kind: String,
+    pub games: i64,
+    pub wins: i64,
+}
+
+/// A person's record per game kind, over finished real (non-practice) games.
+pub fn records(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<KindRecord>, DbError> {
+    let rows: Vec<(String, bool)> = results::table
+        .inner_join(games::table)
+        .filter(results::user_id.eq(user_id))
+        .filter(games::practice.eq(false))
+        .filter(games::status.eq("finished"))
+        .select((games::kind, results::won))
+        .load(conn)?;
+    let mut by_kind: BTreeMap<String, KindRecord> = BTreeMap::new();
+    for (kind, won) in rows {
+        let record = by_kind.entry(kind.clone()).or_insert(KindRecord {
+            kind,
+            games: 0,
+            wins: 0,
+        });
+        record.games += 1;
+        record.wins += i64::from(won);
+    }
+    Ok(by_kind.into_values().collect())
+}
+
+/// One of a person's finished real games.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PlayedGame {
+    pub game_id: i64,
+    pub kind: String,
+    pub variant: String,
+    pub won: bool,
+    pub finished_at: Option<NaiveDateTime>,
+}
+
+/// A person's last `limit` finished real games, newest first.
+pub fn recent_games(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    limit: i64,
+) -> Result<Vec<PlayedGame>, DbError> {
+    let rows: Vec<(i64, String, String, bool, Option<NaiveDateTime>)> = results::table
+        .inner_join(games::table)
+        .filter(results::user_id.eq(user_id))
+        .filter(games::practice.eq(false))
+        .filter(games::status.eq("finished"))
+        .order((games::finished_at.desc(), games::id.desc()))
+        .limit(limit)
+        .select((
+            games::id,
+            games::kind,
+            games::variant,
+            results::won,
+            games::finished_at,
+        ))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(game_id, kind, variant, won, finished_at)| PlayedGame {
+            game_id,
+            kind,
+            variant,
+            won,
+            finished_at,
+        })
+        .collect())
+}
+
+/// A leaderboard's row: a rating and its person's name.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Standing {
+    pub name: String,
+    pub rating: RatingRow,
+}
+
+/// A page of a kind's leaderboard in one pool, best first (by the rating less twice its
+/// deviation: a rating the board is sure of), only people with at least `min_games` rated
+/// games; and how many qualify.
+pub fn leaderboard(
+    conn: &mut AnyConnection,
+    kind: &str,
+    pool: &str,
+    min_games: i32,
+    page: i64,
+    per_page: i64,
+) -> Result<(Vec<Standing>, i64), DbError> {
+    let filtered = || {
+        ratings::table
+            .inner_join(users::table)
+            .filter(ratings::kind.eq(kind.to_owned()))
+            .filter(ratings::pool.eq(pool.to_owned()))
+            .filter(ratings::games.ge(min_games))
+            .into_boxed()
+    };
+    let total: i64 = filtered().count().get_result(conn)?;
+    let rows: Vec<(RatingRow, String)> = filtered()
+        .order((
+            (ratings::rating - ratings::deviation - ratings::deviation).desc(),
+            ratings::user_id.asc(),
+        ))
+        .offset(page.saturating_sub(1).saturating_mul(per_page))
+        .limit(per_page)
+        .select((ratings::all_columns, users::name))
+        .load(conn)?;
+    Ok((
+        rows.into_iter()
+            .map(|(rating, name)| Standing { name, rating })
+            .collect(),
+        total,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seat(seat: i32, user: Option<i64>, bot: Option<&str>, side: i32, won: bool) -> SeatResult {
+        SeatResult {
+            seat,
+            user_id: user,
+            bot: bot.map(str::to_owned),
+            side,
+            won,
+        }
+    }
+
+    #[test]
+    fn partnerships_rate_each_person_against_each_opposing_seat_by_pool() {
+        // Tarneeb: 1 and 3 (registered) beat 2 (registered) and a hard computer.
+        let results = [
+            seat(0, Some(1), None, 0, true),
+            seat(1, Some(2), None, 1, false),
+            seat(2, Some(3), None, 0, true),
+            seat(3, None, Some("hard"), 1, false),
+        ];
+        let registered = BTreeSet::from([1, 2, 3]);
+        let pairs = pairings(&results, &registered);
+        let hard = computer_rating(BotLevel::Hard);
+        assert_eq!(pairs[&(1, "people")], vec![(Opponent::Person(2), 1.0)]);
+        assert_eq!(
+            pairs[&(1, "computers")],
+            vec![(Opponent::Computer(hard), 1.0)]
+        );
+        assert_eq!(
+            pairs[&(2, "people")],
+            vec![(Opponent::Person(1), 0.0), (Opponent::Person(3), 0.0)]
+        );
+        assert!(
+            !pairs.contains_key(&(2, "computers")),
+            "partners are no opponents"
+        );
+        assert_eq!(pairs.len(), 5);
+    }
+
+    #[test]
+    fn guests_are_neither_rated_nor_opponents_and_losers_are_not_ranked_among_themselves() {
+        // 31 with four: 1 wins; 2 (registered), 9 (a guest) and an easy computer lose.
+        let results = [
+            seat(0, Some(1), None, 0, true),
+            seat(1, Some(2), None, 1, false),
+            seat(2, Some(9), None, 2, false),
+            seat(3, None, Some("easy"), 3, false),
+        ];
+        let registered = BTreeSet::from([1, 2]);
+        let pairs = pairings(&results, &registered);
+        assert_eq!(pairs[&(1, "people")], vec![(Opponent::Person(2), 1.0)]);
+        assert_eq!(pairs[&(2, "people")], vec![(Opponent::Person(1), 0.0)]);
+        assert_eq!(pairs[&(1, "computers")].len(), 1);
+        assert!(!pairs.contains_key(&(2, "computers")));
+        assert!(!pairs.keys().any(|(id, _)| *id == 9));
+    }
+
+    #[test]
+    fn an_away_seat_is_its_persons() {
+        let results = [
+            seat(0, Some(1), Some("easy"), 0, false),
+            seat(1, Some(2), None, 1, true),
+        ];
+        let pairs = pairings(&results, &BTreeSet::from([1, 2]));
+        assert_eq!(pairs[&(1, "people")], vec![(Opponent::Person(2), 0.0)]);
+        assert_eq!(pairs[&(2, "people")], vec![(Opponent::Person(1), 1.0)]);
+    }
+}
