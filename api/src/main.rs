@@ -1,7 +1,7 @@
 //! `cardroom`: serves the API, the docs and the page (`cardroom` or `cardroom serve`), prints
 //! the OpenAPI document (`cardroom openapi`), or checks a game's deals against its log
-//! (`cardroom verify-deal FILE`), or measures computer players against each other
-//! (`cardroom arena ...`).
+//! (`cardroom verify-deal FILE`), imports an exported game (`cardroom import FILE`), or
+//! measures computer players against each other (`cardroom arena ...`).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -15,6 +15,12 @@ const USAGE: &str = "usage: cardroom [serve | openapi | verify-deal FILE | arena
   verify-deal FILE  check a game's log (the JSON of GET /games/{id}/log; `-` reads standard\n\
                     input): every revealed seed against its commitment, and every card dealt\n\
                     against the revealed seeds. Exits 0 when all match, 1 when not, 2 on bad input\n\
+  import [--dry-run] FILE
+                    replay an exported game (GET /games/{id}/export, JSON or text; `-` reads
+                    standard input) with the rules, check every deal's seed against its
+                    commitment and the final state against the export's digest, and store it in
+                    DATABASE_URL as a practice game. Exits 0 when it replays exactly, 1 when
+                    not, 2 on bad input
   arena ...         duplicate matches between two computer-player levels (`cardroom arena --help`)";
 
 fn main() -> ExitCode {
@@ -35,6 +41,14 @@ fn main() -> ExitCode {
             Some([file]) => verify_deal(file),
             _ => {
                 eprintln!("cardroom: verify-deal takes one file\n{USAGE}");
+                ExitCode::from(2)
+            }
+        },
+        Some("import") => match args.get(1..) {
+            Some([file]) => import(file, false),
+            Some([flag, file]) if flag == "--dry-run" => import(file, true),
+            _ => {
+                eprintln!("cardroom: import takes [--dry-run] FILE\n{USAGE}");
                 ExitCode::from(2)
             }
         },
@@ -98,6 +112,73 @@ fn verify_deal(file: &str) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+fn import(file: &str, dry_run: bool) -> ExitCode {
+    use cardroom_api::play::export;
+    let text = if file == "-" {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(file)
+    };
+    let parsed = match text
+        .map_err(|e| format!("{file}: {e}"))
+        .and_then(|text| export::parse(&text))
+    {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            eprintln!("cardroom import: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let settings = match Settings::from_env() {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("cardroom import: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let pool = match cardroom_db::connect(
+        &settings.database_url,
+        1,
+        std::time::Duration::from_secs(10),
+    ) {
+        Ok(pool) => pool,
+        Err(error) => {
+            eprintln!("cardroom import: the database: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut conn = match pool.get() {
+        Ok(conn) => conn,
+        Err(error) => {
+            eprintln!("cardroom import: the database: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match export::import(&mut conn, &parsed, dry_run) {
+        Ok(report) => {
+            let what = format!(
+                "{} {} with {} seats: {} moves and {} deals replayed, final state identical (sha256 {})",
+                parsed.kind,
+                parsed.variant,
+                parsed.seats.len(),
+                report.moves,
+                report.deals,
+                report.state_sha256
+            );
+            if dry_run {
+                println!("checked {what}");
+            } else {
+                println!("imported game {}: {what}", report.id);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("cardroom import: {error}");
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -101,7 +101,7 @@ pub struct CreateGame {
 /// A table's turn timer: when a person's time runs out the server plays for them (the `easy`
 /// computer player); after `takeover_after` timeouts in a row a computer player takes the seat
 /// until they reclaim it (`POST /games/{id}/reclaim`).
-#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"seconds": 60, "takeover_after": 3}))]
 pub struct TurnPolicy {

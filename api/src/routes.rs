@@ -5,7 +5,9 @@ use std::time::Duration;
 use actix_web::http::header;
 use actix_web::{Either, HttpRequest, HttpResponse, get, post, web};
 use cardroom_db::AnyConnection;
+use serde::Deserialize;
 use sha2::{Digest, Sha256};
+use utoipa::IntoParams;
 
 use crate::auth::{Caller, hash_password, verify_password};
 use crate::error::{ApiError, Problem};
@@ -17,6 +19,7 @@ use crate::model::{
 use crate::play::admin::{
     self, AdminGame, AdminGameList, AdminGamesQuery, Replay, RoleRequest, Stats, StatsParams,
 };
+use crate::play::export::{self, Export};
 use crate::play::players::{self, Leaderboard, LeaderboardQuery, Profile};
 use crate::play::{self, Action};
 use crate::state::AppState;
@@ -514,6 +517,63 @@ pub async fn game_log(
     let id = id.into_inner();
     let log = run(&state, move |conn, _| play::log(conn, &caller, id)).await?;
     Ok(HttpResponse::Ok().json(log))
+}
+
+/// Query of `GET /games/{id}/export`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ExportQuery {
+    /// `json` (the default) or `text` (the notation of `docs/notation.md`).
+    pub format: Option<String>,
+}
+
+/// A finished game, whole, for its players and admins: options, seats, the game's seed, every
+/// deal's commitment and seed, the full log with every event, each seat's cards in each hand,
+/// and the result with the final state's digest. `cardroom import` replays it.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game"), ExportQuery),
+    responses(
+        (status = 200, body = Export, content_type = "application/json"),
+        (status = 200, body = String, content_type = "text/plain", description = "`format=text`"),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`game_not_finished`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/games/{id}/export")]
+pub async fn export_game(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<i64>,
+    query: web::Query<ExportQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let text = match query.format.as_deref() {
+        None | Some("json") => false,
+        Some("text") => true,
+        Some(_) => {
+            return Err(ApiError::Invalid(
+                "format must be `json` or `text`".to_owned(),
+            ));
+        }
+    };
+    let export = run(&state, move |conn, _| export::export(conn, &caller, id)).await?;
+    let disposition = format!(
+        "attachment; filename=\"cardroom-{id}.{}\"",
+        if text { "txt" } else { "json" }
+    );
+    let mut response = HttpResponse::Ok();
+    response.insert_header(("Content-Disposition", disposition));
+    Ok(if text {
+        response
+            .content_type("text/plain; charset=utf-8")
+            .body(export::to_text(&export))
+    } else {
+        response.json(export)
+    })
 }
 
 /// Events after a version: Server-Sent Events (`Accept: text/event-stream`), resumable with

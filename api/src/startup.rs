@@ -81,6 +81,7 @@ fn api_routes(config: &mut ServiceConfig) {
                 .service(routes::reclaim)
                 .service(routes::score)
                 .service(routes::game_log)
+                .service(routes::export_game)
                 .service(routes::events)
                 .service(routes::player)
                 .service(routes::leaderboard)

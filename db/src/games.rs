@@ -275,6 +275,97 @@ pub fn create(
     })
 }
 
+/// A finished game brought in from an export: stored as it was, a practice game (never rated
+/// or counted), its players' names as labels.
+#[derive(Clone, Debug)]
+pub struct ImportedGame {
+    pub game: NewGame,
+    pub state: String,
+    pub summary: Summary,
+    /// The log, each entry with its version and time.
+    pub log: Vec<(i64, LogEntry, NaiveDateTime)>,
+    /// Every deal with its seed.
+    pub deals: Vec<(NewDeal, String)>,
+    pub created_at: NaiveDateTime,
+    pub finished_at: Option<NaiveDateTime>,
+}
+
+/// Stores an imported game; returns its row.
+pub fn import(conn: &mut AnyConnection, imported: &ImportedGame) -> Result<GameRow, DbError> {
+    conn.transaction(|conn| {
+        let new = &imported.game;
+        let summary = &imported.summary;
+        let now = crate::now();
+        let version = imported.log.last().map_or(0, |(seq, _, _)| *seq);
+        let row: GameRow = diesel::insert_into(games::table)
+            .values((
+                games::kind.eq(&new.kind),
+                games::variant.eq(&new.variant),
+                games::options.eq(&new.options),
+                games::seat_count.eq(new.seats.len() as i32),
+                games::status.eq(&summary.status),
+                games::seed.eq(&new.seed),
+                games::deck.eq(new.deck.as_deref()),
+                games::state.eq(Some(&imported.state)),
+                games::state_format.eq(new.state_format),
+                games::version.eq(version),
+                games::practice.eq(true),
+                games::invite_code.eq(&new.invite_code),
+                games::created_by.eq(new.created_by),
+                games::created_at.eq(imported.created_at),
+                games::updated_at.eq(now),
+                games::finished_at.eq(imported.finished_at),
+                games::hands.eq(summary.hands),
+                games::moves.eq(summary.moves),
+                games::winners.eq(summary.winners.as_deref()),
+                games::end_reason.eq(summary.end_reason.as_deref()),
+                games::bot_pending.eq(false),
+                games::turn_seconds.eq(new.turn_seconds),
+                games::takeover_after.eq(new.takeover_after),
+            ))
+            .returning(games::all_columns)
+            .get_result(conn)?;
+        for seat in &new.seats {
+            diesel::insert_into(seats::table)
+                .values((
+                    seats::game_id.eq(row.id),
+                    seats::seat.eq(seat.seat),
+                    seats::user_id.eq(seat.user_id),
+                    seats::bot.eq(seat.bot.as_deref()),
+                    seats::label.eq(seat.label.as_deref()),
+                ))
+                .execute(conn)?;
+        }
+        for (seq, entry, at) in &imported.log {
+            diesel::insert_into(game_log::table)
+                .values((
+                    game_log::game_id.eq(row.id),
+                    game_log::seq.eq(seq),
+                    game_log::seat.eq(entry.seat),
+                    game_log::action.eq(&entry.action),
+                    game_log::payload.eq(entry.payload.as_deref()),
+                    game_log::events.eq(&entry.events),
+                    game_log::created_at.eq(at),
+                ))
+                .execute(conn)?;
+        }
+        for (deal, seed) in &imported.deals {
+            diesel::insert_into(deals::table)
+                .values((
+                    deals::game_id.eq(row.id),
+                    deals::deal.eq(deal.deal),
+                    deals::hand.eq(deal.hand),
+                    deals::commitment.eq(&deal.commitment),
+                    deals::seed.eq(Some(seed)),
+                    deals::dealt_at.eq(imported.created_at),
+                    deals::revealed_at.eq(imported.finished_at),
+                ))
+                .execute(conn)?;
+        }
+        Ok(row)
+    })
+}
+
 fn append(
     conn: &mut AnyConnection,
     game_id: i64,

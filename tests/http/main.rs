@@ -9,6 +9,7 @@ mod accounts;
 mod admin;
 mod authorization;
 mod errors;
+mod export;
 mod fairness;
 mod integrity;
 mod operations;

@@ -22,6 +22,7 @@ fn person_against_computer(backend: Backend, variant: &str, level: &str) {
     assert_eq!(view["your_seat"], 0);
     let end = play_out(&server, id, &[&amira], first);
     assert_eq!(end["status"], "finished");
+    crate::export::exports_and_reimports_exactly(&server, &amira, id);
     let outcome = &end["outcome"];
     assert!(outcome["winners"].is_array(), "{end}");
     assert!(end["legal_moves"].as_array().unwrap().is_empty());

@@ -33,6 +33,7 @@ fn a_person_plays_standard_rummy_to_the_end_with_computers(backend: Backend) {
     assert_eq!(view["table"]["hand"].as_array().unwrap().len(), 7);
     let end = play_out(&server, id, &[&amira], plain_player);
     assert_eq!(end["status"], "finished");
+    crate::export::exports_and_reimports_exactly(&server, &amira, id);
     let score = server
         .get(&format!("/api/v1/games/{id}/score"), Some(&amira.token))
         .body;
@@ -69,6 +70,7 @@ fn people_and_computers_play_classic_rummy_to_the_end(backend: Backend) {
     }
     let end = play_out(&server, id, &[&amira, &karim], plain_player);
     assert_eq!(end["status"], "finished");
+    crate::export::exports_and_reimports_exactly(&server, &amira, id);
     assert_eq!(end["outcome"]["reason"], "final_hand");
     let score = server
         .get(&format!("/api/v1/games/{id}/score"), Some(&amira.token))

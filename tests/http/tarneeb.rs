@@ -26,6 +26,7 @@ fn one_person_and_three_computers_play_tarneeb_to_the_end(backend: Backend) {
     assert_eq!(view["table"]["hand_sizes"], json!([13, 13, 13, 13]));
     let end = play_out(&server, id, &[&amira], quiet);
     assert_eq!(end["status"], "finished");
+    crate::export::exports_and_reimports_exactly(&server, &amira, id);
     let score = server
         .get(&format!("/api/v1/games/{id}/score"), Some(&amira.token))
         .body;
@@ -54,6 +55,7 @@ fn two_friends_play_classic_tarneeb_as_partners(backend: Backend) {
     );
     let end = play_out(&server, id, &[&amira, &karim], quiet);
     assert_eq!(end["status"], "finished");
+    crate::export::exports_and_reimports_exactly(&server, &amira, id);
 }
 
 fn two_friends_play_tarneeb_as_opponents_and_the_rules_hold(backend: Backend) {
@@ -111,6 +113,7 @@ fn two_friends_play_tarneeb_as_opponents_and_the_rules_hold(backend: Backend) {
     assert_eq!(server.view(mover, id)["version"], mover_view["version"]);
     let end = play_out(&server, id, &[&amira, &karim], quiet);
     assert_eq!(end["status"], "finished");
+    crate::export::exports_and_reimports_exactly(&server, &amira, id);
 }
 
 on_both_backends!(

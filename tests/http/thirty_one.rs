@@ -39,6 +39,7 @@ fn person_against_computers(backend: Backend, variant: &str, computers: usize) {
     assert_eq!(view["table"]["players"][0]["lives"], sheet["totals"][0]);
     let end = play_out(&server, id, &[&amira], patient);
     assert_eq!(end["status"], "finished");
+    crate::export::exports_and_reimports_exactly(&server, &amira, id);
     assert_eq!(end["outcome"]["reason"], "last_standing");
     let score = server
         .get(&format!("/api/v1/games/{id}/score"), Some(&amira.token))
@@ -131,6 +132,7 @@ fn two_people_play_classic_31_and_rules_are_enforced(backend: Backend) {
     }
     let end = play_out(&server, id, &[&amira, &karim], |legal| legal[0].clone());
     assert_eq!(end["status"], "finished");
+    crate::export::exports_and_reimports_exactly(&server, &amira, id);
 }
 
 on_both_backends!(

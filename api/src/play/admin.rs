@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
-use cardroom_core::{AnyGame, GameKind, Seat, Status, Viewer};
+use cardroom_core::{GameKind, Seat, Status, Viewer};
 use cardroom_db::admin::{self, GameFilter, StatsQuery};
 use cardroom_db::{AnyConnection, games, users};
 
@@ -20,12 +20,17 @@ use crate::model::{SeatInfo, UserInfo};
 /// Admins only — by the role stored now, not the one in the token: a demoted admin's token
 /// stops working for these at once, and a promoted user's works at once.
 fn admin_only(conn: &mut AnyConnection, caller: &Caller) -> Result<(), ApiError> {
-    let stored = users::by_id(conn, caller.id)?.map(|u| u.role);
-    if stored.as_deref() == Some(Role::Admin.name()) {
+    if is_admin(conn, caller)? {
         Ok(())
     } else {
         Err(ApiError::Forbidden("only admins may do this".to_owned()))
     }
+}
+
+/// Whether the caller's account has the admin role now (the token's claim may be stale).
+pub(super) fn is_admin(conn: &mut AnyConnection, caller: &Caller) -> Result<bool, ApiError> {
+    let stored = users::by_id(conn, caller.id)?.map(|u| u.role);
+    Ok(stored.as_deref() == Some(Role::Admin.name()))
 }
 
 /// Query of `GET /admin/games`.
@@ -347,20 +352,6 @@ pub fn game(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<AdminG
     })
 }
 
-/// The cards in `seat`'s hand, as that seat's view shows them.
-fn hand_of(game: &AnyGame, seat: Seat) -> Vec<String> {
-    let view = serde_json::to_value(game.view(Viewer::Seat(seat))).unwrap_or(Value::Null);
-    view.get("hand")
-        .and_then(Value::as_array)
-        .map(|cards| {
-            cards
-                .iter()
-                .filter_map(|c| c.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// Replays the game from its stored seed, deck and log, recording after each entry every
 /// seat's hand and the public table.
 pub fn replay(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Replay, ApiError> {
@@ -379,7 +370,7 @@ pub fn replay(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Repl
                 }
                 .to_owned(),
                 (0..g.table().seats())
-                    .map(|s| hand_of(g, Seat::new(s)))
+                    .map(|s| super::hand_of(g, Seat::new(s)))
                     .collect(),
                 serde_json::to_value(g.view(Viewer::Spectator)).unwrap_or(Value::Null),
             ),

@@ -26,6 +26,7 @@ use crate::model::{EventOut, GameView, SeatInfo};
 
 mod act;
 pub mod admin;
+pub mod export;
 pub mod players;
 mod read;
 mod recovery;
@@ -349,6 +350,20 @@ impl Changes {
         }
         Ok(out)
     }
+}
+
+/// The cards in `seat`'s hand, as that seat's view shows them.
+pub(crate) fn hand_of(game: &AnyGame, seat: Seat) -> Vec<String> {
+    let view = serde_json::to_value(game.view(Viewer::Seat(seat))).unwrap_or(Value::Null);
+    view.get("hand")
+        .and_then(Value::as_array)
+        .map(|cards| {
+            cards
+                .iter()
+                .filter_map(|c| c.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn hex(bytes: &[u8]) -> String {
