@@ -370,6 +370,20 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// What happens next without a person: a computer player's move, or the next deal when no
+/// person holds a seat. A person who is away holds theirs: the next hand waits for a deal, by
+/// someone at the table or by the turn timer, so they may come back between hands.
+fn next_automatic(
+    game: &AnyGame,
+    seats: &[SeatRow],
+    controllers: &[Controller],
+) -> Option<Automatic<cardroom_core::AnyMove>> {
+    match game.next_automatic(controllers)? {
+        Automatic::Deal if seats.iter().any(|s| s.user_id.is_some()) => None,
+        next => Some(next),
+    }
+}
+
 /// Lets computer players act (and deal, when no person is seated) until a person must.
 fn run_computers(
     game: &mut AnyGame,
@@ -380,7 +394,7 @@ fn run_computers(
     let controllers = controllers(seats);
     for _ in 0..MAX_AUTOPLAY_STEPS {
         let started = std::time::Instant::now();
-        match game.next_automatic(&controllers) {
+        match next_automatic(game, seats, &controllers) {
             None => break,
             Some(Automatic::Move(seat, mv)) => {
                 if let Some(Controller::Computer(level)) = controllers.get(seat.index()) {
@@ -440,7 +454,7 @@ fn summary(
         end_reason: outcome.map(|o| o.reason.name().to_owned()),
         finished: table.status() == Status::Finished,
         to_act: game.to_act().map(|s| i32::from(s.number())),
-        bot_pending: game.next_automatic(&controllers(seats)).is_some(),
+        bot_pending: next_automatic(game, seats, &controllers(seats)).is_some(),
         deadline: turn_seconds.and_then(|seconds| deadline(game, seats, seconds)),
         results: results(game, seats),
     }
@@ -452,7 +466,7 @@ fn deadline(game: &AnyGame, seats: &[SeatRow], seconds: i32) -> Option<chrono::N
     let controllers = controllers(seats);
     let waits_for_person = match game.table().status() {
         Status::Finished => false,
-        Status::HandOver => controllers.contains(&Controller::Person),
+        Status::HandOver => seats.iter().any(|s| s.user_id.is_some()),
         Status::Active => game
             .to_act()
             .is_some_and(|seat| controllers.get(seat.index()) == Some(&Controller::Person)),
