@@ -82,6 +82,29 @@ export const myGames = (page = 1) => request('GET', `/games?mine=true&page=${pag
 export const scoreSheet = (id) => request('GET', `/games/${id}/score`);
 export const deal = (id) => request('POST', `/games/${id}/deal`);
 export const resign = (id) => request('POST', `/games/${id}/resign`);
+export const reclaim = (id) => request('POST', `/games/${id}/reclaim`);
+export const profile = (name) => request('GET', `/players/${encodeURIComponent(name)}`);
+export const leaderboard = (kind, pool, page = 1) =>
+  request('GET', `/leaderboards/${encodeURIComponent(kind)}?pool=${pool}&page=${page}`);
+
+/** A finished game's export (`json` or `text`), as the text of a file to save. */
+export async function exportGame(id, format) {
+  const token = localStorage.getItem(TOKEN);
+  const response = await fetch(`${BASE}/games/${id}/export?format=${format}`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    let problem = {};
+    try {
+      problem = JSON.parse(text);
+    } catch {
+      problem = { detail: text };
+    }
+    throw new ApiError(response.status, problem);
+  }
+  return text;
+}
 
 /** Posts a move; a lost answer (network, 502, 503) is retried with the same Idempotency-Key,
  * so the move applies once whatever happens on the way. */

@@ -7,11 +7,23 @@ import { h, toast } from './ui.js';
 import { levelName } from './table.js';
 import { rulesOf } from './help.js';
 
-let kindsCache = null;
+let catalogueCache = null;
+/** The catalogue's turn-timer bounds, once loaded. */
+let turnBounds = { min_seconds: 5, max_seconds: 86400, default_takeover_after: 3 };
 
 async function kinds() {
-  if (!kindsCache) kindsCache = (await api.catalogue()).kinds;
-  return kindsCache;
+  if (!catalogueCache) catalogueCache = await api.catalogue();
+  turnBounds = catalogueCache.turn;
+  return catalogueCache.kinds;
+}
+
+/** The timers offered: none, blitz to correspondence. */
+const TIMERS = [0, 15, 30, 60, 120, 300, 3600, 86400];
+
+function timerName(seconds) {
+  if (seconds >= 3600) return t('timer_hours', { n: seconds / 3600 });
+  if (seconds >= 60) return t('timer_minutes', { n: seconds / 60 });
+  return t('timer_seconds', { n: seconds });
 }
 
 /** The identity box: a name for a guest, or sign in / register with a password. */
@@ -139,6 +151,12 @@ function newGameForm(all, preset, root) {
         language() === 'en' ? h('small', {}, option.summary) : null));
     }
     if (!variant.options.length) options.append(h('p', { class: 'note' }, t('no_house_rules')));
+    const timer = h('div', { class: 'row turn-timer' },
+      h('label', { for: 'turn-seconds' }, t('turn_timer')),
+      h('select', { id: 'turn-seconds', name: 'turn' },
+        TIMERS.filter((s) => s === 0 || (s >= turnBounds.min_seconds && s <= turnBounds.max_seconds))
+          .map((s) => h('option', { value: String(s) }, s ? timerName(s) : t('no_timer')))),
+      h('p', { class: 'note' }, t('turn_timer_note', { n: turnBounds.default_takeover_after })));
     const practice = h('details', { class: 'practice' }, h('summary', {}, t('practice_game')),
       h('label', { for: 'seed' }, t('seed_label')),
       h('input', { id: 'seed', name: 'seed', pattern: '[0-9a-fA-F]{64}', placeholder: '64 hex digits', autocomplete: 'off' }),
@@ -147,7 +165,7 @@ function newGameForm(all, preset, root) {
       h('div', { class: 'row' }, h('label', { for: 'variant' }, t('variant')), select),
       h('p', { class: 'note variant-summary' }, (rulesOf(kind.kind, variant.name) || [''])[0]),
       h('div', { class: 'row' }, h('label', { for: 'seat-count' }, t('players')), count),
-      seats, options, practice,
+      seats, options, timer, practice,
       h('p', {}, h('a', { href: `#/help/${kind.kind}/${variant.name}` }, t('read_rules'))));
   };
   variantChanged(preset.variant);
@@ -174,6 +192,8 @@ function newGameForm(all, preset, root) {
       const body = { kind: kind.kind, variant: variant.name, seats, options };
       const seed = form.querySelector('#seed').value.trim();
       if (seed) body.seed = seed;
+      const seconds = Number(form.querySelector('#turn-seconds').value);
+      if (seconds) body.turn = { seconds };
       const created = await api.createGame(body);
       location.hash = `#/game/${created.id}`;
     } catch (error) {

@@ -1,5 +1,6 @@
 // The page's entry point: a hash router (#/, #/new/KIND/VARIANT, #/game/ID, #/join/ID/CODE,
-// #/help/KIND/VARIANT), and the language and speed switches.
+// #/help/KIND/VARIANT, #/player/NAME, #/leaderboard/KIND/POOL), and the language and speed
+// switches.
 
 import { t, setLanguage, language, onLanguageChange } from './i18n.js';
 import { currentUser } from './api.js';
@@ -7,10 +8,12 @@ import { showLobby, showJoin } from './lobby.js';
 import { openTable, closeTable } from './table.js';
 import { h, setBusy, SPEEDS, SPEED_KEY } from './ui.js';
 import { showHelp } from './help.js';
+import { showProfile, showLeaderboard } from './players.js';
 
 function chrome() {
   document.getElementById('brand').textContent = t('brand');
   document.getElementById('nav-help').textContent = t('rules');
+  document.getElementById('nav-boards').textContent = t('leaderboards');
   document.getElementById('speed-label').textContent = t('speed');
   document.getElementById('skip').textContent = t('skip');
   const speed = document.getElementById('speed');
@@ -38,6 +41,8 @@ async function route() {
       closeTable();
       if (parts[0] === 'join' && parts[1] && parts[2]) await showJoin(app, Number(parts[1]), parts[2]);
       else if (parts[0] === 'help') showHelp(app, parts[1], parts[2]);
+      else if (parts[0] === 'player' && parts[1]) await showProfile(app, parts[1]);
+      else if (parts[0] === 'leaderboard') await showLeaderboard(app, parts[1], parts[2]);
       else if (parts[0] === 'new') await showLobby(app, { kind: parts[1], variant: parts[2] });
       else await showLobby(app, {});
     }

@@ -9,6 +9,7 @@ import basra from './games/basra.js';
 import thirtyOne from './games/thirty_one.js';
 import rummy from './games/rummy.js';
 import tarneeb from './games/tarneeb.js';
+import { playerLink } from './players.js';
 
 const RENDERERS = { basra, thirty_one: thirtyOne, rummy, tarneeb };
 
@@ -55,12 +56,27 @@ class Table {
     this.abort = new AbortController();
     this.chain = Promise.resolve();
     this.unlisten = onLanguageChange(() => this.render());
+    // The turn timer's countdown ticks on its own, between renders.
+    this.ticker = setInterval(() => this.tick(), 250);
   }
 
   close() {
     this.alive = false;
     this.abort.abort();
     this.unlisten();
+    clearInterval(this.ticker);
+  }
+
+  /** Updates the countdown to the deadline, if the table has one. */
+  tick() {
+    for (const node of this.root.querySelectorAll('.countdown[data-deadline]')) {
+      const left = Math.max(0, Math.ceil((Date.parse(node.dataset.deadline) - Date.now()) / 1000));
+      const text = left >= 60
+        ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
+        : t('timer_seconds', { n: left });
+      node.textContent = t('time_left', { time: text });
+      node.classList.toggle('urgent', left <= 10);
+    }
   }
 
   get renderer() {
@@ -219,7 +235,17 @@ class Table {
       case 'resigned':
         return t('ev_resigned', { who: who(event.seat) });
       case 'seat_to_computer':
-        return t('ev_seat_to_computer', { seat: event.seat + 1 });
+        return event.reason === 'timeouts'
+          ? t('ev_seat_away', { who: who(event.seat) })
+          : t('ev_seat_to_computer', { seat: event.seat + 1 });
+      case 'timed_out':
+        return event.seat === null || event.seat === undefined
+          ? t('ev_timed_out_deal')
+          : t('ev_timed_out', { who: who(event.seat) });
+      case 'seat_reclaimed':
+        return t('ev_seat_reclaimed', { who: who(event.seat) });
+      case 'deadline':
+        return null;
       case 'abandoned':
         return t('ev_abandoned', { name: event.by });
       case 'game_over':
@@ -276,6 +302,35 @@ class Table {
       // Somebody else dealt first, or the game moved on: show what is there now.
       if (error.status === 409) await this.enqueue([], null);
       else this.fail(error);
+    }
+  }
+
+  async reclaim() {
+    this.busy = true;
+    setBusy(true);
+    try {
+      const answer = await api.reclaim(this.id);
+      this.busy = false;
+      await this.enqueue(answer.events || [], answer.view || null);
+    } catch (error) {
+      this.busy = false;
+      if (error.status === 409) await this.enqueue([], null);
+      else this.fail(error);
+    }
+  }
+
+  async download(format) {
+    try {
+      const text = await api.exportGame(this.id, format);
+      const type = format === 'json' ? 'application/json' : 'text/plain';
+      const url = URL.createObjectURL(new Blob([text], { type }));
+      const link = h('a', { href: url, download: `cardroom-${this.id}.${format === 'json' ? 'json' : 'txt'}` });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (error) {
+      this.fail(error);
     }
   }
 
@@ -358,6 +413,7 @@ class Table {
     const bar = h('div', { class: 'table-head' },
       h('h1', {}, title),
       view.practice ? h('span', { class: 'tag' }, t('practice')) : null,
+      view.turn ? h('span', { class: 'tag timer' }, t('per_move', { time: timerText(view.turn.seconds) })) : null,
       h('span', { class: 'tag status', 'data-status': view.status }, t(`status_${view.status}`)),
       h('a', { href: `#/help/${view.kind}/${view.variant}`, class: 'button ghost' }, t('rules_here')),
       h('a', { href: '#/', class: 'button ghost' }, t('lobby')),
@@ -388,9 +444,11 @@ class Table {
       class: `seat place-${place}${turn ? ' turn' : ''}${info && info.open ? ' open' : ''}`,
       'data-seat': String(seat),
     });
+    const person = info && info.name && seat !== view.your_seat && !info.open;
     const name = h('div', { class: 'seat-name' },
       turn ? h('span', { class: 'turn-arrow', 'aria-label': t('to_play') }, '▶') : null,
-      h('span', {}, this.seatName(seat)),
+      person ? playerLink(info.name) : h('span', {}, this.seatName(seat)),
+      info && info.away ? h('span', { class: 'tag away', title: t('away_note') }, t('away')) : null,
     );
     panel.append(name);
     if (this.thinking === seat) panel.append(h('div', { class: 'thinking' }, t('thinking')));
@@ -403,6 +461,16 @@ class Table {
   statusLine(ctx) {
     const view = this.view;
     const box = h('div', { class: 'status-line', role: 'status' });
+    const mine = view.seats[view.your_seat];
+    if (mine && mine.away && (view.status === 'active' || view.status === 'hand_over')) {
+      const back = h('button', { type: 'button', class: 'button primary', 'data-action': 'reclaim' }, t('reclaim'));
+      back.addEventListener('click', () => this.reclaim());
+      box.append(h('div', { class: 'away-banner' }, h('p', {}, t('you_are_away', { level: levelName(mine.bot) })), back));
+    }
+    if (view.deadline && (view.status === 'active' || view.status === 'hand_over')) {
+      box.append(h('span', { class: 'countdown', 'data-deadline': view.deadline, 'aria-live': 'off' }));
+      queueMicrotask(() => this.tick());
+    }
     if (view.status === 'waiting') {
       box.append(h('p', {}, t('waiting_for_players')));
     } else if (view.status === 'active') {
@@ -423,6 +491,13 @@ class Table {
         location.hash = `#/new/${view.kind}/${view.variant}`;
       });
       box.append(again, h('a', { href: '#/', class: 'button' }, t('lobby')));
+      if (view.status === 'finished') {
+        for (const format of ['json', 'text']) {
+          const button = h('button', { type: 'button', class: 'button ghost', 'data-action': `export-${format}` }, t(`export_${format}`));
+          button.addEventListener('click', () => this.download(format));
+          box.append(button);
+        }
+      }
     }
     return box;
   }
@@ -512,6 +587,12 @@ export function levelName(level) {
   const key = `level_${level}`;
   const text = t(key);
   return text === key ? level : text;
+}
+
+function timerText(seconds) {
+  if (seconds >= 3600 && seconds % 3600 === 0) return t('timer_hours', { n: seconds / 3600 });
+  if (seconds >= 60 && seconds % 60 === 0) return t('timer_minutes', { n: seconds / 60 });
+  return t('timer_seconds', { n: seconds });
 }
 
 function signed(points) {

@@ -37,6 +37,7 @@ static ASSETS: &[Asset] = assets![
     "lobby.js" => JS,
     "table.js" => JS,
     "help.js" => JS,
+    "players.js" => JS,
     "games/basra.js" => JS,
     "games/thirty_one.js" => JS,
     "games/rummy.js" => JS,

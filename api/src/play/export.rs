@@ -341,14 +341,17 @@ pub fn to_text(export: &Export) -> String {
     }
     let _ = writeln!(out);
     for hand in &export.hands {
-        let _ = writeln!(
+        let _ = write!(
             out,
-            "Hand {} s{}: {} | {}",
+            "Hand {} s{}: {} |",
             hand.hand,
             hand.seat,
-            hand.held.join(" "),
-            hand.at_end.join(" ")
+            hand.held.join(" ")
         );
+        if !hand.at_end.is_empty() {
+            let _ = write!(out, " {}", hand.at_end.join(" "));
+        }
+        let _ = writeln!(out);
     }
     let _ = writeln!(out, "Result: {}", compact(&export.result.outcome));
     let _ = writeln!(out, "State: sha256 {}", export.result.state_sha256);

@@ -1,0 +1,104 @@
+// Profiles (#/player/NAME) and leaderboards (#/leaderboard/KIND/POOL): public pages over
+// GET /players/{name} and GET /leaderboards/{kind}.
+
+import * as api from './api.js';
+import { t } from './i18n.js';
+import { h } from './ui.js';
+
+const KINDS = ['basra', 'thirty_one', 'rummy', 'tarneeb'];
+const POOLS = ['people', 'computers'];
+
+const round = (x) => String(Math.round(x));
+const percent = (x) => `${Math.round(x * 100)}%`;
+
+/** A player's name as a link to their profile. */
+export function playerLink(name) {
+  return h('a', { href: `#/player/${encodeURIComponent(name)}`, class: 'player-link' }, name);
+}
+
+/** A small line chart of a rating history (SVG, no library). */
+function chart(points) {
+  const width = 320;
+  const height = 96;
+  if (points.length < 2) return null;
+  const low = Math.min(...points) - 20;
+  const high = Math.max(...points) + 20;
+  const x = (i) => (i / (points.length - 1)) * (width - 8) + 4;
+  const y = (v) => height - 4 - ((v - low) / (high - low)) * (height - 8);
+  const path = points.map((v, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.setAttribute('class', 'rating-chart');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', t('rating_chart', { from: round(points[0]), to: round(points[points.length - 1]) }));
+  const line = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  line.setAttribute('d', path);
+  svg.append(line);
+  return svg;
+}
+
+export async function showProfile(root, name) {
+  const profile = await api.profile(name);
+  const records = h('table', { class: 'records' },
+    h('thead', {}, h('tr', {}, h('th', {}, t('game')), h('th', {}, t('games_played')), h('th', {}, t('wins')), h('th', {}, t('win_rate')))),
+    h('tbody', {}, profile.records.map((r) => h('tr', { 'data-kind': r.kind },
+      h('th', {}, t(`kind_${r.kind}`)), h('td', {}, String(r.games)), h('td', {}, String(r.wins)), h('td', {}, percent(r.win_rate))))));
+  const ratings = h('div', { class: 'ratings' });
+  for (const rating of profile.ratings) {
+    const history = profile.history
+      .filter((c) => c.kind === rating.kind && c.pool === rating.pool)
+      .map((c) => c.rating);
+    ratings.append(h('section', { class: 'panel rating', 'data-kind': rating.kind, 'data-pool': rating.pool },
+      h('h3', {}, `${t(`kind_${rating.kind}`)} · ${t(`pool_${rating.pool}`)}`),
+      h('p', { class: 'rating-value' }, h('strong', {}, round(rating.rating)), ` ± ${round(2 * rating.deviation)}`,
+        rating.provisional ? h('span', { class: 'tag' }, t('provisional')) : null),
+      h('p', { class: 'note' }, t('rated_games', { n: rating.games })),
+      chart([1500, ...history])));
+  }
+  if (!profile.ratings.length) {
+    ratings.append(h('p', { class: 'note' }, t(profile.guest ? 'guests_unrated' : 'no_rated_games')));
+  }
+  const recent = h('ul', { class: 'games' }, profile.recent_games.map((g) => h('li', { class: 'game-row' },
+    h('strong', {}, `${t(`kind_${g.kind}`)} · ${t(`variant_${g.kind}_${g.variant}`)}`),
+    h('span', { class: 'tag', 'data-won': String(g.won) }, t(g.won ? 'won' : 'lost')),
+    g.finished_at ? h('time', { datetime: g.finished_at }, new Date(g.finished_at).toLocaleString()) : null)));
+  root.replaceChildren(h('div', { class: 'profile' },
+    h('h1', {}, profile.name),
+    h('p', { class: 'lead' }, t(profile.guest ? 'guest_since' : 'member_since', { date: new Date(profile.member_since).toLocaleDateString() })),
+    h('section', { class: 'panel' }, h('h2', {}, t('records')), profile.records.length ? records : h('p', { class: 'note' }, t('no_games_yet'))),
+    h('h2', {}, t('ratings')), ratings,
+    h('section', { class: 'panel' }, h('h2', {}, t('recent_games')), recent),
+    h('p', {}, h('a', { href: '#/leaderboard/basra/people', class: 'button' }, t('leaderboards')))));
+}
+
+export async function showLeaderboard(root, kind = 'basra', pool = 'people', page = 1) {
+  if (!KINDS.includes(kind)) kind = 'basra';
+  if (!POOLS.includes(pool)) pool = 'people';
+  const board = await api.leaderboard(kind, pool, page);
+  const tabs = h('nav', { class: 'tabs', 'aria-label': t('leaderboards') },
+    KINDS.map((k) => h('a', { href: `#/leaderboard/${k}/${pool}`, class: `tab${k === kind ? ' active' : ''}`, 'aria-current': k === kind ? 'page' : null }, t(`kind_${k}`))));
+  const pools = h('nav', { class: 'tabs pools' },
+    POOLS.map((p) => h('a', { href: `#/leaderboard/${kind}/${p}`, class: `tab${p === pool ? ' active' : ''}`, 'aria-current': p === pool ? 'page' : null }, t(`pool_${p}`))));
+  const rows = board.standings.map((s) => h('tr', { 'data-rank': String(s.rank) },
+    h('td', {}, String(s.rank)), h('td', {}, playerLink(s.name)),
+    h('td', {}, round(s.rating), s.provisional ? h('span', { class: 'tag' }, '?') : null),
+    h('td', {}, `± ${round(2 * s.deviation)}`), h('td', {}, String(s.games))));
+  const table = board.standings.length
+    ? h('table', { class: 'leaderboard' },
+      h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, t('player')), h('th', {}, t('rating')), h('th', {}, t('uncertainty')), h('th', {}, t('games_played')))),
+      h('tbody', {}, rows))
+    : h('p', { class: 'note' }, t('board_empty'));
+  const pager = h('p', { class: 'pager' },
+    page > 1 ? h('a', { href: '#', class: 'button ghost', 'data-page': String(page - 1) }, t('previous')) : null,
+    page * board.per_page < board.total ? h('a', { href: '#', class: 'button ghost', 'data-page': String(page + 1) }, t('more')) : null);
+  pager.addEventListener('click', (event) => {
+    const target = event.target.closest('[data-page]');
+    if (!target) return;
+    event.preventDefault();
+    showLeaderboard(root, kind, pool, Number(target.dataset.page));
+  });
+  root.replaceChildren(h('div', { class: 'leaderboards' },
+    h('h1', {}, t('leaderboards')), tabs, pools,
+    h('p', { class: 'note' }, t('board_note')),
+    h('section', { class: 'panel' }, table, pager)));
+}
