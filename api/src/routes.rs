@@ -525,7 +525,16 @@ pub async fn game_log(
 #[into_params(parameter_in = Query)]
 pub struct ExportQuery {
     /// `json` (the default) or `text` (the notation of `docs/notation.md`).
-    pub format: Option<String>,
+    #[param(inline)]
+    pub format: Option<ExportFormat>,
+}
+
+/// An export's form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ExportFormat {
+    Json,
+    Text,
 }
 
 /// A finished game, whole, for its players and admins: options, seats, the game's seed, every
@@ -539,7 +548,6 @@ pub struct ExportQuery {
         (status = 200, body = String, content_type = "text/plain", description = "`format=text`"),
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game_not_finished`", body = Problem, content_type = "application/problem+json"),
-        (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -551,15 +559,7 @@ pub async fn export_game(
     query: web::Query<ExportQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let text = match query.format.as_deref() {
-        None | Some("json") => false,
-        Some("text") => true,
-        Some(_) => {
-            return Err(ApiError::Invalid(
-                "format must be `json` or `text`".to_owned(),
-            ));
-        }
-    };
+    let text = query.format == Some(ExportFormat::Text);
     let export = run(&state, move |conn, _| export::export(conn, &caller, id)).await?;
     let disposition = format!(
         "attachment; filename=\"cardroom-{id}.{}\"",

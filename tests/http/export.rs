@@ -133,8 +133,13 @@ fn exports_are_for_finished_games_and_players_and_tampering_is_refused(backend: 
         .assert_problem(403, "forbidden");
     server
         .get(&format!("{path}?format=xml"), Some(&amira.token))
-        .assert_problem(422, "validation_failed");
+        .assert_problem(400, "validation_failed");
     exports_and_reimports_exactly(&server, &amira, id);
+    // The deadlines announced along the way do not upset `cardroom verify-deal`.
+    let log = server.get(&format!("/api/v1/games/{id}/log"), Some(&amira.token));
+    let report = cardroom_api::verify::verify_text(&log.body.to_string()).unwrap();
+    assert!(report.ok(), "{:?}", report.lines);
+    assert!(log.body.to_string().contains("\"deadline\""));
 
     let export = server.get(&path, Some(&amira.token)).body;
     assert_eq!(export["turn"], json!({"seconds": 600, "takeover_after": 3}));

@@ -625,7 +625,7 @@ fn replay(export: &Export) -> Result<(AnyGame, Vec<Option<String>>), String> {
             let mine: Value = serde_json::from_str(mine).map_err(|e| at(e.to_string()))?;
             let mut theirs = theirs.clone();
             if let Some(list) = theirs.as_array_mut() {
-                list.retain(|e| e["event"]["type"] != "deadline");
+                list.retain(|e| !super::is_announcement(&e["event"]));
             }
             if mine != theirs {
                 return Err(at("its events are not what the rules produce".to_owned()));

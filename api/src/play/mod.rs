@@ -41,6 +41,9 @@ pub use setup::{create, join};
 pub use timers::{enforce as enforce_timers, reclaim, turn_bounds};
 pub use view::view;
 
+/// The type of the deadline announcement (see [`is_announcement`]).
+const DEADLINE_EVENT: &str = "deadline";
+
 use view::{game_view, recent_events, status_name};
 
 /// The format of stored snapshots (`games.state`).
@@ -76,6 +79,12 @@ fn visible(events_json: &str, viewer: Viewer, version: i64) -> Result<Vec<EventO
             event: e.event,
         })
         .collect())
+}
+
+/// Whether an event is one of the service's announcements that ride along with a change's
+/// game events (a new deadline), rather than anything the rules produced.
+pub fn is_announcement(event: &Value) -> bool {
+    event.get("type").and_then(Value::as_str) == Some(DEADLINE_EVENT)
 }
 
 /// An event of the service itself (not of a game's rules), for everyone.
@@ -334,7 +343,7 @@ impl Changes {
         let mut events: Vec<StoredEvent> = serde_json::from_str(&last.events)
             .map_err(|e| ApiError::Internal(format!("stored events do not decode: {e}")))?;
         events.push(service_event(json!({
-            "type": "deadline",
+            "type": DEADLINE_EVENT,
             "seat": summary.to_act.filter(|_| summary.status == "active"),
             "at": deadline.and_utc(),
         })));
