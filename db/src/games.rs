@@ -890,6 +890,18 @@ pub fn past_deadline(
         .map_err(DbError::from)
 }
 
+/// Clears the deadline of a game still at `version` (a deadline with nobody left to time out).
+pub fn clear_deadline(conn: &mut AnyConnection, id: i64, version: i64) -> Result<(), DbError> {
+    diesel::update(
+        games::table
+            .filter(games::id.eq(id))
+            .filter(games::version.eq(version)),
+    )
+    .set(games::deadline.eq(None::<NaiveDateTime>))
+    .execute(conn)?;
+    Ok(())
+}
+
 /// Games left on a computer player's turn (for recovery), at most `limit`.
 pub fn bot_pending(conn: &mut AnyConnection, limit: i64) -> Result<Vec<i64>, DbError> {
     games::table

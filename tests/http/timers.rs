@@ -204,6 +204,29 @@ fn a_person_who_walks_away_is_replaced_and_may_reclaim_the_seat(backend: Backend
         .post(&reclaim, Some(&badr.token), &json!({}))
         .assert_problem(409, "game_over");
     assert_eq!(finished["deadline"], Value::Null);
+
+    // A stale deadline (nobody left to time out) is cleared by the next sweep, not chased on
+    // every one.
+    use diesel::RunQueryDsl;
+    let pool = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5)).unwrap();
+    let mut conn = pool.get().unwrap();
+    diesel::sql_query(format!(
+        "UPDATE games SET deadline = '2000-01-01 00:00:00' WHERE id = {id}"
+    ))
+    .execute(&mut **conn)
+    .unwrap();
+    let until = Instant::now() + Duration::from_secs(10);
+    while cardroom_db::games::load(&mut conn, id)
+        .unwrap()
+        .unwrap()
+        .game
+        .deadline
+        .is_some()
+    {
+        assert!(Instant::now() < until, "the stale deadline stayed");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(server.view(&amira, id)["version"], finished["version"]);
 }
 
 on_both_backends!(a_person_who_walks_away_is_replaced_and_may_reclaim_the_seat);

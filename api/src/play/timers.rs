@@ -48,7 +48,9 @@ pub fn enforce(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Vec<i64>, 
             }
             Ok(_) => {}
             Err(ApiError::VersionConflict { .. }) => Metrics::add(&metrics.version_conflicts, 1),
-            Err(other) => return Err(other),
+            Err(ApiError::Unavailable) => return Err(ApiError::Unavailable),
+            // One game that cannot be moved on must not hold up the others.
+            Err(error) => tracing::warn!(game = id, %error, "a timeout could not be applied"),
         }
     }
     Ok(moved)
@@ -69,11 +71,17 @@ fn time_out(
     if deadline > now {
         return Ok(false);
     }
+    // A deadline with nobody left to time out (no change leaves one, but a stale one must not
+    // be looked at again on every sweep).
+    let nothing_to_do = |conn: &mut AnyConnection| -> Result<bool, ApiError> {
+        games::clear_deadline(conn, id, loaded.version())?;
+        Ok(false)
+    };
     let mut game = game.clone();
     let mut changes = Changes::new(Some(&game));
     let mut seats = loaded.record.seats.clone();
     match game.table().status() {
-        Status::Finished => return Ok(false),
+        Status::Finished => return nothing_to_do(conn),
         Status::HandOver => {
             changes.record_service(
                 None,
@@ -87,7 +95,7 @@ fn time_out(
         }
         Status::Active => {
             let Some(seat) = game.to_act() else {
-                return Ok(false);
+                return nothing_to_do(conn);
             };
             let Some(row) = seats.iter().find(|s| s.seat == i32::from(seat.number())) else {
                 return Err(ApiError::Internal(format!(
@@ -95,7 +103,7 @@ fn time_out(
                 )));
             };
             if row.user_id.is_none() || row.bot.is_some() {
-                return Ok(false);
+                return nothing_to_do(conn);
             }
             let timeouts = row.timeouts.saturating_add(1);
             let takeover = timeouts >= loaded.record.game.takeover_after.unwrap_or(i32::MAX);
