@@ -183,6 +183,22 @@ fn exports_are_for_finished_games_and_players_and_tampering_is_refused(backend: 
     assert_eq!(code, 1);
     assert!(err.contains("deal 0"), "{err}");
 
+    // A table that could not have been: seats out of order, a name no one could have, a
+    // level the game lacks, an entry at a seat that is not there, a timer out of bounds.
+    let mutations: [(&str, Value); 5] = [
+        ("/seats/1/seat", json!(7)),
+        ("/seats/0/name", json!("line\nbreak")),
+        ("/seats/1/bot", json!("grandmaster")),
+        ("/entries/0/seat", json!(9)),
+        ("/turn/seconds", json!(1)),
+    ];
+    for (pointer, value) in mutations {
+        let mut bad = export.clone();
+        *bad.pointer_mut(pointer).unwrap() = value;
+        let (code, _, err) = run(&write("bad.json", &bad));
+        assert_eq!(code, 1, "{pointer}: {err}");
+    }
+
     // Not an export at all.
     let (code, _, _) = run(&write("nothing.json", &json!({"hello": "world"})));
     assert_eq!(code, 2);

@@ -268,3 +268,34 @@ fn two_replicas_racing_for_one_deadline_apply_it_once() {
         .sum();
     assert_eq!(applied, 1);
 }
+
+fn a_turn_timer_out_of_bounds_is_refused(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    for (turn, status) in [
+        (json!({"seconds": 4}), 422),
+        (json!({"seconds": 86_401}), 422),
+        (json!({"seconds": 60, "takeover_after": 0}), 422),
+        (json!({"seconds": 60, "takeover_after": 11}), 422),
+        (json!({"seconds": "sixty"}), 422),
+        (json!({"seconds": 60, "grace": 5}), 422),
+        (json!({}), 422),
+    ] {
+        let reply = server.post(
+            "/api/v1/games",
+            Some(&amira.token),
+            &json!({"kind": "basra", "seats": [{}, {"bot": "easy"}], "turn": turn}),
+        );
+        reply.assert_problem(status, "validation_failed");
+    }
+    let mine = server.get("/api/v1/games?mine=true", Some(&amira.token));
+    assert_eq!(mine.body["total"], 0, "nothing was created");
+    let catalogue = server.get("/api/v1/games/kinds", None);
+    assert_eq!(
+        catalogue.body["turn"],
+        json!({"min_seconds": 5, "max_seconds": 86400, "min_takeover_after": 1,
+               "max_takeover_after": 10, "default_takeover_after": 3, "stand_in": "easy"})
+    );
+}
+
+on_both_backends!(a_turn_timer_out_of_bounds_is_refused);

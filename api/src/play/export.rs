@@ -551,9 +551,72 @@ pub struct ImportReport {
     pub state_sha256: String,
 }
 
+/// Checks what the replay does not: the seats are numbered in order, with names a player could
+/// have and levels the game has; entries name seats of the table; the turn timer is within its
+/// bounds; the deals are numbered in order, each in a hand of the game.
+fn check_table(export: &Export) -> Result<(), String> {
+    let levels: Vec<&str> = export
+        .kind
+        .describe()
+        .levels
+        .iter()
+        .map(|l| l.name)
+        .collect();
+    for (i, seat) in export.seats.iter().enumerate() {
+        if seat.seat != i as i64 {
+            return Err(format!("seat {i} is numbered {}", seat.seat));
+        }
+        if let Some(name) = &seat.name {
+            let fits = (1..=32).contains(&name.chars().count())
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+            if !fits {
+                return Err(format!(
+                    "seat {i}: a name is 1 to 32 letters, digits, `_`, `-` or `.`"
+                ));
+            }
+        }
+        if let Some(bot) = &seat.bot
+            && !levels.contains(&bot.as_str())
+        {
+            return Err(format!(
+                "seat {i}: `{bot}` is not a computer-player level here"
+            ));
+        }
+    }
+    let seats = export.seats.len() as i64;
+    if let Some(entry) = export
+        .entries
+        .iter()
+        .find(|e| e.seat.is_some_and(|s| !(0..seats).contains(&s)))
+    {
+        return Err(format!("entry {}: there is no such seat", entry.version));
+    }
+    if let Some(turn) = &export.turn {
+        use super::setup::{TAKEOVER_AFTER, TURN_SECONDS};
+        if !TURN_SECONDS.contains(&turn.seconds)
+            || !turn
+                .takeover_after
+                .is_none_or(|n| TAKEOVER_AFTER.contains(&n))
+        {
+            return Err("the turn timer is out of bounds".to_owned());
+        }
+    }
+    let mut last_hand = 1;
+    for (i, deal) in export.deals.iter().enumerate() {
+        if deal.deal != i as i64 || deal.hand < last_hand || deal.hand > i64::from(u16::MAX) {
+            return Err(format!("deal {i}: numbered out of order"));
+        }
+        last_hand = deal.hand;
+    }
+    Ok(())
+}
+
 /// Replays an export with the rules engine; returns the final game and each replayed entry's
 /// events (stored form). Refuses any mismatch with what the export says.
 fn replay(export: &Export) -> Result<(AnyGame, Vec<Option<String>>), String> {
+    check_table(export)?;
     if export.shuffle_version != SHUFFLE_VERSION {
         return Err(format!(
             "shuffle version {} is not this server's {SHUFFLE_VERSION}",

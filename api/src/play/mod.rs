@@ -41,9 +41,6 @@ pub use setup::{create, join};
 pub use timers::{enforce as enforce_timers, reclaim, turn_bounds};
 pub use view::view;
 
-/// The type of the deadline announcement (see [`is_announcement`]).
-const DEADLINE_EVENT: &str = "deadline";
-
 use view::{game_view, recent_events, status_name};
 
 /// The format of stored snapshots (`games.state`).
@@ -80,6 +77,9 @@ fn visible(events_json: &str, viewer: Viewer, version: i64) -> Result<Vec<EventO
         })
         .collect())
 }
+
+/// The type of the deadline announcement (see [`is_announcement`]).
+const DEADLINE_EVENT: &str = "deadline";
 
 /// Whether an event is one of the service's announcements that ride along with a change's
 /// game events (a new deadline), rather than anything the rules produced.
