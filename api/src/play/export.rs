@@ -310,7 +310,8 @@ pub fn to_text(export: &Export) -> String {
                 out,
                 "Turn: {}s takeover {}",
                 turn.seconds,
-                turn.takeover_after.unwrap_or(0)
+                turn.takeover_after
+                    .unwrap_or(super::setup::DEFAULT_TAKEOVER_AFTER)
             );
         }
     }
@@ -819,11 +820,10 @@ pub fn import(
             created_by: owner.id,
             state_format: STATE_FORMAT,
             turn_seconds: export.turn.as_ref().map(|t| t.seconds as i32),
-            takeover_after: export
-                .turn
-                .as_ref()
-                .and_then(|t| t.takeover_after)
-                .map(|n| n as i32),
+            takeover_after: export.turn.as_ref().map(|t| {
+                t.takeover_after
+                    .unwrap_or(super::setup::DEFAULT_TAKEOVER_AFTER) as i32
+            }),
             seats,
         },
         state,
