@@ -636,6 +636,39 @@ fn commit_and_view(
     }
 }
 
+/// Commits a change made in the background (computers answering, a timeout) to the game as
+/// `loaded`, with the seats as they are after it: the summary, the deadline's announcement and
+/// the versioned write. A lost race is `VersionConflict`.
+fn commit_background(
+    conn: &mut AnyConnection,
+    loaded: &Loaded,
+    game: &AnyGame,
+    seats: &[SeatRow],
+    mut changes: Changes,
+) -> Result<(), ApiError> {
+    let summary = summary(Some(game), None, seats, loaded.record.game.turn_seconds);
+    changes.announce_deadline(&summary)?;
+    let change = Commit {
+        game_id: loaded.id(),
+        expected_version: loaded.version(),
+        state: Some(snapshot(game)?),
+        summary,
+        entries: changes.entries,
+        seats: changes.seats,
+        deals: changes.deals,
+        reveals: changes.reveals,
+        idempotency: None,
+        tally: changes.tally,
+    };
+    match games::commit(conn, &change) {
+        Ok(_) => Ok(()),
+        Err(DbError::VersionConflict) => Err(ApiError::VersionConflict {
+            current: loaded.version(),
+        }),
+        Err(other) => Err(other.into()),
+    }
+}
+
 /// The body of the answer to an action: its events and the new view, encoded straight from
 /// them (not through a `Value` tree).
 fn action_body(events: &[EventOut], view: &GameView) -> Result<String, ApiError> {

@@ -1,11 +1,11 @@
 //! Recovery of games left on a computer player's turn, and replaying a game from its log.
 
 use cardroom_core::{AnyGame, Seat};
-use cardroom_db::games::{self, Commit, LogRow};
-use cardroom_db::{AnyConnection, DbError};
+use cardroom_db::AnyConnection;
+use cardroom_db::games::{self, LogRow};
 use serde_json::Value;
 
-use super::{Changes, load, run_computers, snapshot, summary};
+use super::{Changes, commit_background, controllers, load, next_automatic, run_computers};
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 
@@ -41,36 +41,14 @@ fn recover_one(conn: &mut AnyConnection, id: i64, metrics: &Metrics) -> Result<b
     let mut game = game.clone();
     let mut changes = Changes::new(Some(&game));
     run_computers(&mut game, &loaded.record.seats, &mut changes, metrics)?;
-    let summary = summary(
-        Some(&game),
-        None,
-        &loaded.record.seats,
-        loaded.record.game.turn_seconds,
-    );
-    changes.announce_deadline(&summary)?;
-    let change = Commit {
-        game_id: id,
-        expected_version: loaded.version(),
-        state: Some(snapshot(&game)?),
-        summary,
-        entries: changes.entries,
-        seats: Vec::new(),
-        deals: changes.deals,
-        reveals: changes.reveals,
-        idempotency: None,
-        tally: changes.tally,
-    };
-    if change.entries.is_empty() && change.summary.bot_pending {
+    let seats = &loaded.record.seats;
+    if changes.entries.is_empty() && next_automatic(&game, seats, &controllers(seats)).is_some() {
         tracing::warn!(game = id, "a computer player found no move");
         return Ok(false);
     }
-    match games::commit(conn, &change) {
-        Ok(_) => Ok(true),
-        Err(DbError::VersionConflict) => Err(ApiError::VersionConflict {
-            current: loaded.version(),
-        }),
-        Err(other) => Err(other.into()),
-    }
+    // (With nothing to do, the write clears a stale `bot_pending`.)
+    commit_background(conn, &loaded, &game, seats, changes)?;
+    Ok(true)
 }
 
 /// Rebuilds a game from its log alone: the stored options, seed and deck, then every logged

@@ -7,12 +7,12 @@
 //! replica act on each deadline in any case: a timeout is applied once.
 
 use cardroom_core::{Automatic, BotLevel, Controller, Seat, Status, Viewer};
-use cardroom_db::games::{self, Commit, SeatChange};
-use cardroom_db::{AnyConnection, DbError};
+use cardroom_db::AnyConnection;
+use cardroom_db::games::{self, SeatChange};
 use serde_json::json;
 
 use super::{
-    Changes, action_body, commit_and_view, controllers, load, run_computers, snapshot, summary,
+    Changes, action_body, commit_and_view, commit_background, controllers, load, run_computers,
 };
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -150,27 +150,8 @@ fn time_out(
         }
     }
     run_computers(&mut game, &seats, &mut changes, metrics)?;
-    let summary = summary(Some(&game), None, &seats, loaded.record.game.turn_seconds);
-    changes.announce_deadline(&summary)?;
-    let change = Commit {
-        game_id: id,
-        expected_version: loaded.version(),
-        state: Some(snapshot(&game)?),
-        summary,
-        entries: changes.entries,
-        seats: changes.seats,
-        deals: changes.deals,
-        reveals: changes.reveals,
-        idempotency: None,
-        tally: changes.tally,
-    };
-    match games::commit(conn, &change) {
-        Ok(_) => Ok(true),
-        Err(DbError::VersionConflict) => Err(ApiError::VersionConflict {
-            current: loaded.version(),
-        }),
-        Err(other) => Err(other.into()),
-    }
+    commit_background(conn, &loaded, &game, &seats, changes)?;
+    Ok(true)
 }
 
 /// `POST /games/{id}/reclaim`: a person takes back the seat a computer played while they were
