@@ -132,32 +132,12 @@ fn import(file: &str, dry_run: bool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let settings = match Settings::from_env() {
-        Ok(settings) => settings,
-        Err(error) => {
-            eprintln!("cardroom import: {error}");
-            return ExitCode::from(2);
-        }
+    let result = if dry_run {
+        export::check(&parsed)
+    } else {
+        stored(&parsed)
     };
-    let pool = match cardroom_db::connect(
-        &settings.database_url,
-        1,
-        std::time::Duration::from_secs(10),
-    ) {
-        Ok(pool) => pool,
-        Err(error) => {
-            eprintln!("cardroom import: the database: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let mut conn = match pool.get() {
-        Ok(conn) => conn,
-        Err(error) => {
-            eprintln!("cardroom import: the database: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match export::import(&mut conn, &parsed, dry_run) {
+    match result {
         Ok(report) => {
             let what = format!(
                 "{} {} with {} seats: {} moves and {} deals replayed, final state identical (sha256 {})",
@@ -180,6 +160,21 @@ fn import(file: &str, dry_run: bool) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Imports into `DATABASE_URL`.
+fn stored(
+    parsed: &cardroom_api::play::export::Export,
+) -> Result<cardroom_api::play::export::ImportReport, String> {
+    let settings = Settings::from_env().map_err(|e| e.to_string())?;
+    let pool = cardroom_db::connect(
+        &settings.database_url,
+        1,
+        std::time::Duration::from_secs(10),
+    )
+    .map_err(|e| format!("the database: {e}"))?;
+    let mut conn = pool.get().map_err(|e| format!("the database: {e}"))?;
+    cardroom_api::play::export::import(&mut conn, parsed)
 }
 
 fn serve() -> ExitCode {

@@ -199,6 +199,11 @@ fn exports_are_for_finished_games_and_players_and_tampering_is_refused(backend: 
         assert_eq!(code, 1, "{pointer}: {err}");
     }
 
+    assert!(
+        !dir.path().join("t.db").exists(),
+        "a dry run touches no database"
+    );
+
     // Not an export at all.
     let (code, _, _) = run(&write("nothing.json", &json!({"hello": "world"})));
     assert_eq!(code, 2);

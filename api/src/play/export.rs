@@ -742,24 +742,26 @@ fn replay(export: &Export) -> Result<(AnyGame, Vec<Option<String>>), String> {
     Ok((game, events))
 }
 
-/// Replays an export and, unless `dry_run`, stores it as a practice game owned by
-/// [`IMPORT_OWNER`]. Errors are for a person to read.
-pub fn import(
-    conn: &mut AnyConnection,
-    export: &Export,
-    dry_run: bool,
-) -> Result<ImportReport, String> {
-    let (game, events) = replay(export)?;
-    let digest = export.result.state_sha256.clone();
-    let moves = export.entries.iter().filter(|e| e.action == "move").count();
-    if dry_run {
-        return Ok(ImportReport {
-            id: 0,
-            moves,
-            deals: export.deals.len(),
-            state_sha256: digest,
-        });
+/// Replays an export and checks it, storing nothing (`cardroom import --dry-run`); the report's
+/// `id` is 0. Errors are for a person to read.
+pub fn check(export: &Export) -> Result<ImportReport, String> {
+    replay(export)?;
+    Ok(report(export, 0))
+}
+
+fn report(export: &Export, id: i64) -> ImportReport {
+    ImportReport {
+        id,
+        moves: export.entries.iter().filter(|e| e.action == "move").count(),
+        deals: export.deals.len(),
+        state_sha256: export.result.state_sha256.clone(),
     }
+}
+
+/// Replays an export, checks it, and stores it as a practice game owned by [`IMPORT_OWNER`].
+/// Errors are for a person to read.
+pub fn import(conn: &mut AnyConnection, export: &Export) -> Result<ImportReport, String> {
+    let (game, events) = replay(export)?;
     let owner = match cardroom_db::users::by_name(conn, IMPORT_OWNER).map_err(|e| e.to_string())? {
         Some(user) => user,
         None => {
@@ -866,10 +868,5 @@ pub fn import(
             .map(|t| t.naive_utc()),
     };
     let row = games::import(conn, &imported).map_err(|e| e.to_string())?;
-    Ok(ImportReport {
-        id: row.id,
-        moves,
-        deals: export.deals.len(),
-        state_sha256: digest,
-    })
+    Ok(report(export, row.id))
 }
