@@ -4,7 +4,7 @@
 import * as api from './api.js';
 import { t, language } from './i18n.js';
 import { h, toast } from './ui.js';
-import { levelName } from './table.js';
+import { levelName, timerText } from './table.js';
 import { rulesOf } from './help.js';
 
 let catalogueCache = null;
@@ -19,12 +19,6 @@ async function kinds() {
 
 /** The timers offered: none, blitz to correspondence. */
 const TIMERS = [0, 15, 30, 60, 120, 300, 3600, 86400];
-
-function timerName(seconds) {
-  if (seconds >= 3600) return t('timer_hours', { n: seconds / 3600 });
-  if (seconds >= 60) return t('timer_minutes', { n: seconds / 60 });
-  return t('timer_seconds', { n: seconds });
-}
 
 /** The identity box: a name for a guest, or sign in / register with a password. */
 function identity(onChange) {
@@ -155,7 +149,7 @@ function newGameForm(all, preset, root) {
       h('label', { for: 'turn-seconds' }, t('turn_timer')),
       h('select', { id: 'turn-seconds', name: 'turn' },
         TIMERS.filter((s) => s === 0 || (s >= turnBounds.min_seconds && s <= turnBounds.max_seconds))
-          .map((s) => h('option', { value: String(s) }, s ? timerName(s) : t('no_timer')))),
+          .map((s) => h('option', { value: String(s) }, s ? timerText(s) : t('no_timer')))),
       h('p', { class: 'note' }, t('turn_timer_note', { n: turnBounds.default_takeover_after })));
     const practice = h('details', { class: 'practice' }, h('summary', {}, t('practice_game')),
       h('label', { for: 'seed' }, t('seed_label')),

@@ -589,7 +589,8 @@ export function levelName(level) {
   return text === key ? level : text;
 }
 
-function timerText(seconds) {
+/** A turn timer's length in words: "2 min", "30 s", "1 h". */
+export function timerText(seconds) {
   if (seconds >= 3600 && seconds % 3600 === 0) return t('timer_hours', { n: seconds / 3600 });
   if (seconds >= 60 && seconds % 60 === 0) return t('timer_minutes', { n: seconds / 60 });
   return t('timer_seconds', { n: seconds });

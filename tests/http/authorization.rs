@@ -105,6 +105,15 @@ fn the_authorization_matrix_holds_for_every_endpoint(backend: Backend) {
             Box::new(seated_only(Ok(200))),
         ),
         (
+            // Players and admins; the game is not finished yet.
+            format!("{game}/export"),
+            Box::new(|role| match role {
+                Role::Anonymous | Role::Forged => UNAUTHORIZED,
+                Role::Stranger => FORBIDDEN,
+                Role::Seated | Role::Admin => Problem(409, "game_not_finished"),
+            }),
+        ),
+        (
             "/api/v1/games?mine=true".to_owned(),
             Box::new(signed_in(Ok(200))),
         ),
