@@ -219,6 +219,17 @@ pub struct Commit {
     pub reveals: Vec<Reveal>,
     pub idempotency: Option<NewIdempotency>,
     pub tally: Tally,
+    /// A person leaving a real game for good (their seat to a computer): rated now, as a loss
+    /// against every other seat.
+    pub leaving: Option<Leaving>,
+}
+
+/// A person leaving a game before its end: who, and every seat as it stood, the leaver's side
+/// lost (`won` false) and every other side not (`won` true).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Leaving {
+    pub user_id: i64,
+    pub seats: Vec<SeatResult>,
 }
 
 /// Creates a game with its seats and its first log entry (version 1).
@@ -448,8 +459,12 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
             }
             if summary.status == "finished" {
                 crate::admin::roll_up_finish(conn, change.game_id, now)?;
-                crate::ratings::rate_game(conn, change.game_id, &summary.results, now)?;
+                crate::ratings::rate_game(conn, change.game_id, &summary.results, None, now)?;
             }
+        }
+        if let Some(leaving) = &change.leaving {
+            let only = Some(leaving.user_id);
+            crate::ratings::rate_game(conn, change.game_id, &leaving.seats, only, now)?;
         }
         append(
             conn,
@@ -547,6 +562,7 @@ fn is_plain_move(change: &Commit, movers: &[i32], now: NaiveDateTime) -> bool {
         && change.deals.is_empty()
         && change.reveals.is_empty()
         && change.idempotency.is_none()
+        && change.leaving.is_none()
         && movers
             .iter()
             .all(|&seat| crate::admin::is_noted(change.game_id, seat, now))

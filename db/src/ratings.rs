@@ -97,12 +97,14 @@ fn pairings(
     out
 }
 
-/// Rates a finished game's registered players; call inside the transaction that finishes it.
-/// Does nothing for a practice game.
+/// Rates a finished game's registered players (or, with `only`, that one person: one who
+/// leaves before the end); call inside the transaction that writes the result. Does nothing
+/// for a practice game.
 pub(crate) fn rate_game(
     conn: &mut AnyConnection,
     game_id: i64,
     results: &[SeatResult],
+    only: Option<i64>,
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
     let (kind, practice): (String, bool) = games::table
@@ -120,7 +122,10 @@ pub(crate) fn rate_game(
         .load(conn)?
         .into_iter()
         .collect();
-    let pairings = pairings(results, &registered);
+    let mut pairings = pairings(results, &registered);
+    if let Some(user_id) = only {
+        pairings.retain(|(id, _), _| *id == user_id);
+    }
     if pairings.is_empty() {
         return Ok(());
     }

@@ -41,11 +41,16 @@ fn profile(server: &Server, name: &str) -> Value {
 
 /// The profile's rating in `pool` of Basra: (rating, deviation, games).
 fn rating(profile: &Value, pool: &str) -> Option<(f64, f64, i64)> {
+    rating_in(profile, "basra", pool)
+}
+
+/// The profile's rating in `pool` of `kind`: (rating, deviation, games).
+fn rating_in(profile: &Value, kind: &str, pool: &str) -> Option<(f64, f64, i64)> {
     profile["ratings"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|r| r["kind"] == "basra" && r["pool"] == pool)
+        .find(|r| r["kind"] == kind && r["pool"] == pool)
         .map(|r| {
             (
                 r["rating"].as_f64().unwrap(),
@@ -181,3 +186,80 @@ fn boards_and_profiles_refuse_what_is_not_there(backend: Backend) {
 }
 
 on_both_backends!(boards_and_profiles_refuse_what_is_not_there);
+
+fn leaving_a_game_of_several_sides_is_rated_as_losing_to_everyone_left(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.register("amira");
+    let badr = server.register("badr");
+    let chadi = server.register("chadi");
+    let reply = server.post(
+        "/api/v1/games",
+        Some(&amira.token),
+        &json!({"kind": "thirty_one", "seats": [{}, {}, {}, {"bot": "easy"}]}),
+    );
+    assert_eq!(reply.status, 201, "{reply:?}");
+    let id = reply.body["id"].as_i64().unwrap();
+    for player in [&badr, &chadi] {
+        let join = server.post(
+            &format!("/api/v1/games/{id}/join"),
+            Some(&player.token),
+            &json!({"invite_code": reply.body["invite_code"]}),
+        );
+        assert_eq!(join.status, 200, "{join:?}");
+    }
+    let resign = server.post(
+        &format!("/api/v1/games/{id}/resign"),
+        Some(&chadi.token),
+        &json!({}),
+    );
+    assert_eq!(resign.status, 200, "{resign:?}");
+    assert_eq!(
+        resign.body["view"]["status"], "active",
+        "the others play on"
+    );
+
+    // Chadi: two losses against people (1500 ± 350 each), one against `easy`.
+    let chadi_profile = profile(&server, "chadi");
+    assert_close(
+        rating_in(&chadi_profile, "thirty_one", "people").unwrap(),
+        1252.68,
+        253.40,
+        1,
+    );
+    assert_close(
+        rating_in(&chadi_profile, "thirty_one", "computers").unwrap(),
+        1110.78,
+        284.43,
+        1,
+    );
+    // The others are rated when the game ends, and Chadi not again.
+    assert_eq!(profile(&server, "amira")["ratings"], json!([]));
+    let end = crate::support::play_out(&server, id, &[&amira, &badr], |legal| legal[0].clone());
+    assert_eq!(end["status"], "finished");
+    // Each side is its own in 31: Amira and Badr are ranked against each other only if one
+    // of them won, and against the two computer seats (Chadi's stand-in and `easy`) always.
+    let winners = end["outcome"]["winners"].as_array().unwrap().clone();
+    let a_person_won = winners.contains(&json!(0)) || winners.contains(&json!(1));
+    for name in ["amira", "badr"] {
+        let profile = profile(&server, name);
+        assert_eq!(
+            rating_in(&profile, "thirty_one", "people").map(|r| r.2),
+            a_person_won.then_some(1),
+            "{name}: {profile}"
+        );
+        assert_eq!(
+            rating_in(&profile, "thirty_one", "computers").map(|r| r.2),
+            Some(1),
+            "{name}: {profile}"
+        );
+    }
+    let chadi_profile = profile(&server, "chadi");
+    assert_eq!(
+        rating_in(&chadi_profile, "thirty_one", "people").map(|r| r.2),
+        Some(1),
+        "rated once, when leaving"
+    );
+    assert_eq!(chadi_profile["history"].as_array().unwrap().len(), 2);
+}
+
+on_both_backends!(leaving_a_game_of_several_sides_is_rated_as_losing_to_everyone_left);

@@ -54,6 +54,7 @@ pub fn leave_on_a_computer_turn(
         reveals: Vec::new(),
         idempotency: None,
         tally: Default::default(),
+        leaving: None,
     };
     let new_version = cardroom_db::games::commit(&mut conn, &change).unwrap();
     drop(conn);

@@ -1,7 +1,7 @@
 //! Moves, deals and resignations.
 
 use cardroom_core::{AnyMove, Resignation, Seat, Viewer};
-use cardroom_db::games::{self, Commit, SeatChange};
+use cardroom_db::games::{self, Commit, Leaving, SeatChange, SeatResult};
 use cardroom_db::{AnyConnection, DbError};
 use serde_json::{Value, json};
 
@@ -114,6 +114,27 @@ pub fn act(
                     changes.record(&game, Some(seat), "resign", None, &events)?;
                     let mut record = loaded.record.clone();
                     if effect == Resignation::SeatToComputer {
+                        // Leaving for good is a loss against everyone still at the table.
+                        let sides = game.table().sides();
+                        changes.leaving = Some(Leaving {
+                            user_id: caller.id,
+                            seats: loaded
+                                .record
+                                .seats
+                                .iter()
+                                .map(|s| {
+                                    let side = u8::try_from(s.seat)
+                                        .map_or(-1, |n| i32::from(sides.side_of(Seat::new(n))));
+                                    SeatResult {
+                                        seat: s.seat,
+                                        user_id: s.user_id,
+                                        bot: s.bot.clone(),
+                                        side,
+                                        won: s.seat != i32::from(seat),
+                                    }
+                                })
+                                .collect(),
+                        });
                         let level = game.kind().describe().default_level.to_owned();
                         for s in &mut record.seats {
                             if s.seat == i32::from(seat) {
@@ -254,6 +275,7 @@ fn abandon(
         reveals: Vec::new(),
         idempotency: None,
         tally: changes.tally,
+        leaving: None,
     };
     match games::commit(conn, &change) {
         Ok(_) => {}

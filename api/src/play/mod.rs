@@ -254,6 +254,8 @@ struct Changes {
     revealed: BTreeSet<u32>,
     /// The notable events recorded, for the dashboard's counts.
     tally: Tally,
+    /// A person leaving for good, to be rated now.
+    leaving: Option<games::Leaving>,
 }
 
 impl Changes {
@@ -276,6 +278,7 @@ impl Changes {
             deals_known,
             revealed,
             tally: Tally::default(),
+            leaving: None,
         }
     }
 
@@ -624,6 +627,7 @@ fn commit_and_view(
         reveals: changes.reveals,
         idempotency,
         tally: changes.tally,
+        leaving: changes.leaving,
     };
     match games::commit(conn, &change) {
         Ok(_) => Ok((events, view)),
@@ -659,6 +663,7 @@ fn commit_background(
         reveals: changes.reveals,
         idempotency: None,
         tally: changes.tally,
+        leaving: changes.leaving,
     };
     match games::commit(conn, &change) {
         Ok(_) => Ok(()),

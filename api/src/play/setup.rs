@@ -316,6 +316,7 @@ pub fn join(
                 reveals: Vec::new(),
                 idempotency: None,
                 tally: changes.tally,
+                leaving: None,
             };
             games::commit(conn, &change)?;
             view(conn, caller, id)
