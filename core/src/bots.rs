@@ -111,6 +111,10 @@ impl<'de> Deserialize<'de> for BotLevel {
 pub enum Controller {
     Person,
     Computer(BotLevel),
+    /// A person's seat a computer player plays while the person is away: it moves like a
+    /// computer player, but the seat is still the person's, so the next hand is not dealt
+    /// without them (someone at the table, or a turn timer, deals).
+    Away(BotLevel),
 }
 
 /// The next thing that happens without a person.
@@ -118,7 +122,8 @@ pub enum Controller {
 pub enum Automatic<M> {
     /// A computer player's move.
     Move(Seat, M),
-    /// The next deal, when only computer players are seated (RULES.md §5).
+    /// The next deal, when only computer players are seated (RULES.md §5), none of them
+    /// standing in for a person who is away.
     Deal,
 }
 
@@ -132,7 +137,9 @@ pub fn next_automatic<G: Game>(game: &G, controllers: &[Controller]) -> Option<A
             .then_some(Automatic::Deal),
         Status::Active => {
             let seat = game.to_act()?;
-            let Controller::Computer(level) = controllers.get(seat.index())? else {
+            let (Controller::Computer(level) | Controller::Away(level)) =
+                controllers.get(seat.index())?
+            else {
                 return None;
             };
             let view = game.view(Viewer::Seat(seat));
@@ -191,5 +198,45 @@ mod tests {
             serde_json::to_string(&Controller::Computer(BotLevel::Greedy)).unwrap(),
             r#"{"computer":"greedy"}"#
         );
+    }
+
+    #[test]
+    fn an_away_persons_seat_is_played_like_a_computers_but_holds_back_the_next_deal() {
+        use crate::{AnyGame, GameKind, Options, Seed, Setup};
+        let setup = Setup {
+            seed: Seed::from_bytes([7; 32]),
+            deck: None,
+            replay: None,
+        };
+        let (mut game, _) = AnyGame::create(
+            GameKind::ThirtyOne,
+            Some("classic"),
+            2,
+            &Options::default(),
+            &setup,
+        )
+        .unwrap();
+        let away = [
+            Controller::Away(BotLevel::Easy),
+            Controller::Computer(BotLevel::Easy),
+        ];
+        let computers = [Controller::Computer(BotLevel::Easy); 2];
+        let mut moves = 0;
+        while game.status() == Status::Active {
+            // The same move a computer player would make in that seat.
+            let next = game.next_automatic(&away);
+            assert_eq!(next, game.next_automatic(&computers));
+            let Some(Automatic::Move(seat, mv)) = next else {
+                panic!("no move at {moves}");
+            };
+            game.play(seat, &mv).unwrap();
+            moves += 1;
+            assert!(moves < 500);
+        }
+        assert_eq!(game.status(), Status::HandOver);
+        assert_eq!(game.next_automatic(&away), None);
+        assert_eq!(game.next_automatic(&computers), Some(Automatic::Deal));
+        let person = [Controller::Person, Controller::Computer(BotLevel::Easy)];
+        assert_eq!(game.next_automatic(&person), None);
     }
 }

@@ -217,10 +217,13 @@ fn paging(
     Ok((page, per_page))
 }
 
+/// Who plays each seat: a seat with a computer level and a person is the person's, played by
+/// the computer while they are away.
 fn controllers(seats: &[SeatRow]) -> Vec<Controller> {
     seats
         .iter()
         .map(|s| match s.bot.as_deref().map(str::parse::<BotLevel>) {
+            Some(Ok(level)) if s.user_id.is_some() => Controller::Away(level),
             Some(Ok(level)) => Controller::Computer(level),
             _ => Controller::Person,
         })
@@ -382,20 +385,6 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// What happens next without a person: a computer player's move, or the next deal when no
-/// person holds a seat. A person who is away holds theirs: the next hand waits for a deal, by
-/// someone at the table or by the turn timer, so they may come back between hands.
-fn next_automatic(
-    game: &AnyGame,
-    seats: &[SeatRow],
-    controllers: &[Controller],
-) -> Option<Automatic<cardroom_core::AnyMove>> {
-    match game.next_automatic(controllers)? {
-        Automatic::Deal if seats.iter().any(|s| s.user_id.is_some()) => None,
-        next => Some(next),
-    }
-}
-
 /// Lets computer players act (and deal, when no person is seated) until a person must.
 fn run_computers(
     game: &mut AnyGame,
@@ -406,10 +395,12 @@ fn run_computers(
     let controllers = controllers(seats);
     for _ in 0..MAX_AUTOPLAY_STEPS {
         let started = std::time::Instant::now();
-        match next_automatic(game, seats, &controllers) {
+        match game.next_automatic(&controllers) {
             None => break,
             Some(Automatic::Move(seat, mv)) => {
-                if let Some(Controller::Computer(level)) = controllers.get(seat.index()) {
+                if let Some(Controller::Computer(level) | Controller::Away(level)) =
+                    controllers.get(seat.index())
+                {
                     metrics.observe_think(game.kind().name(), level.name(), started.elapsed());
                 }
                 let events = game.play(seat, &mv).map_err(|e| {
@@ -466,7 +457,7 @@ fn summary(
         end_reason: outcome.map(|o| o.reason.name().to_owned()),
         finished: table.status() == Status::Finished,
         to_act: game.to_act().map(|s| i32::from(s.number())),
-        bot_pending: next_automatic(game, seats, &controllers(seats)).is_some(),
+        bot_pending: game.next_automatic(&controllers(seats)).is_some(),
         deadline: turn_seconds.and_then(|seconds| deadline(game, seats, seconds)),
         results: results(game, seats),
     }
@@ -478,7 +469,8 @@ fn deadline(game: &AnyGame, seats: &[SeatRow], seconds: i32) -> Option<chrono::N
     let controllers = controllers(seats);
     let waits_for_person = match game.table().status() {
         Status::Finished => false,
-        Status::HandOver => seats.iter().any(|s| s.user_id.is_some()),
+        // (Cheap between hands: no computer player thinks.)
+        Status::HandOver => game.next_automatic(&controllers).is_none(),
         Status::Active => game
             .to_act()
             .is_some_and(|seat| controllers.get(seat.index()) == Some(&Controller::Person)),

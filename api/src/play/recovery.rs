@@ -5,7 +5,7 @@ use cardroom_db::AnyConnection;
 use cardroom_db::games::{self, LogRow};
 use serde_json::Value;
 
-use super::{Changes, commit_background, controllers, load, next_automatic, run_computers};
+use super::{Changes, commit_background, controllers, load, run_computers};
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 
@@ -42,7 +42,7 @@ fn recover_one(conn: &mut AnyConnection, id: i64, metrics: &Metrics) -> Result<b
     let mut changes = Changes::new(Some(&game));
     run_computers(&mut game, &loaded.record.seats, &mut changes, metrics)?;
     let seats = &loaded.record.seats;
-    if changes.entries.is_empty() && next_automatic(&game, seats, &controllers(seats)).is_some() {
+    if changes.entries.is_empty() && game.next_automatic(&controllers(seats)).is_some() {
         tracing::warn!(game = id, "a computer player found no move");
         return Ok(false);
     }
