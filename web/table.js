@@ -289,34 +289,29 @@ class Table {
     }
   }
 
-  async dealNext() {
+  /** Sends an action someone else may have overtaken (dealing, taking the seat back): a 409
+   * only means the game moved on, so it shows what is there now. */
+  async tableAction(call) {
     if (this.busy) return;
     this.busy = true;
     setBusy(true);
     try {
-      const answer = await api.deal(this.id);
+      const answer = await call();
       this.busy = false;
       await this.enqueue(answer.events || [], answer.view || null);
     } catch (error) {
       this.busy = false;
-      // Somebody else dealt first, or the game moved on: show what is there now.
       if (error.status === 409) await this.enqueue([], null);
       else this.fail(error);
     }
   }
 
-  async reclaim() {
-    this.busy = true;
-    setBusy(true);
-    try {
-      const answer = await api.reclaim(this.id);
-      this.busy = false;
-      await this.enqueue(answer.events || [], answer.view || null);
-    } catch (error) {
-      this.busy = false;
-      if (error.status === 409) await this.enqueue([], null);
-      else this.fail(error);
-    }
+  dealNext() {
+    return this.tableAction(() => api.deal(this.id));
+  }
+
+  reclaim() {
+    return this.tableAction(() => api.reclaim(this.id));
   }
 
   async download(format) {

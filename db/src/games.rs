@@ -265,18 +265,7 @@ pub fn create(
             ))
             .returning(games::all_columns)
             .get_result(conn)?;
-        for seat in &new.seats {
-            diesel::insert_into(seats::table)
-                .values((
-                    seats::game_id.eq(row.id),
-                    seats::seat.eq(seat.seat),
-                    seats::user_id.eq(seat.user_id),
-                    seats::bot.eq(seat.bot.as_deref()),
-                    seats::joined_at.eq(seat.user_id.map(|_| now)),
-                    seats::label.eq(seat.label.as_deref()),
-                ))
-                .execute(conn)?;
-        }
+        insert_seats(conn, row.id, &new.seats, now)?;
         append(conn, row.id, 1, std::slice::from_ref(first), now)?;
         if !row.practice {
             crate::admin::roll_up_start(conn, &row.kind, now)?;
@@ -336,17 +325,7 @@ pub fn import(conn: &mut AnyConnection, imported: &ImportedGame) -> Result<GameR
             ))
             .returning(games::all_columns)
             .get_result(conn)?;
-        for seat in &new.seats {
-            diesel::insert_into(seats::table)
-                .values((
-                    seats::game_id.eq(row.id),
-                    seats::seat.eq(seat.seat),
-                    seats::user_id.eq(seat.user_id),
-                    seats::bot.eq(seat.bot.as_deref()),
-                    seats::label.eq(seat.label.as_deref()),
-                ))
-                .execute(conn)?;
-        }
+        insert_seats(conn, row.id, &new.seats, now)?;
         for (seq, entry, at) in &imported.log {
             diesel::insert_into(game_log::table)
                 .values((
@@ -375,6 +354,28 @@ pub fn import(conn: &mut AnyConnection, imported: &ImportedGame) -> Result<GameR
         }
         Ok(row)
     })
+}
+
+/// A new game's seats; a person's joined now.
+fn insert_seats(
+    conn: &mut AnyConnection,
+    game_id: i64,
+    new: &[SeatChange],
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    for seat in new {
+        diesel::insert_into(seats::table)
+            .values((
+                seats::game_id.eq(game_id),
+                seats::seat.eq(seat.seat),
+                seats::user_id.eq(seat.user_id),
+                seats::bot.eq(seat.bot.as_deref()),
+                seats::joined_at.eq(seat.user_id.map(|_| now)),
+                seats::label.eq(seat.label.as_deref()),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
 }
 
 fn append(
