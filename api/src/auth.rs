@@ -17,6 +17,8 @@ use crate::state::AppState;
 
 const AUDIENCE: &str = "cardroom";
 const ISSUER: &str = "cardroom";
+/// Clock skew forgiven when a token's expiry is checked.
+const LEEWAY_SECS: u64 = 5;
 
 /// What a token says.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -78,6 +80,16 @@ pub struct Caller {
     pub id: i64,
     pub name: String,
     pub role: Role,
+    /// When the token expires (seconds since the epoch).
+    pub expires_at: i64,
+}
+
+impl Caller {
+    /// Whether the token has expired by now (with the same leeway as its first check): a stream
+    /// opened with it must end.
+    pub fn token_expired(&self) -> bool {
+        chrono::Utc::now().timestamp() > self.expires_at + LEEWAY_SECS as i64
+    }
 }
 
 impl Keys {
@@ -88,7 +100,7 @@ impl Keys {
         validation.set_audience(&[AUDIENCE]);
         validation.set_issuer(&[ISSUER]);
         validation.set_required_spec_claims(&["exp", "aud", "iss", "sub"]);
-        validation.leeway = 5;
+        validation.leeway = LEEWAY_SECS;
         Keys {
             encoding: EncodingKey::from_secret(secret.as_bytes()),
             decoding: DecodingKey::from_secret(secret.as_bytes()),
@@ -123,6 +135,7 @@ impl Keys {
             id: claims.sub.parse().map_err(|_| invalid())?,
             name: claims.name,
             role: Role::parse(&claims.role).ok_or_else(invalid)?,
+            expires_at: claims.exp,
         })
     }
 }

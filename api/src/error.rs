@@ -78,6 +78,13 @@ pub enum ApiError {
     /// The server is at a limit: try again shortly (503 with its own code).
     #[error("{detail}")]
     Busy { code: &'static str, detail: String },
+    /// The caller is at one of its own limits (429 with its own code and `Retry-After`).
+    #[error("{detail}")]
+    TooMany {
+        code: &'static str,
+        detail: String,
+        retry_after: u64,
+    },
     /// Too many sign-ins from one address; try again after `retry_after` seconds.
     #[error("too many sign-ins from this address; try again in {retry_after} s")]
     RateLimited { retry_after: u64 },
@@ -102,7 +109,7 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::Unavailable => "unavailable",
-            ApiError::Busy { code, .. } => code,
+            ApiError::Busy { code, .. } | ApiError::TooMany { code, .. } => code,
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::Internal(_) => "internal",
         }
@@ -122,7 +129,7 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => "Payload too large",
             ApiError::MethodNotAllowed(_) => "Method not allowed",
             ApiError::Unavailable | ApiError::Busy { .. } => "Service unavailable",
-            ApiError::RateLimited { .. } => "Too many requests",
+            ApiError::RateLimited { .. } | ApiError::TooMany { .. } => "Too many requests",
             ApiError::Internal(_) => "Internal error",
         }
     }
@@ -167,7 +174,9 @@ impl ResponseError for ApiError {
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Unavailable | ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::RateLimited { .. } | ApiError::TooMany { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -187,7 +196,8 @@ impl ResponseError for ApiError {
         if let ApiError::Unavailable | ApiError::Busy { .. } = self {
             response.insert_header((header::RETRY_AFTER, HeaderValue::from_static("2")));
         }
-        if let ApiError::RateLimited { retry_after } = self {
+        if let ApiError::RateLimited { retry_after } | ApiError::TooMany { retry_after, .. } = self
+        {
             response.insert_header((header::RETRY_AFTER, HeaderValue::from(*retry_after)));
         }
         response.json(self.problem())

@@ -8,6 +8,7 @@ pub mod limit;
 pub mod live;
 pub mod metrics;
 pub mod model;
+pub mod peer;
 pub mod play;
 pub mod routes;
 pub mod settings;

@@ -2,6 +2,8 @@
 //! own commits and (on PostgreSQL) by every replica's through `LISTEN/NOTIFY`; Server-Sent Events
 //! and the JSON long-poll built on it; and the shutdown signal that closes streams.
 
+use std::collections::HashMap;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -10,9 +12,11 @@ use actix_web_lab::sse::{self, Sse};
 use cardroom_core::Viewer;
 use tokio::sync::{Notify, broadcast, mpsc};
 
+use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::model::EventOut;
-use crate::play;
+use crate::peer::PeerWatch;
+use crate::play::{self, Revoked};
 use crate::routes::run;
 use crate::state::AppState;
 
@@ -30,6 +34,8 @@ pub struct Hub {
     shutdown: Notify,
     shutting_down: AtomicBool,
     open_streams: AtomicUsize,
+    /// Streams open now, per account.
+    streams_by_account: Mutex<HashMap<i64, usize>>,
 }
 
 impl Default for Hub {
@@ -39,6 +45,7 @@ impl Default for Hub {
             shutdown: Notify::new(),
             shutting_down: AtomicBool::new(false),
             open_streams: AtomicUsize::new(0),
+            streams_by_account: Mutex::new(HashMap::new()),
         }
     }
 }
@@ -63,6 +70,14 @@ impl Hub {
     /// Streams open now.
     pub fn open_streams(&self) -> usize {
         self.open_streams.load(Ordering::SeqCst)
+    }
+
+    /// Streams open now for one account.
+    pub fn open_streams_of(&self, account: i64) -> usize {
+        self.streams_by_account
+            .lock()
+            .map(|accounts| accounts.get(&account).copied().unwrap_or(0))
+            .unwrap_or(0)
     }
 }
 
@@ -99,10 +114,13 @@ async fn wait_for_news(
 }
 
 /// The JSON long-poll: answers at once when there is news after `after`, otherwise when news
-/// arrives or `wait` passes.
+/// arrives or `wait` passes. Every look at the log re-checks the caller (see
+/// [`play::events_for`]): a caller who lost the seat, or whose token expired, while waiting
+/// gets the refusal a new request would.
 pub async fn long_poll(
     state: web::Data<AppState>,
     id: i64,
+    caller: Caller,
     viewer: Viewer,
     after: i64,
     wait: Duration,
@@ -110,10 +128,12 @@ pub async fn long_poll(
     let mut notices = state.hub.notices.subscribe();
     let deadline = tokio::time::Instant::now() + wait;
     loop {
+        let reader = caller.clone();
         let (events, version) = run(&state, move |conn, _| {
-            play::events_after(conn, id, viewer, after)
+            play::events_for(conn, id, &reader, viewer, after)
         })
-        .await?;
+        .await?
+        .map_err(Revoked::error)?;
         let now = tokio::time::Instant::now();
         if version > after || now >= deadline || state.hub.is_shutting_down() {
             return Ok((events, version));
@@ -126,66 +146,146 @@ pub async fn long_poll(
     }
 }
 
-/// Decrements the open-stream count when a stream ends.
-struct StreamSlot(web::Data<AppState>);
+/// A taken stream slot: given back (the process's count and the account's) when the stream
+/// ends.
+struct StreamSlot {
+    state: web::Data<AppState>,
+    account: i64,
+}
 
-impl Drop for StreamSlot {
-    fn drop(&mut self) {
-        self.0.hub.open_streams.fetch_sub(1, Ordering::SeqCst);
+impl StreamSlot {
+    /// Takes a slot for `account`, within the process's and the account's limits.
+    fn take(state: &web::Data<AppState>, account: i64) -> Result<StreamSlot, ApiError> {
+        let hub = &state.hub;
+        let limit = state.settings.max_streams;
+        let per_account = state.settings.max_streams_per_account;
+        let mut accounts = hub
+            .streams_by_account
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if hub.open_streams.load(Ordering::SeqCst) >= limit {
+            return Err(ApiError::Busy {
+                code: "too_many_streams",
+                detail: format!(
+                    "this server holds its limit of {limit} open event streams: try again \
+                     shortly, or use the JSON long-poll (Accept: application/json)"
+                ),
+            });
+        }
+        let mine = accounts.entry(account).or_insert(0);
+        if *mine >= per_account {
+            return Err(ApiError::TooMany {
+                code: "too_many_streams",
+                detail: format!(
+                    "this account has {per_account} event streams open on this server, its \
+                     limit: close one, or use the JSON long-poll (Accept: application/json)"
+                ),
+                retry_after: 2,
+            });
+        }
+        *mine += 1;
+        hub.open_streams.fetch_add(1, Ordering::SeqCst);
+        Ok(StreamSlot {
+            state: state.clone(),
+            account,
+        })
     }
 }
 
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        let hub = &self.state.hub;
+        let mut accounts = hub
+            .streams_by_account
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(count) = accounts.get_mut(&self.account) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                accounts.remove(&self.account);
+            }
+        }
+        hub.open_streams.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The SSE event that ends a stream whose reader may no longer follow the game:
+/// `event: stream_end`, data `{"version": V, "event": {"type": "stream_end", "reason": …}}`.
+fn end_event(version: i64, revoked: Revoked) -> sse::Event {
+    let out = EventOut {
+        version,
+        event: serde_json::json!({"type": STREAM_END, "reason": revoked.reason()}),
+    };
+    match sse::Data::new_json(&out) {
+        Ok(data) => sse::Event::Data(data.event(STREAM_END)),
+        Err(_) => sse::Event::Comment(STREAM_END.into()),
+    }
+}
+
+/// The type of the event that ends a stream (see [`end_event`]).
+pub const STREAM_END: &str = "stream_end";
+
 /// Server-Sent Events from version `after` on: each event with `id:` its version (on the last
 /// event of a version, so that `Last-Event-ID` resumes after complete versions), heartbeats,
-/// and a retry hint; closed when the process stops.
+/// and a retry hint; closed when the process stops. Before each batch is sent, the caller is
+/// checked again ([`play::events_for`]): a caller who lost the seat, or whose token expired,
+/// gets a `stream_end` event and the stream closes. The stream's slot is given back as soon as
+/// the client closes the connection (`peer`), not at the next failed heartbeat.
 pub fn stream(
     state: web::Data<AppState>,
     id: i64,
+    caller: Caller,
     viewer: Viewer,
     after: i64,
+    peer: Option<PeerWatch>,
 ) -> Result<impl actix_web::Responder, ApiError> {
-    let limit = state.settings.max_streams;
-    if state.hub.open_streams.fetch_add(1, Ordering::SeqCst) >= limit {
-        state.hub.open_streams.fetch_sub(1, Ordering::SeqCst);
-        return Err(ApiError::Busy {
-            code: "too_many_streams",
-            detail: format!(
-                "this server holds its limit of {limit} open event streams: try again shortly, \
-                 or use the JSON long-poll (Accept: application/json)"
-            ),
-        });
-    }
-    let slot = StreamSlot(state.clone());
+    let slot = StreamSlot::take(&state, caller.id)?;
     let heartbeat = state.settings.heartbeat;
     let (tx, rx) = mpsc::channel::<sse::Event>(64);
     actix_web::rt::spawn(async move {
         let _slot = slot;
+        let peer_closed = async {
+            match &peer {
+                Some(peer) => peer.closed().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::pin!(peer_closed);
         let mut notices = state.hub.notices.subscribe();
         let mut after = after;
         loop {
-            if let Ok((events, version)) = run(&state, move |conn, _| {
-                play::events_after(conn, id, viewer, after)
+            let reader = caller.clone();
+            match run(&state, move |conn, _| {
+                play::events_for(conn, id, &reader, viewer, after)
             })
             .await
             {
-                for (i, event) in events.iter().enumerate() {
-                    let ends_version = events
-                        .get(i + 1)
-                        .is_none_or(|next| next.version != event.version);
-                    let Ok(mut data) = sse::Data::new_json(event) else {
-                        continue;
-                    };
-                    if let Some(kind) = event.event.get("type").and_then(|t| t.as_str()) {
-                        data = data.event(kind.to_owned());
+                Ok(Ok((events, version))) => {
+                    for (i, event) in events.iter().enumerate() {
+                        let ends_version = events
+                            .get(i + 1)
+                            .is_none_or(|next| next.version != event.version);
+                        let Ok(mut data) = sse::Data::new_json(event) else {
+                            continue;
+                        };
+                        if let Some(kind) = event.event.get("type").and_then(|t| t.as_str()) {
+                            data = data.event(kind.to_owned());
+                        }
+                        if ends_version {
+                            data = data.id(event.version.to_string());
+                        }
+                        if tx.send(sse::Event::Data(data)).await.is_err() {
+                            return;
+                        }
                     }
-                    if ends_version {
-                        data = data.id(event.version.to_string());
-                    }
-                    if tx.send(sse::Event::Data(data)).await.is_err() {
-                        return;
-                    }
+                    after = version;
                 }
-                after = version;
+                Ok(Err(revoked)) => {
+                    let _ = tx.send(end_event(after, revoked)).await;
+                    return;
+                }
+                // The database is away or the game is gone: try again at the next look.
+                Err(_) => {}
             }
             tokio::select! {
                 keep_going = wait_for_news(&state.hub, &mut notices, id, FALLBACK_POLL) => {
@@ -195,6 +295,7 @@ pub fn stream(
                     }
                 }
                 () = tx.closed() => return,
+                () = &mut peer_closed => return,
             }
         }
     });

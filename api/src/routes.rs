@@ -593,6 +593,7 @@ pub async fn export_game(
             (String = "text/event-stream"),
         )),
         (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`too_many_streams`: the account's limit of open streams on this server (`CARDROOM_MAX_STREAMS_PER_ACCOUNT`); see Retry-After", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`too_many_streams`: this server's stream limit", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -627,8 +628,9 @@ pub async fn events(
             ));
         }
     };
+    let reader = caller.clone();
     let viewer = run(&state, move |conn, _| {
-        play::authorize_reader(conn, &caller, id)
+        play::authorize_reader(conn, &reader, id)
     })
     .await?;
     let wants_stream = req
@@ -638,13 +640,16 @@ pub async fn events(
         .is_some_and(|accept| accept.contains("text/event-stream"));
     if wants_stream {
         // `X-Accel-Buffering: no` tells a proxy such as nginx to pass events on at once.
-        return crate::live::stream(state, id, viewer, after).map(|stream| {
+        let peer = req
+            .conn_data::<crate::peer::PeerSocket>()
+            .and_then(crate::peer::PeerSocket::watch);
+        return crate::live::stream(state, id, caller, viewer, after, peer).map(|stream| {
             Either::Left(
                 actix_web::Responder::customize(stream).insert_header(("X-Accel-Buffering", "no")),
             )
         });
     }
-    let (events, version) = crate::live::long_poll(state, id, viewer, after, wait).await?;
+    let (events, version) = crate::live::long_poll(state, id, caller, viewer, after, wait).await?;
     Ok(Either::Right(
         HttpResponse::Ok().json(EventsResponse { events, version }),
     ))

@@ -32,6 +32,9 @@ pub struct Settings {
     pub sweep_every: Duration,
     /// `CARDROOM_MAX_STREAMS`: open event streams per process; beyond, 503.
     pub max_streams: usize,
+    /// `CARDROOM_MAX_STREAMS_PER_ACCOUNT`: open event streams per account per process; beyond,
+    /// 429.
+    pub max_streams_per_account: usize,
     /// `CARDROOM_HEARTBEAT_SECS`: how often an idle event stream sends a heartbeat.
     pub heartbeat: Duration,
     /// `CARDROOM_AUTH_PER_MINUTE`: sign-ins (guest, register, login) per client address per
@@ -122,6 +125,8 @@ impl Settings {
             long_poll: Duration::from_secs(number("CARDROOM_LONG_POLL_SECS", 25)?.clamp(1, 300)),
             sweep_every: Duration::from_millis(number("CARDROOM_SWEEP_MS", 2000)?.max(100)),
             max_streams: number("CARDROOM_MAX_STREAMS", 1000)? as usize,
+            max_streams_per_account: number("CARDROOM_MAX_STREAMS_PER_ACCOUNT", 20)?.max(1)
+                as usize,
             heartbeat: Duration::from_secs(number("CARDROOM_HEARTBEAT_SECS", 15)?.clamp(1, 300)),
             auth_per_minute: number("CARDROOM_AUTH_PER_MINUTE", 20)?.min(1_000_000) as u32,
             auth_burst: number("CARDROOM_AUTH_BURST", 10)?.clamp(1, 1_000_000) as u32,

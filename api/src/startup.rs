@@ -407,6 +407,7 @@ impl Application {
                 })
                 .wrap(TracingLogger::default())
         })
+        .on_connect(crate::peer::remember)
         .listen(listener)
         .map_err(|source| StartupError::Bind {
             addr: settings.addr.clone(),

@@ -740,6 +740,22 @@ pub fn version(conn: &mut AnyConnection, id: i64) -> Result<Option<i64>, DbError
         .map_err(DbError::from)
 }
 
+/// The seat `user_id` holds at game `id`, if any (a seat handed to a computer is no longer
+/// the person's; an away person still holds theirs).
+pub fn seat_held_by(
+    conn: &mut AnyConnection,
+    id: i64,
+    user_id: i64,
+) -> Result<Option<i32>, DbError> {
+    seats::table
+        .filter(seats::game_id.eq(id))
+        .filter(seats::user_id.eq(user_id))
+        .select(seats::seat)
+        .first(conn)
+        .optional()
+        .map_err(DbError::from)
+}
+
 /// Log entries after `after`, oldest first, at most `limit`.
 pub fn log_after(
     conn: &mut AnyConnection,

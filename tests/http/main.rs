@@ -11,6 +11,7 @@ mod authorization;
 mod errors;
 mod export;
 mod fairness;
+mod hardening;
 mod integrity;
 mod operations;
 mod outage;

@@ -35,7 +35,7 @@ mod timers;
 mod view;
 
 pub use act::{Action, act};
-pub use read::{authorize_reader, events_after, list, log, score};
+pub use read::{Revoked, authorize_reader, events_after, events_for, list, log, score};
 pub use recovery::{recover, replay, snapshot_of};
 pub use setup::{create, join};
 pub use timers::{enforce as enforce_timers, reclaim, turn_bounds};

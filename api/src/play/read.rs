@@ -48,6 +48,61 @@ pub fn events_after(
     Ok((out, version))
 }
 
+/// Why a reader may no longer follow a game's events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Revoked {
+    /// The caller no longer holds the seat the stream was opened for (they resigned and a
+    /// computer took it over): its private events are no longer theirs.
+    SeatLost,
+    /// The token the stream was opened with has expired.
+    TokenExpired,
+}
+
+impl Revoked {
+    /// The reason's word in the `stream_end` event.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Revoked::SeatLost => "seat_lost",
+            Revoked::TokenExpired => "token_expired",
+        }
+    }
+
+    /// The refusal a new request for the same events gets.
+    pub fn error(self) -> ApiError {
+        match self {
+            Revoked::SeatLost => ApiError::Forbidden("you are not seated at this game".to_owned()),
+            Revoked::TokenExpired => {
+                ApiError::Unauthorized("the token is invalid or expired".to_owned())
+            }
+        }
+    }
+}
+
+/// [`events_after`] for a reader who was authorised earlier (an open stream or long-poll),
+/// checked again: the token must still be valid and the caller must still hold the seat they
+/// read as. The log is read *before* the seat is checked, so a batch that includes entries
+/// written after the seat changed hands is never delivered (a seat once handed to a computer
+/// is not given back to the person who left it).
+pub fn events_for(
+    conn: &mut AnyConnection,
+    id: i64,
+    caller: &Caller,
+    viewer: Viewer,
+    after: i64,
+) -> Result<Result<(Vec<EventOut>, i64), Revoked>, ApiError> {
+    if caller.token_expired() {
+        return Ok(Err(Revoked::TokenExpired));
+    }
+    let batch = events_after(conn, id, viewer, after)?;
+    if let Some(seat) = viewer.seat() {
+        let held = games::seat_held_by(conn, id, caller.id)?;
+        if held != Some(i32::from(seat.number())) {
+            return Ok(Err(Revoked::SeatLost));
+        }
+    }
+    Ok(Ok(batch))
+}
+
 /// The most log entries one events answer covers.
 const EVENTS_PAGE: i64 = 500;
 
