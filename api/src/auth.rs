@@ -1,4 +1,4 @@
-//! Tokens (JWT, HS256 only), passwords (argon2id) and the authenticated caller.
+//! Tokens (JWT, HS256 only) and the authenticated caller.
 
 use std::future::{Ready, ready};
 use std::time::Duration;
@@ -6,9 +6,6 @@ use std::time::Duration;
 use actix_web::dev::Payload;
 use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, web};
-use argon2::Argon2;
-use argon2::password_hash::phc::PasswordHash;
-use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
@@ -168,25 +165,6 @@ fn caller_of(req: &HttpRequest) -> Result<Caller, ApiError> {
     state.keys.verify(token.trim())
 }
 
-/// An argon2id hash of a password, as a PHC string.
-pub fn hash_password(password: &str) -> Result<String, ApiError> {
-    Argon2::default()
-        .hash_password(password.as_bytes())
-        .map(|hash| hash.to_string())
-        .map_err(|e| ApiError::Internal(format!("password hashing failed: {e}")))
-}
-
-/// Whether `password` matches a stored hash.
-pub fn verify_password(password: &str, stored: &str) -> bool {
-    PasswordHash::new(stored)
-        .map(|hash| {
-            Argon2::default()
-                .verify_password(password.as_bytes(), &hash)
-                .is_ok()
-        })
-        .unwrap_or(false)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,14 +195,5 @@ mod tests {
         let none = format!("eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.{payload}.");
         assert!(keys.verify(&none).is_err());
         assert!(keys.verify("not a token").is_err());
-    }
-
-    #[test]
-    fn passwords_verify_against_their_hash_only() {
-        let hash = hash_password("correct horse").unwrap();
-        assert!(hash.starts_with("$argon2id$"));
-        assert!(verify_password("correct horse", &hash));
-        assert!(!verify_password("wrong horse", &hash));
-        assert!(!verify_password("correct horse", "not a hash"));
     }
 }

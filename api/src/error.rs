@@ -212,6 +212,12 @@ impl From<DbError> for ApiError {
                 ApiError::Unavailable
             }
             DbError::NotFound => ApiError::NotFound("no such resource".to_owned()),
+            // The only row a request's writes refer to that the request did not just read is
+            // the caller's own account (a seat, a game's creator): a token whose account is
+            // gone (the database was replaced, say) is no longer good.
+            DbError::MissingReference(_) => ApiError::Unauthorized(
+                "the account this token names no longer exists: sign in again".to_owned(),
+            ),
             DbError::VersionConflict => ApiError::Internal("unhandled version conflict".to_owned()),
             other => ApiError::Internal(other.to_string()),
         }

@@ -4,10 +4,12 @@
 pub mod arena;
 pub mod auth;
 pub mod error;
+pub mod input;
 pub mod limit;
 pub mod live;
 pub mod metrics;
 pub mod model;
+pub mod passwords;
 pub mod peer;
 pub mod play;
 pub mod routes;

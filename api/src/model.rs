@@ -12,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 #[serde(deny_unknown_fields)]
 pub struct GuestRequest {
     /// A display name (3–32 letters, digits, `_`, `-`, `.`); one is made up when left out.
-    #[schema(example = "amira")]
+    #[schema(example = "amira", pattern = r"^[A-Za-z0-9_.-]{3,32}$")]
     pub name: Option<String>,
 }
 
@@ -20,10 +20,12 @@ pub struct GuestRequest {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Credentials {
-    #[schema(example = "amira")]
+    /// 3–32 letters, digits, `_`, `-`, `.` (the first admin's name, from the configuration, may
+    /// be anything up to 128 characters without a NUL).
+    #[schema(example = "amira", pattern = r"^[A-Za-z0-9_.-]{3,32}$")]
     pub name: String,
     /// 8–128 characters.
-    #[schema(example = "a long passphrase")]
+    #[schema(example = "a long passphrase", min_length = 8, max_length = 128)]
     pub password: String,
 }
 
@@ -82,14 +84,17 @@ pub struct CreateGame {
     pub kind: GameKind,
     /// The variant; the kind's default when left out.
     pub variant: Option<String>,
-    /// Every seat in turn order.
+    /// Every seat in turn order (how many each game and variant seats: the catalogue).
+    #[schema(min_items = 2, max_items = 8)]
     pub seats: Vec<SeatRequest>,
     /// House rules, within the catalogue's bounds.
     #[serde(default)]
     pub options: BTreeMap<String, OptionValue>,
     /// The creator's seat (default 0); it must be a person's seat.
+    #[schema(minimum = 0, maximum = 7)]
     pub seat: Option<i64>,
     /// A practice game from a fixed seed: 64 hex digits.
+    #[schema(pattern = "^[0-9a-fA-F]{64}$")]
     pub seed: Option<String>,
     /// A practice game from an explicit deck order, top card first (several decks' worth for
     /// several deals).
@@ -106,8 +111,10 @@ pub struct CreateGame {
 #[schema(example = json!({"seconds": 60, "takeover_after": 3}))]
 pub struct TurnPolicy {
     /// Seconds for each move (or for the next deal, between hands): 5 to 86400.
+    #[schema(minimum = 5, maximum = 86400)]
     pub seconds: i64,
     /// Timeouts in a row before a computer player takes the seat: 1 to 10 (default 3).
+    #[schema(minimum = 1, maximum = 10)]
     pub takeover_after: Option<i64>,
 }
 
@@ -117,6 +124,7 @@ pub struct TurnPolicy {
 pub struct JoinRequest {
     pub invite_code: String,
     /// A particular open seat; the first open one when left out.
+    #[schema(minimum = 0, maximum = 7)]
     pub seat: Option<i64>,
 }
 
@@ -126,6 +134,7 @@ pub struct JoinRequest {
 #[schema(example = json!({"expected_version": 3, "move": {"type": "play", "card": "7D"}}))]
 pub struct MoveRequest {
     /// The version of the view the move was chosen from.
+    #[schema(minimum = 0)]
     pub expected_version: i64,
     /// The move, as the game defines it (see each game's legal moves).
     #[serde(rename = "move")]
@@ -313,10 +322,15 @@ pub struct ListQuery {
     /// Only the caller's games (the only listing here; admins use `/admin/games`).
     pub mine: Option<bool>,
     /// Comma-separated statuses: `waiting`, `active`, `hand_over`, `finished`, `abandoned`.
+    #[param(
+        pattern = "^ *(waiting|active|hand_over|finished|abandoned)? *(, *(waiting|active|hand_over|finished|abandoned)? *)*$"
+    )]
     pub status: Option<String>,
     /// From 1.
+    #[param(minimum = 1, maximum = 1000000)]
     pub page: Option<i64>,
     /// 1–100, default 20.
+    #[param(minimum = 1, maximum = 100)]
     pub per_page: Option<i64>,
 }
 
@@ -326,8 +340,10 @@ pub struct ListQuery {
 #[into_params(parameter_in = Query)]
 pub struct EventsQuery {
     /// Events after this version (default 0: all).
+    #[param(minimum = 0)]
     pub after: Option<i64>,
     /// The longest wait in seconds for news, up to the server's limit (default: that limit).
+    #[param(minimum = 0)]
     pub wait: Option<i64>,
 }
 

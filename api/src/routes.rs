@@ -9,7 +9,7 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use utoipa::IntoParams;
 
-use crate::auth::{Caller, hash_password, verify_password};
+use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 use crate::model::{
     ActionResponse, AuthResponse, Catalogue, CreateGame, Credentials, EventsQuery, EventsResponse,
@@ -77,6 +77,18 @@ fn check_password(password: &str) -> Result<(), ApiError> {
     }
 }
 
+/// A name to log in with: any text that can be looked up (the first admin's name comes from the
+/// configuration and need not follow [`NAME_RULES`]).
+fn check_login_name(name: &str) -> Result<(), ApiError> {
+    crate::input::text("name", name)?;
+    if name.chars().count() > 128 {
+        return Err(ApiError::Invalid(
+            "a name is at most 128 characters".to_owned(),
+        ));
+    }
+    Ok(())
+}
+
 fn name_taken(error: cardroom_db::DbError) -> ApiError {
     match error {
         cardroom_db::DbError::Duplicate(_) => ApiError::Conflict {
@@ -117,7 +129,7 @@ fn auth_response(
 pub async fn guest(
     state: web::Data<AppState>,
     req: HttpRequest,
-    body: web::Json<GuestRequest>,
+    body: crate::input::Json<GuestRequest>,
 ) -> Result<HttpResponse, ApiError> {
     state.auth_limiter.check(&state.auth_limiter.client(&req))?;
     let name = body.into_inner().name;
@@ -168,26 +180,20 @@ pub async fn guest(
 pub async fn register(
     state: web::Data<AppState>,
     req: HttpRequest,
-    body: web::Json<Credentials>,
+    body: crate::input::Json<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
     state.auth_limiter.check(&state.auth_limiter.client(&req))?;
     let Credentials { name, password } = body.into_inner();
     check_name(&name)?;
     check_password(&password)?;
+    let hash = state.passwords.hash(password).await?;
     let response = run(&state, move |conn, state| {
-        let hash = hash_password(&password)?;
         let user =
             cardroom_db::users::create(conn, &name, Some(&hash), false).map_err(name_taken)?;
         auth_response(state, &user)
     })
     .await?;
     Ok(HttpResponse::Created().json(response))
-}
-
-/// A hash to verify against when the name is unknown, so that both failures take as long.
-fn dummy_hash() -> &'static str {
-    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    HASH.get_or_init(|| hash_password("no account has this password").unwrap_or_default())
 }
 
 /// Log in with a name and password.
@@ -205,21 +211,24 @@ fn dummy_hash() -> &'static str {
 pub async fn login(
     state: web::Data<AppState>,
     req: HttpRequest,
-    body: web::Json<Credentials>,
+    body: crate::input::Json<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
     state.auth_limiter.check(&state.auth_limiter.client(&req))?;
     let Credentials { name, password } = body.into_inner();
-    let response = run(&state, move |conn, state| {
-        let user = cardroom_db::users::by_name(conn, &name)?;
-        let stored = user.as_ref().and_then(|u| u.password_hash.as_deref());
-        let matches = verify_password(&password, stored.unwrap_or(dummy_hash()));
-        match user {
-            Some(user) if matches && stored.is_some() => auth_response(state, &user),
-            _ => Err(ApiError::Unauthorized("wrong name or password".to_owned())),
-        }
+    check_login_name(&name)?;
+    let user = run(&state, move |conn, _| {
+        Ok(cardroom_db::users::by_name(conn, &name)?)
     })
     .await?;
-    Ok(HttpResponse::Ok().json(response))
+    let stored = user.as_ref().and_then(|u| u.password_hash.clone());
+    let has_password = stored.is_some();
+    let matches = state.passwords.verify(password, stored).await?;
+    match user {
+        Some(user) if matches && has_password => {
+            Ok(HttpResponse::Ok().json(auth_response(&state, &user)?))
+        }
+        _ => Err(ApiError::Unauthorized("wrong name or password".to_owned())),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,7 +265,7 @@ pub async fn kinds() -> HttpResponse {
 pub async fn create_game(
     state: web::Data<AppState>,
     caller: Caller,
-    body: web::Json<CreateGame>,
+    body: crate::input::Json<CreateGame>,
 ) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner();
     let created: GameCreated = run(&state, move |conn, state| {
@@ -308,7 +317,7 @@ pub async fn join_game(
     state: web::Data<AppState>,
     caller: Caller,
     id: web::Path<i64>,
-    body: web::Json<JoinRequest>,
+    body: crate::input::Json<JoinRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, request) = (id.into_inner(), body.into_inner());
     let view = run(&state, move |conn, state| {
@@ -341,6 +350,13 @@ pub async fn get_game(
     Ok(HttpResponse::Ok().json(view))
 }
 
+/// The pattern of an Idempotency-Key, as the OpenAPI document states it.
+pub const IDEMPOTENCY_KEY_PATTERN: &str = "^[!-~]{1,200}$";
+
+fn is_idempotency_key(key: &str) -> bool {
+    (1..=200).contains(&key.len()) && key.bytes().all(|b| (b'!'..=b'~').contains(&b))
+}
+
 fn idempotency_key(
     req: &HttpRequest,
     body: &MoveRequest,
@@ -351,9 +367,12 @@ fn idempotency_key(
     let key = value
         .to_str()
         .ok()
-        .filter(|k| (1..=200).contains(&k.len()))
+        .filter(|k| is_idempotency_key(k))
         .ok_or_else(|| {
-            ApiError::BadRequest("an Idempotency-Key is 1 to 200 visible characters".to_owned())
+            ApiError::BadRequest(
+                "an Idempotency-Key is 1 to 200 visible ASCII characters, without spaces"
+                    .to_owned(),
+            )
         })?;
     let request = serde_json::json!({"expected_version": body.expected_version, "move": body.mv});
     let hash = Sha256::digest(request.to_string().as_bytes());
@@ -387,7 +406,7 @@ pub async fn make_move(
     caller: Caller,
     id: web::Path<i64>,
     req: HttpRequest,
-    body: web::Json<MoveRequest>,
+    body: crate::input::Json<MoveRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let idempotency = idempotency_key(&req, &body)?;
@@ -544,8 +563,10 @@ pub enum ExportFormat {
     tag = "games",
     params(("id" = i64, Path, description = "The game"), ExportQuery),
     responses(
-        (status = 200, body = Export, content_type = "application/json"),
-        (status = 200, body = String, content_type = "text/plain", description = "`format=text`"),
+        (status = 200, description = "The export: JSON (`format=json`, the default), or the text notation (`format=text`)", content(
+            (Export = "application/json"),
+            (String = "text/plain"),
+        )),
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game_not_finished`", body = Problem, content_type = "application/problem+json"),
     ),
@@ -867,7 +888,7 @@ pub async fn admin_set_role(
     state: web::Data<AppState>,
     caller: Caller,
     name: web::Path<String>,
-    body: web::Json<RoleRequest>,
+    body: crate::input::Json<RoleRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let name = name.into_inner();
     let request = body.into_inner();

@@ -14,10 +14,11 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_actix_web::{AppExt, scope};
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::auth::{Keys, hash_password};
+use crate::auth::Keys;
 use crate::error::{ApiError, Problem};
 use crate::live::Hub;
 use crate::metrics::Metrics;
+use crate::passwords::Passwords;
 use crate::routes;
 use crate::settings::Settings;
 use crate::state::AppState;
@@ -106,7 +107,75 @@ pub fn openapi_document() -> utoipa::openapi::OpenApi {
         .split_for_parts();
     doc.info.version = env!("CARGO_PKG_VERSION").to_owned();
     add_common_responses(&mut doc);
+    describe_every_response(&mut doc);
+    state_header_rules(&mut doc);
     doc
+}
+
+/// OpenAPI requires a description on every response: where a route gave none, the status's
+/// meaning here (and, for errors, its codes).
+fn describe_every_response(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::RefOr;
+    for item in doc.paths.paths.values_mut() {
+        for operation in [&mut item.get, &mut item.post].into_iter().flatten() {
+            for (status, response) in operation.responses.responses.iter_mut() {
+                if let RefOr::T(response) = response
+                    && response.description.trim().is_empty()
+                {
+                    response.description = default_description(status).to_owned();
+                }
+            }
+        }
+    }
+}
+
+fn default_description(status: &str) -> &'static str {
+    match status {
+        "200" => "Success",
+        "201" => "Created",
+        "400" => "`validation_failed`: the body, query or path could not be read",
+        "401" => "`unauthorized`: no token, or an invalid one",
+        "403" => "`forbidden`: the caller may not do this",
+        "404" => "`not_found`: no such game, player or game kind",
+        "409" => "A conflict with the game's state: see the problem's `code`",
+        "422" => "`validation_failed`: a value the rules do not allow",
+        "429" => "Too many requests: see the problem's `code` and Retry-After",
+        "503" => "`unavailable`: try again shortly; see Retry-After",
+        _ => "See the problem's `code`",
+    }
+}
+
+/// Rules on parameters that the route macros cannot state: an Idempotency-Key's spelling, and
+/// `mine`'s one value.
+fn state_header_rules(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    use utoipa::openapi::{RefOr, Schema};
+    for item in doc.paths.paths.values_mut() {
+        for operation in [&mut item.get, &mut item.post].into_iter().flatten() {
+            for parameter in operation.parameters.iter_mut().flatten() {
+                let RefOr::T(parameter) = parameter else {
+                    continue;
+                };
+                if parameter.name == "Idempotency-Key" {
+                    parameter.schema = Some(RefOr::T(Schema::Object(
+                        ObjectBuilder::new()
+                            .schema_type(Type::String)
+                            .pattern(Some(routes::IDEMPOTENCY_KEY_PATTERN))
+                            .build(),
+                    )));
+                }
+                // `GET /games` lists only the caller's games: `mine` may only be true.
+                if parameter.name == "mine" {
+                    parameter.schema = Some(RefOr::T(Schema::Object(
+                        ObjectBuilder::new()
+                            .schema_type(Type::Boolean)
+                            .enum_values(Some([true]))
+                            .build(),
+                    )));
+                }
+            }
+        }
+    }
 }
 
 /// The answers every operation can give for what it reads, written once instead of on every
@@ -329,6 +398,7 @@ impl Application {
                 settings.auth_burst,
                 settings.client_ip_header.clone(),
             ),
+            passwords: std::sync::Arc::new(Passwords::for_this_machine()),
             settings: settings.clone(),
         });
         let listening = state.clone();
@@ -438,13 +508,19 @@ impl Application {
 fn ensure_admin(pool: &cardroom_db::Pool, name: &str, password: &str) -> Result<(), StartupError> {
     let fail = |e: &dyn std::fmt::Display| StartupError::Admin(format!("CARDROOM_ADMIN: {e}"));
     let mut conn = pool.get().map_err(|e| fail(&e))?;
-    let hash = hash_password(password).map_err(|e| fail(&e))?;
-    let user = match cardroom_db::users::by_name(&mut conn, name)? {
-        Some(user) => user,
-        None => cardroom_db::users::create(&mut conn, name, Some(&hash), false)?,
-    };
-    cardroom_db::users::set_password(&mut conn, user.id, &hash)?;
-    cardroom_db::users::set_role(&mut conn, user.id, "admin")?;
+    let hash = Passwords::new(1, crate::passwords::WAIT)
+        .hash_now(password)
+        .map_err(|e| fail(&e))?;
+    // Under the setup lock: replicas starting together each find the account or make it once.
+    cardroom_db::with_setup_lock(&mut conn, |conn| {
+        let user = match cardroom_db::users::by_name(conn, name)? {
+            Some(user) => user,
+            None => cardroom_db::users::create(conn, name, Some(&hash), false)?,
+        };
+        cardroom_db::users::set_password(conn, user.id, &hash)?;
+        cardroom_db::users::set_role(conn, user.id, "admin")?;
+        Ok::<_, StartupError>(())
+    })?;
     tracing::info!(name, "admin account ready");
     Ok(())
 }

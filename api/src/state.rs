@@ -17,4 +17,5 @@ pub struct AppState {
     pub metrics: Metrics,
     pub hub: Hub,
     pub auth_limiter: crate::limit::AuthLimiter,
+    pub passwords: std::sync::Arc<crate::passwords::Passwords>,
 }

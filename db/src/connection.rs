@@ -210,9 +210,34 @@ pub fn connect(url: &str, size: u32, timeout: Duration) -> Result<Pool, DbError>
     if let AnyConnection::Sqlite(sqlite) = &mut **conn {
         sqlite.batch_execute("PRAGMA journal_mode = WAL;")?;
     }
-    migrate(&mut conn)?;
+    with_setup_lock(&mut conn, migrate)?;
     tracing::info!(?backend, size, "database ready");
     Ok(pool)
+}
+
+/// The key of the PostgreSQL advisory lock held while a process sets the database up.
+const SETUP_LOCK: i64 = 0x6361_7264_726f_6f6d; // "cardroom"
+
+/// Runs `work` holding the database's setup lock, so that processes starting together on one
+/// database set it up one after the other: the first migrates (and makes the first admin), the
+/// others then find it done. On PostgreSQL this is a session advisory lock (released by the
+/// server if the process dies holding it); SQLite serves one process, which needs no lock.
+pub fn with_setup_lock<T, E: From<DbError>>(
+    conn: &mut AnyConnection,
+    work: impl FnOnce(&mut AnyConnection) -> Result<T, E>,
+) -> Result<T, E> {
+    let AnyConnection::Postgresql(_) = conn else {
+        return work(conn);
+    };
+    conn.batch_execute(&format!("SELECT pg_advisory_lock({SETUP_LOCK})"))
+        .map_err(DbError::from)?;
+    let result = work(conn);
+    let unlocked = conn
+        .batch_execute(&format!("SELECT pg_advisory_unlock({SETUP_LOCK})"))
+        .map_err(DbError::from);
+    let value = result?;
+    unlocked?;
+    Ok(value)
 }
 
 /// Runs the pending migrations of the connection's backend.

@@ -17,6 +17,9 @@ pub enum DbError {
     /// No such row.
     #[error("not found")]
     NotFound,
+    /// A write named a row that does not exist (a foreign key refused it).
+    #[error("a referenced row does not exist: {0}")]
+    MissingReference(String),
     /// Stored data that does not decode: a defect, never the client's fault.
     #[error("corrupt stored data: {0}")]
     Corrupt(String),
@@ -31,6 +34,11 @@ impl From<DieselError> for DbError {
             DieselError::NotFound => DbError::NotFound,
             DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
                 DbError::Duplicate(info.constraint_name().unwrap_or(info.message()).to_owned())
+            }
+            DieselError::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, info) => {
+                DbError::MissingReference(
+                    info.constraint_name().unwrap_or(info.message()).to_owned(),
+                )
             }
             DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
                 DbError::Unavailable(info.message().to_owned())

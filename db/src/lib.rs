@@ -15,7 +15,9 @@ pub mod schema;
 mod statements;
 pub mod users;
 
-pub use connection::{AnyConnection, Backend, Pool, PooledConnection, check, connect};
+pub use connection::{
+    AnyConnection, Backend, Pool, PooledConnection, check, connect, with_setup_lock,
+};
 pub use error::DbError;
 
 /// Now, as stored: UTC without zone, truncated to microseconds (PostgreSQL's precision), so a

@@ -240,3 +240,258 @@ on_both_backends!(
     a_stream_ends_when_its_token_expires,
     an_account_holds_a_limited_number_of_streams_and_a_closed_one_frees_its_slot_at_once,
 );
+
+/// A value that fills an operation's path parameter in the normal case.
+fn path_value(name: &str, game: i64) -> String {
+    match name {
+        "id" => game.to_string(),
+        "kind" => "basra".to_owned(),
+        _ => "amira".to_owned(),
+    }
+}
+
+/// A body each operation accepts, to which one string field at a time is given a NUL.
+fn base_body(path: &str) -> Value {
+    match path {
+        "/api/v1/auth/guest" => json!({"name": "nul-guest"}),
+        "/api/v1/auth/login" | "/api/v1/auth/register" => {
+            json!({"name": "someone", "password": "a long passphrase"})
+        }
+        "/api/v1/admin/users/{name}/role" => json!({"role": "player"}),
+        "/api/v1/games" => json!({"kind": "basra", "seats": [{}, {"bot": "easy"}]}),
+        "/api/v1/games/{id}/join" => json!({"invite_code": "abcdef"}),
+        "/api/v1/games/{id}/moves" => json!({"expected_version": 1, "move": {"type": "play"}}),
+        _ => json!({}),
+    }
+}
+
+/// The string-typed properties of a schema (following one `$ref`).
+fn string_properties(document: &Value, schema: &Value) -> Vec<String> {
+    let schema = match schema["$ref"].as_str() {
+        Some(reference) => {
+            let name = reference.trim_start_matches("#/components/schemas/");
+            &document["components"]["schemas"][name]
+        }
+        None => schema,
+    };
+    let is_string = |property: &Value| {
+        property["type"] == "string"
+            || property["type"]
+                .as_array()
+                .is_some_and(|types| types.contains(&json!("string")))
+    };
+    schema["properties"]
+        .as_object()
+        .map(|properties| {
+            properties
+                .iter()
+                .filter(|(_, property)| is_string(property))
+                .map(|(name, _)| name.clone())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// One request of the property walk: what it changed, and the answer.
+fn checked(what: &str, reply: &crate::support::Reply) {
+    assert!(
+        (400..500).contains(&reply.status) || reply.status == 200 || reply.status == 201,
+        "{what}: {reply:?}"
+    );
+    if reply.status >= 400 {
+        assert_eq!(
+            reply.content_type, "application/problem+json",
+            "{what}: {reply:?}"
+        );
+    }
+}
+
+fn every_text_with_a_nul_and_every_date_at_the_extremes_is_refused_cleanly(backend: Backend) {
+    let server = Server::start_with(backend, &[("CARDROOM_ADMIN", "root:the admin passphrase")]);
+    let login = server.post(
+        "/api/v1/auth/login",
+        None,
+        &json!({"name": "root", "password": "the admin passphrase"}),
+    );
+    let token = login.body["token"].as_str().unwrap().to_owned();
+    let amira = server.register("amira");
+    let (game, _) = server.create(
+        &amira,
+        json!({"kind": "basra", "seats": [{}, {"bot": "easy"}]}),
+    );
+    let document = server.get("/openapi.json", None).body;
+    let nul = "a%00b";
+    let extremes = [
+        "-99999-01-01",
+        "-4714-01-01",
+        "-0001-01-01",
+        "+275760-09-13",
+        "275760-09-13",
+        "99999-12-31",
+    ];
+    let (mut texts, mut dates, mut fields) = (0, 0, 0);
+    for (template, item) in document["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let parameters = operation["parameters"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            let url = |changed: Option<(&str, &str)>| {
+                let mut path = template.clone();
+                let mut query = Vec::new();
+                for parameter in &parameters {
+                    let name = parameter["name"].as_str().unwrap();
+                    let value = match changed {
+                        Some((which, value)) if which == name => value.to_owned(),
+                        _ if parameter["in"] == "path" => path_value(name, game),
+                        _ => continue,
+                    };
+                    match parameter["in"].as_str() {
+                        Some("path") => path = path.replace(&format!("{{{name}}}"), &value),
+                        Some("query") => query.push(format!("{name}={value}")),
+                        _ => {}
+                    }
+                }
+                if query.is_empty() {
+                    path
+                } else {
+                    format!("{path}?{}", query.join("&"))
+                }
+            };
+            let send = |target: &str, body: &Value| match method.as_str() {
+                "get" => server.get(target, Some(&token)),
+                _ => server.post(target, Some(&token), body),
+            };
+            let body = base_body(template);
+            for parameter in &parameters {
+                let name = parameter["name"].as_str().unwrap();
+                let schema = &parameter["schema"];
+                if parameter["in"] == "header" || name.ends_with("events") {
+                    continue;
+                }
+                if schema["format"] == "date" {
+                    dates += 1;
+                    for extreme in extremes {
+                        let target = url(Some((name, extreme)));
+                        let reply = send(&target, &body);
+                        reply.assert_problem(422, "validation_failed");
+                    }
+                } else if schema["type"] == "string" || schema.get("$ref").is_some() {
+                    texts += 1;
+                    let target = url(Some((name, nul)));
+                    checked(&format!("{method} {target}"), &send(&target, &body));
+                }
+            }
+            if let Some(schema) =
+                operation["requestBody"]["content"]["application/json"]["schema"].as_object()
+            {
+                for field in string_properties(&document, &Value::Object(schema.clone())) {
+                    fields += 1;
+                    let mut changed = body.clone();
+                    changed[&field] = json!("a\u{0}b");
+                    let target = url(None);
+                    checked(
+                        &format!("{method} {target} with {field} holding a NUL"),
+                        &send(&target, &changed),
+                    );
+                }
+            }
+        }
+    }
+    // The walk reached what it is about: the public name lookups, the admin filters, the dates.
+    assert!(
+        texts >= 8 && dates >= 4 && fields >= 6,
+        "{texts} {dates} {fields}"
+    );
+    // The two public ones the probe found, exactly.
+    server
+        .get("/api/v1/players/%00", None)
+        .assert_problem(422, "validation_failed");
+    server
+        .post(
+            "/api/v1/auth/login",
+            None,
+            &json!({"name": "abc\u{0}def", "password": "a long passphrase"}),
+        )
+        .assert_problem(422, "validation_failed");
+}
+
+fn a_token_whose_account_is_gone_is_unauthorized(backend: Backend) {
+    let server = Server::start(backend);
+    let host = server.guest("host");
+    let created = server.post(
+        "/api/v1/games",
+        Some(&host.token),
+        &json!({"kind": "basra", "seats": [{}, {}]}),
+    );
+    assert_eq!(created.status, 201, "{created:?}");
+    let id = created.body["id"].as_i64().unwrap();
+    let invite = created.body["invite_code"].as_str().unwrap();
+    // Correctly signed, for an account this database never had (or no longer has).
+    let nobody = Player {
+        token: String::new(),
+        id: 987_654,
+    };
+    let ghost = token_expiring(&nobody, "ghost", chrono::Utc::now().timestamp() + 600);
+    server
+        .post(
+            "/api/v1/games",
+            Some(&ghost),
+            &json!({"kind": "basra", "seats": [{}, {"bot": "easy"}]}),
+        )
+        .assert_problem(401, "unauthorized");
+    server
+        .post(
+            &format!("/api/v1/games/{id}/join"),
+            Some(&ghost),
+            &json!({"invite_code": invite}),
+        )
+        .assert_problem(401, "unauthorized");
+    // Nothing changed: the seat is still open, and the host's list holds the one game.
+    let view = server.view(&host, id);
+    assert_eq!(view["status"], "waiting", "{view}");
+    let mine = server.get("/api/v1/games", Some(&host.token));
+    assert_eq!(mine.body["total"], 1, "{mine:?}");
+}
+
+on_both_backends!(
+    every_text_with_a_nul_and_every_date_at_the_extremes_is_refused_cleanly,
+    a_token_whose_account_is_gone_is_unauthorized,
+);
+
+#[test]
+fn three_replicas_starting_together_on_a_fresh_postgres_database_all_come_up() {
+    for trial in 0..3 {
+        let database_url = crate::support::fresh_postgres_database();
+        let starting: Vec<_> = (0..3)
+            .map(|_| {
+                let url = database_url.clone();
+                std::thread::spawn(move || {
+                    Server::start_on(
+                        &url,
+                        tempfile::tempdir().unwrap(),
+                        &[("CARDROOM_ADMIN", "root:the admin passphrase")],
+                    )
+                })
+            })
+            .collect();
+        let servers: Vec<Server> = starting
+            .into_iter()
+            .map(|thread| {
+                thread
+                    .join()
+                    .unwrap_or_else(|_| panic!("trial {trial}: a replica failed to start"))
+            })
+            .collect();
+        for server in &servers {
+            assert_eq!(server.get("/readyz", None).status, 200, "trial {trial}");
+            let login = server.post(
+                "/api/v1/auth/login",
+                None,
+                &json!({"name": "root", "password": "the admin passphrase"}),
+            );
+            assert_eq!(login.status, 200, "trial {trial}: {login:?}");
+            assert_eq!(login.body["user"]["role"], "admin");
+        }
+    }
+}

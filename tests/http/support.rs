@@ -37,7 +37,7 @@ impl Drop for Server {
 
 static DATABASES: AtomicU32 = AtomicU32::new(0);
 
-fn fresh_postgres_database() -> String {
+pub fn fresh_postgres_database() -> String {
     let admin = std::env::var("CARDROOM_TEST_POSTGRES_URL").unwrap_or_else(|_| {
         panic!(
             "the PostgreSQL tests need CARDROOM_TEST_POSTGRES_URL (a superuser URL); \

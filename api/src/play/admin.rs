@@ -41,18 +41,23 @@ pub struct AdminGamesQuery {
     pub kind: Option<GameKind>,
     pub variant: Option<String>,
     /// `waiting`, `active`, `hand_over`, `finished` or `abandoned`.
+    #[param(pattern = "^(waiting|active|hand_over|finished|abandoned)$")]
     pub status: Option<String>,
     /// A player's name: games where they hold a seat.
     pub player: Option<String>,
     /// Only practice games (`true`) or only real ones (`false`).
     pub practice: Option<bool>,
     /// Created on or after this day (`YYYY-MM-DD`, UTC).
+    #[param(format = Date)]
     pub from: Option<String>,
     /// Created on or before this day (`YYYY-MM-DD`, UTC).
+    #[param(format = Date)]
     pub to: Option<String>,
     /// From 1.
+    #[param(minimum = 1, maximum = 1000000)]
     pub page: Option<i64>,
     /// 1–200, default 50.
+    #[param(minimum = 1, maximum = 200)]
     pub per_page: Option<i64>,
 }
 
@@ -162,6 +167,7 @@ pub struct Replay {
 #[serde(deny_unknown_fields)]
 pub struct RoleRequest {
     /// `player` or `admin`.
+    #[schema(pattern = "^(player|admin)$")]
     pub role: String,
 }
 
@@ -171,8 +177,10 @@ pub struct RoleRequest {
 #[into_params(parameter_in = Query)]
 pub struct StatsParams {
     /// First day (`YYYY-MM-DD`, UTC); default 29 days before `to`.
+    #[param(format = Date)]
     pub from: Option<String>,
     /// Last day, included (`YYYY-MM-DD`, UTC); default today.
+    #[param(format = Date)]
     pub to: Option<String>,
     pub kind: Option<GameKind>,
 }
@@ -231,12 +239,7 @@ pub struct Stats {
 }
 
 fn day(text: &str, what: &str) -> Result<NaiveDate, ApiError> {
-    NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
-        ApiError::Invalid(format!(
-            "{what} must be a day as YYYY-MM-DD, not {:?}",
-            text.chars().take(32).collect::<String>()
-        ))
-    })
+    crate::input::day(what, text)
 }
 
 fn start_of(date: NaiveDate) -> NaiveDateTime {
@@ -283,6 +286,11 @@ pub fn list(
             "the statuses are {}",
             STATUSES.join(", ")
         )));
+    }
+    for (field, value) in [("variant", &query.variant), ("player", &query.player)] {
+        if let Some(value) = value {
+            crate::input::text(field, value)?;
+        }
     }
     let (page, per_page) = super::paging(query.page, query.per_page, 50, 200)?;
     let from = query.from.as_deref().map(|d| day(d, "from")).transpose()?;
@@ -407,6 +415,7 @@ pub fn set_role(
     request: &RoleRequest,
 ) -> Result<UserInfo, ApiError> {
     admin_only(conn, caller)?;
+    crate::input::text("name", name)?;
     let role = Role::parse(&request.role)
         .ok_or_else(|| ApiError::Invalid("role must be player or admin".to_owned()))?;
     let user = users::by_name(conn, name)?

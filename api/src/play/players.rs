@@ -85,12 +85,16 @@ pub struct PlayedGameOut {
 #[into_params(parameter_in = Query)]
 pub struct LeaderboardQuery {
     /// `people` (the default) or `computers`.
+    #[param(pattern = "^(people|computers)$")]
     pub pool: Option<String>,
     /// Only people with at least this many rated games (0 to 10000, default 1).
+    #[param(minimum = 0, maximum = 10000)]
     pub min_games: Option<i64>,
     /// From 1.
+    #[param(minimum = 1, maximum = 1000000)]
     pub page: Option<i64>,
     /// 1–100, default 50.
+    #[param(minimum = 1, maximum = 100)]
     pub per_page: Option<i64>,
 }
 
@@ -132,6 +136,7 @@ fn rating_out(row: RatingRow) -> RatingOut {
 
 /// `GET /players/{name}`.
 pub fn profile(conn: &mut AnyConnection, name: &str) -> Result<Profile, ApiError> {
+    crate::input::text("name", name)?;
     let user = cardroom_db::users::by_name(conn, name)?.ok_or_else(|| {
         ApiError::NotFound(format!(
             "there is no player `{}`",

@@ -1,0 +1,143 @@
+//! Checks on client text that every backend must be able to store or compare.
+//!
+//! PostgreSQL's text cannot hold a NUL character (SQLite's can): a NUL that reached a query
+//! would fail there as a database error. Every text a client sends that reaches a query passes
+//! [`text`] first, so both backends answer `422 validation_failed` alike.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest, web};
+use chrono::{Datelike, NaiveDate};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::error::ApiError;
+
+/// A JSON request body, read as `actix_web`'s `Json` reads it (its limit and error handler),
+/// with one difference: a whole number written with a fraction (`87.0`, `1e2`) is that number.
+/// JSON Schema, and so the OpenAPI document, calls `87.0` an integer, and generated clients
+/// and some languages' encoders send integers so.
+#[derive(Debug)]
+pub struct Json<T>(pub T);
+
+impl<T> Json<T> {
+    /// The body.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
+    type Error = actix_web::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Json<T>, actix_web::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let value = web::Json::<Value>::from_request(req, payload);
+        Box::pin(async move {
+            let value = whole_numbers(value.await?.into_inner());
+            serde_json::from_value(value)
+                .map(Json)
+                .map_err(|e| ApiError::Invalid(e.to_string()).into())
+        })
+    }
+}
+
+/// `value` with every whole number written with a fraction turned into an integer.
+fn whole_numbers(value: Value) -> Value {
+    match value {
+        Value::Number(number) if !number.is_i64() && !number.is_u64() => match number.as_f64() {
+            Some(x) if x.fract() == 0.0 && x.abs() < 9.007_199_254_740_992e15 => {
+                Value::from(x as i64)
+            }
+            _ => Value::Number(number),
+        },
+        Value::Array(items) => Value::Array(items.into_iter().map(whole_numbers).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(key, value)| (key, whole_numbers(value)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// `value` of the field `field`, refused if it holds a NUL character.
+pub fn text<'a>(field: &str, value: &'a str) -> Result<&'a str, ApiError> {
+    if value.contains('\0') {
+        return Err(ApiError::Invalid(format!(
+            "{field} must not contain a NUL character"
+        )));
+    }
+    Ok(value)
+}
+
+/// The years a date may name: PostgreSQL's dates and timestamps reach further back and forward
+/// than chrono's in some directions and less in others, so dates are held to the common
+/// calendar years of RFC 3339's full-date (0000 to 9999), which both hold.
+pub const YEARS: std::ops::RangeInclusive<i32> = 0..=9999;
+
+/// A day written `YYYY-MM-DD` (RFC 3339's full-date), from year 0 to 9999.
+pub fn day(field: &str, value: &str) -> Result<NaiveDate, ApiError> {
+    let refuse = || {
+        ApiError::Invalid(format!(
+            "{field} must be a day as YYYY-MM-DD from 0000-01-01 to 9999-12-31, not {:?}",
+            value.chars().take(32).collect::<String>()
+        ))
+    };
+    let strict = value.len() == 10 && value.bytes().all(|b| b.is_ascii_digit() || b == b'-');
+    if !strict {
+        return Err(refuse());
+    }
+    let date = NaiveDate::parse_from_str(value, "%Y-%m-%d").map_err(|_| refuse())?;
+    if YEARS.contains(&date.year()) {
+        Ok(date)
+    } else {
+        Err(refuse())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_are_held_to_years_one_to_9999_in_one_spelling() {
+        assert!(day("from", "2026-11-24").is_ok());
+        assert!(day("from", "0000-01-01").is_ok());
+        assert!(day("from", "9999-12-31").is_ok());
+        for bad in [
+            "-99999-01-01",
+            "-4714-01-01",
+            "-0001-12-31",
+            "+12026-01-01",
+            "12026-01-01",
+            "2026-1-1",
+            "2026-02-30",
+            "",
+        ] {
+            let error = day("from", bad).unwrap_err();
+            assert_eq!(error.code(), "validation_failed", "{bad}");
+        }
+    }
+
+    #[test]
+    fn whole_numbers_with_a_fraction_are_integers_and_others_stay() {
+        let read = |text: &str| whole_numbers(serde_json::from_str(text).unwrap());
+        assert_eq!(
+            read(r#"{"a": 87.0, "b": [1e2, 2.5, -3.0], "c": "4.0"}"#),
+            serde_json::json!({"a": 87, "b": [100, 2.5, -3], "c": "4.0"})
+        );
+        assert_eq!(read("1e300"), serde_json::json!(1e300));
+    }
+
+    #[test]
+    fn text_with_a_nul_is_refused() {
+        assert_eq!(text("name", "amira").unwrap(), "amira");
+        assert_eq!(
+            text("name", "ab\0c").unwrap_err().code(),
+            "validation_failed"
+        );
+    }
+}
