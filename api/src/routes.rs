@@ -24,16 +24,42 @@ use crate::play::players::{self, Leaderboard, LeaderboardQuery, Profile};
 use crate::play::{self, Action};
 use crate::state::AppState;
 
+/// A game's id in a path: digits only (a sign, a space or a fraction names no game).
+#[derive(Clone, Copy, Debug)]
+pub struct GameId(pub i64);
+
+impl<'de> Deserialize<'de> for GameId {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<GameId, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(serde::de::Error::custom("a game id is digits only"));
+        }
+        text.parse()
+            .map(GameId)
+            .map_err(|_| serde::de::Error::custom("no game has so large an id"))
+    }
+}
+
 /// Runs storage work off the async workers, with a pooled connection, in the request's span.
 pub async fn run<T: Send + 'static>(
     state: &web::Data<AppState>,
+    work: impl FnOnce(&mut AnyConnection, &AppState) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    run_within(state, state.settings.db_timeout, work).await
+}
+
+/// [`run`], waiting at most `wait` for a connection (less while the database is known to be
+/// down: then at once).
+pub async fn run_within<T: Send + 'static>(
+    state: &web::Data<AppState>,
+    wait: Duration,
     work: impl FnOnce(&mut AnyConnection, &AppState) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let state = state.clone();
     let span = tracing::Span::current();
     web::block(move || {
         let _entered = span.enter();
-        let mut conn = state.pool.get().map_err(cardroom_db::DbError::from)?;
+        let mut conn = cardroom_db::checkout(&state.pool, &state.db_health, wait)?;
         let result = work(&mut conn, &state);
         if let Err(ApiError::Unavailable) = result {
             // The server may have gone away: close this connection rather than offer it again.
@@ -316,10 +342,10 @@ pub async fn list_games(
 pub async fn join_game(
     state: web::Data<AppState>,
     caller: Caller,
-    id: web::Path<i64>,
+    id: web::Path<GameId>,
     body: crate::input::Json<JoinRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, request) = (id.into_inner(), body.into_inner());
+    let (id, request) = (id.into_inner().0, body.into_inner());
     let view = run(&state, move |conn, state| {
         play::join(conn, &caller, id, &request, &state.metrics)
     })
@@ -343,9 +369,9 @@ pub async fn join_game(
 pub async fn get_game(
     state: web::Data<AppState>,
     caller: Caller,
-    id: web::Path<i64>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
+    let id = id.into_inner().0;
     let view = run(&state, move |conn, _| play::view(conn, &caller, id)).await?;
     Ok(HttpResponse::Ok().json(view))
 }
@@ -404,7 +430,7 @@ fn idempotency_key(
 pub async fn make_move(
     state: web::Data<AppState>,
     caller: Caller,
-    id: web::Path<i64>,
+    id: web::Path<GameId>,
     req: HttpRequest,
     body: crate::input::Json<MoveRequest>,
 ) -> Result<HttpResponse, ApiError> {
@@ -415,7 +441,7 @@ pub async fn make_move(
         mv: body.mv,
         idempotency,
     };
-    act(state, caller, id.into_inner(), action).await
+    act(state, caller, id.into_inner().0, action).await
 }
 
 async fn act(
@@ -447,9 +473,9 @@ async fn act(
 pub async fn deal(
     state: web::Data<AppState>,
     caller: Caller,
-    id: web::Path<i64>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
-    act(state, caller, id.into_inner(), Action::Deal).await
+    act(state, caller, id.into_inner().0, Action::Deal).await
 }
 
 /// Leave the game: with two sides the caller's side loses; with more, a computer player takes
@@ -468,9 +494,9 @@ pub async fn deal(
 pub async fn resign(
     state: web::Data<AppState>,
     caller: Caller,
-    id: web::Path<i64>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
-    act(state, caller, id.into_inner(), Action::Resign).await
+    act(state, caller, id.into_inner().0, Action::Resign).await
 }
 
 /// Take back a seat a computer player took over after the caller's timeouts in a row: from
@@ -489,9 +515,9 @@ pub async fn resign(
 pub async fn reclaim(
     state: web::Data<AppState>,
     caller: Caller,
-    id: web::Path<i64>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
-    act(state, caller, id.into_inner(), Action::Reclaim).await
+    act(state, caller, id.into_inner().0, Action::Reclaim).await
 }
 
 /// The score sheet: every hand's scoring items per side, the running totals and the winner.
@@ -509,9 +535,9 @@ pub async fn reclaim(
 pub async fn score(
     state: web::Data<AppState>,
     caller: Caller,
-    id: web::Path<i64>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
+    let id = id.into_inner().0;
     let sheet = run(&state, move |conn, _| play::score(conn, &caller, id)).await?;
     Ok(HttpResponse::Ok().json(sheet))
 }
@@ -531,9 +557,9 @@ pub async fn score(
 pub async fn game_log(
     state: web::Data<AppState>,
     caller: Caller,
-    id: web::Path<i64>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
+    let id = id.into_inner().0;
     let log = run(&state, move |conn, _| play::log(conn, &caller, id)).await?;
     Ok(HttpResponse::Ok().json(log))
 }
@@ -576,10 +602,10 @@ pub enum ExportFormat {
 pub async fn export_game(
     state: web::Data<AppState>,
     caller: Caller,
-    id: web::Path<i64>,
+    id: web::Path<GameId>,
     query: web::Query<ExportQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
+    let id = id.into_inner().0;
     let text = query.format == Some(ExportFormat::Text);
     let export = run(&state, move |conn, _| export::export(conn, &caller, id)).await?;
     let disposition = format!(
@@ -623,11 +649,11 @@ pub async fn export_game(
 pub async fn events(
     state: web::Data<AppState>,
     caller: Caller,
-    id: web::Path<i64>,
+    id: web::Path<GameId>,
     query: web::Query<EventsQuery>,
     req: HttpRequest,
 ) -> Result<Either<impl actix_web::Responder, HttpResponse>, ApiError> {
-    let id = id.into_inner();
+    let id = id.into_inner().0;
     let last_event = req
         .headers()
         .get("Last-Event-ID")
@@ -679,6 +705,9 @@ pub async fn events(
 // ---------------------------------------------------------------------------------------------
 // Operations.
 
+/// The longest `/readyz` waits for a connection.
+const READY_WAIT: Duration = Duration::from_millis(800);
+
 /// The process is up.
 #[utoipa::path(tag = "operations", responses((status = 200, body = Health)))]
 #[get("/healthz")]
@@ -698,7 +727,9 @@ pub async fn healthz() -> HttpResponse {
 )]
 #[get("/readyz")]
 pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    run(&state, |conn, _| {
+    // Within a second, whatever the pool's timeout: health checks give up after a few.
+    let wait = state.settings.db_timeout.min(READY_WAIT);
+    run_within(&state, wait, |conn, _| {
         cardroom_db::check(conn).map_err(ApiError::from)
     })
     .await?;
@@ -712,7 +743,7 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
 #[get("/metrics")]
 pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
     // Games by status come from the database; while it is unreachable the rest still renders.
-    let games = run(&state, |conn, _| {
+    let games = run_within(&state, READY_WAIT, |conn, _| {
         cardroom_db::admin::games_by_status(conn).map_err(ApiError::from)
     })
     .await
@@ -814,9 +845,9 @@ pub async fn admin_games(
 pub async fn admin_game(
     state: web::Data<AppState>,
     caller: Caller,
-    id: web::Path<i64>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
+    let id = id.into_inner().0;
     let game = run(&state, move |conn, _| admin::game(conn, &caller, id)).await?;
     Ok(HttpResponse::Ok().json(game))
 }
@@ -838,9 +869,9 @@ pub async fn admin_game(
 pub async fn admin_replay(
     state: web::Data<AppState>,
     caller: Caller,
-    id: web::Path<i64>,
+    id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
+    let id = id.into_inner().0;
     let replay = run(&state, move |conn, _| admin::replay(conn, &caller, id)).await?;
     Ok(HttpResponse::Ok().json(replay))
 }

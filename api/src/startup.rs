@@ -368,9 +368,12 @@ impl Application {
     pub async fn build(settings: Settings) -> Result<Application, StartupError> {
         let url = settings.database_url.clone();
         let (size, timeout) = (settings.db_pool, settings.db_timeout);
-        let pool = web::block(move || cardroom_db::connect(&url, size, timeout))
-            .await
-            .map_err(|e| StartupError::Database(cardroom_db::DbError::Other(e.to_string())))??;
+        let (pool, db_health) =
+            web::block(move || cardroom_db::connect_with_health(&url, size, timeout))
+                .await
+                .map_err(|e| {
+                    StartupError::Database(cardroom_db::DbError::Other(e.to_string()))
+                })??;
         if let Some((name, password)) = settings.admin.clone() {
             let pool = pool.clone();
             web::block(move || ensure_admin(&pool, &name, &password))
@@ -390,6 +393,7 @@ impl Application {
             .port();
         let state = web::Data::new(AppState {
             pool,
+            db_health,
             keys: Keys::new(&settings.jwt_secret, settings.token_ttl),
             metrics: Metrics::default(),
             hub: Hub::default(),

@@ -12,6 +12,8 @@ use crate::settings::Settings;
 #[derive(Debug)]
 pub struct AppState {
     pub pool: Pool,
+    /// Whether the database is known to be down (requests then fail fast).
+    pub db_health: std::sync::Arc<cardroom_db::Health>,
     pub keys: Keys,
     pub settings: Settings,
     pub metrics: Metrics,

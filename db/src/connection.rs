@@ -1,5 +1,7 @@
 //! One connection type over PostgreSQL and SQLite, chosen by the URL scheme, in an r2d2 pool.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use diesel::connection::SimpleConnection;
@@ -97,6 +99,56 @@ impl DatabaseUrl {
 #[derive(Debug)]
 pub struct Manager {
     url: DatabaseUrl,
+    health: Arc<Health>,
+}
+
+/// Whether the database is known to be down: the last attempt to connect failed, and none has
+/// succeeded since. Shared by the pool's manager (which learns it) and whoever waits for a
+/// connection (see [`checkout`]).
+#[derive(Debug, Default)]
+pub struct Health {
+    down: AtomicBool,
+}
+
+impl Health {
+    /// Whether the last attempt to connect failed.
+    pub fn is_down(&self) -> bool {
+        self.down.load(Ordering::Relaxed)
+    }
+
+    fn set(&self, down: bool) {
+        if self.down.load(Ordering::Relaxed) != down {
+            self.down.store(down, Ordering::Relaxed);
+            if down {
+                tracing::warn!("the database is down: failing fast until it answers again");
+            } else {
+                tracing::info!("the database answers again");
+            }
+        }
+    }
+}
+
+/// How long a request waits for a connection while the database is known to be down (the pool
+/// keeps trying to connect in the background, and the first success ends the fast failures).
+pub const FAIL_FAST: Duration = Duration::from_millis(100);
+
+/// A connection from `pool` within `timeout`, in slices of [`FAIL_FAST`]: while the database is
+/// known to be down (now, or from the moment it is found to be, during the wait) the wait ends
+/// at once with [`DbError::Unavailable`] instead of running out the whole timeout.
+pub fn checkout(
+    pool: &Pool,
+    health: &Health,
+    timeout: Duration,
+) -> Result<PooledConnection, DbError> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match pool.get_timeout(left.min(FAIL_FAST).max(Duration::from_millis(1))) {
+            Ok(conn) => return Ok(conn),
+            Err(error) if health.is_down() || left <= FAIL_FAST => return Err(error.into()),
+            Err(_) => continue,
+        }
+    }
 }
 
 /// How long after its last use a connection is trusted without a check.
@@ -155,7 +207,9 @@ impl r2d2::ManageConnection for Manager {
     type Error = ManagerError;
 
     fn connect(&self) -> Result<Tracked, ManagerError> {
-        let mut conn = self.url.connect()?;
+        let connected = self.url.connect();
+        self.health.set(connected.is_err());
+        let mut conn = connected?;
         if let AnyConnection::Sqlite(sqlite) = &mut conn {
             // The busy timeout first, so that the rest waits for locks instead of failing.
             // (WAL is a property of the file, set once in `connect`.)
@@ -200,19 +254,33 @@ const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqli
 /// Opens a pool of `size` connections (at most `timeout` to get one) and brings the schema up
 /// to date.
 pub fn connect(url: &str, size: u32, timeout: Duration) -> Result<Pool, DbError> {
+    connect_with_health(url, size, timeout).map(|(pool, _)| pool)
+}
+
+/// [`connect`], with the pool's [`Health`].
+pub fn connect_with_health(
+    url: &str,
+    size: u32,
+    timeout: Duration,
+) -> Result<(Pool, Arc<Health>), DbError> {
     let url = DatabaseUrl::parse(url)?;
     let backend = url.backend;
+    let health = Arc::new(Health::default());
     let pool = r2d2::Pool::builder()
         .max_size(size)
         .connection_timeout(timeout)
-        .build(Manager { url })?;
+        .build(Manager {
+            url,
+            health: health.clone(),
+        })?;
     let mut conn = pool.get()?;
     if let AnyConnection::Sqlite(sqlite) = &mut **conn {
         sqlite.batch_execute("PRAGMA journal_mode = WAL;")?;
     }
     with_setup_lock(&mut conn, migrate)?;
+    drop(conn);
     tracing::info!(?backend, size, "database ready");
-    Ok(pool)
+    Ok((pool, health))
 }
 
 /// The key of the PostgreSQL advisory lock held while a process sets the database up.

@@ -16,7 +16,8 @@ mod statements;
 pub mod users;
 
 pub use connection::{
-    AnyConnection, Backend, Pool, PooledConnection, check, connect, with_setup_lock,
+    AnyConnection, Backend, Health, Pool, PooledConnection, check, checkout, connect,
+    connect_with_health, with_setup_lock,
 };
 pub use error::DbError;
 

@@ -495,3 +495,112 @@ fn three_replicas_starting_together_on_a_fresh_postgres_database_all_come_up() {
         }
     }
 }
+
+fn a_game_id_is_digits_only(backend: Backend) {
+    let server = Server::start(backend);
+    let player = server.guest("precise");
+    let (id, _) = server.create(
+        &player,
+        json!({"kind": "basra", "seats": [{}, {"bot": "easy"}]}),
+    );
+    assert_eq!(
+        server
+            .get(&format!("/api/v1/games/{id}"), Some(&player.token))
+            .status,
+        200
+    );
+    for spelled in [
+        format!("+{id}"),
+        format!("0{id}x"),
+        format!("{id}.0"),
+        "-1".to_owned(),
+    ] {
+        server
+            .get(&format!("/api/v1/games/{spelled}"), Some(&player.token))
+            .assert_problem(404, "not_found");
+    }
+}
+
+on_both_backends!(a_game_id_is_digits_only);
+
+/// The process's resident memory, in MiB (Linux).
+fn rss_mib(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kib: f64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    kib / 1024.0
+}
+
+#[test]
+fn two_hundred_sign_ins_at_once_stay_within_a_fixed_memory_budget() {
+    let server = Server::start(Backend::Sqlite);
+    server.register("crowded");
+    let idle = rss_mib(server.pid());
+    let peak = std::sync::Arc::new(std::sync::Mutex::new(idle));
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = {
+        let (peak, done, pid) = (peak.clone(), done.clone(), server.pid());
+        std::thread::spawn(move || {
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                let now = rss_mib(pid);
+                let mut peak = peak.lock().unwrap();
+                *peak = peak.max(now);
+                drop(peak);
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        })
+    };
+    let base = server.base.clone();
+    let logins: Vec<_> = (0..200)
+        .map(|n| {
+            let base = base.clone();
+            std::thread::spawn(move || {
+                let client = crate::support::Client {
+                    base,
+                    persistent: None,
+                };
+                // Half with the right password, half wrong: a failed login hashes too.
+                let password = if n % 2 == 0 {
+                    "a long passphrase"
+                } else {
+                    "not the one"
+                };
+                client.post(
+                    "/api/v1/auth/login",
+                    None,
+                    &json!({"name": "crowded", "password": password}),
+                )
+            })
+        })
+        .collect();
+    let mut answers = std::collections::BTreeMap::new();
+    for login in logins {
+        let reply = login.join().unwrap();
+        match reply.status {
+            200 | 401 => {}
+            503 => {
+                reply.assert_problem(503, "sign_in_busy");
+                assert!(reply.header("retry-after").is_some(), "{reply:?}");
+            }
+            _ => panic!("{reply:?}"),
+        }
+        *answers.entry(reply.status).or_insert(0) += 1;
+    }
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    watcher.join().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let after = rss_mib(server.pid());
+    let peak = *peak.lock().unwrap();
+    eprintln!(
+        "sign-ins: {answers:?}; RSS idle {idle:.1} MiB, peak {peak:.1} MiB, after {after:.1} MiB"
+    );
+    assert!(answers.get(&200).copied().unwrap_or(0) > 0, "{answers:?}");
+    assert!(peak < 200.0, "peak {peak:.1} MiB");
+    assert!(
+        after < idle + 50.0,
+        "idle {idle:.1} MiB, after {after:.1} MiB"
+    );
+}

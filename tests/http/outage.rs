@@ -262,3 +262,60 @@ fn postgres_stopped_under_load_answers_503_and_recovers_within_five_seconds() {
         );
     }
 }
+
+#[test]
+fn while_postgres_is_down_requests_fail_fast_and_readyz_answers_within_a_second() {
+    let cluster = Cluster::init();
+    let dir = tempfile::tempdir().unwrap();
+    // The pool's full wait is five seconds: a request that waited it out would show.
+    let server = Server::start_on(&cluster.url(), dir, &[("CARDROOM_DB_TIMEOUT_MS", "5000")]);
+    let player = server.guest("patient");
+    assert_eq!(server.get("/readyz", None).status, 200);
+    cluster.stop();
+    // The first look after the stop finds the database gone, and still answers within a second.
+    for _ in 0..3 {
+        let asked = Instant::now();
+        server
+            .get("/readyz", None)
+            .assert_problem(503, "unavailable");
+        assert!(
+            asked.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            asked.elapsed()
+        );
+    }
+    // Known down: every request that needs the database fails fast, not after five seconds.
+    let mut slowest = Duration::ZERO;
+    for _ in 0..10 {
+        let asked = Instant::now();
+        let reply = server.get("/api/v1/games", Some(&player.token));
+        reply.assert_problem(503, "unavailable");
+        assert!(reply.header("retry-after").is_some(), "{reply:?}");
+        slowest = slowest.max(asked.elapsed());
+    }
+    assert!(
+        slowest < Duration::from_millis(500),
+        "slowest 503: {slowest:?}"
+    );
+    let asked = Instant::now();
+    let metrics = server.get("/metrics", None);
+    assert_eq!(metrics.status, 200);
+    assert!(
+        asked.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        asked.elapsed()
+    );
+    // Back up: answered again within five seconds.
+    cluster.start();
+    let back = Instant::now();
+    loop {
+        if server.get("/api/v1/games", Some(&player.token)).status == 200 {
+            break;
+        }
+        assert!(
+            back.elapsed() < Duration::from_secs(5),
+            "no success within five seconds of the restart"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

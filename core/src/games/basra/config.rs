@@ -204,10 +204,12 @@ impl BasraConfig {
             "void" => MajorityTie::Void,
             _ => MajorityTie::Carry,
         };
+        // Read (and so checked) at every table, though it matters only with four seats.
+        let partnerships = read.flag("partnerships", true)?;
         Ok(BasraConfig {
             variant,
             seats: seat_count,
-            partnerships: seat_count == 4 && read.flag("partnerships", true)?,
+            partnerships: seat_count == 4 && partnerships,
             target: read.integer("target", default_target)? as i32,
             double_basra: read.flag("double_basra", true)?,
             majority_tie,
@@ -361,5 +363,15 @@ mod tests {
         );
         assert!(BasraConfig::new(None, 2, &options(r#"{"target": 30}"#)).is_err());
         assert!(BasraConfig::new(None, 2, &options(r#"{"move_cap": 99}"#)).is_err());
+        // `partnerships` is checked at every table, though only four seats use it.
+        for seats in [2, 3, 4] {
+            for bad in [r#"{"partnerships": "yes"}"#, r#"{"partnerships": 5}"#] {
+                assert!(
+                    BasraConfig::new(None, seats, &options(bad)).is_err(),
+                    "{bad} with {seats} seats"
+                );
+            }
+            assert!(BasraConfig::new(None, seats, &options(r#"{"partnerships": false}"#)).is_ok());
+        }
     }
 }
