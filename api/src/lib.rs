@@ -10,7 +10,6 @@ pub mod live;
 pub mod metrics;
 pub mod model;
 pub mod passwords;
-pub mod peer;
 pub mod play;
 pub mod routes;
 pub mod settings;

@@ -15,7 +15,6 @@ use tokio::sync::{Notify, broadcast, mpsc};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::model::EventOut;
-use crate::peer::PeerWatch;
 use crate::play::{self, Revoked};
 use crate::routes::run;
 use crate::state::AppState;
@@ -230,27 +229,19 @@ pub const STREAM_END: &str = "stream_end";
 /// and a retry hint; closed when the process stops. Before each batch is sent, the caller is
 /// checked again ([`play::events_for`]): a caller who lost the seat, or whose token expired,
 /// gets a `stream_end` event and the stream closes. The stream's slot is given back as soon as
-/// the client closes the connection (`peer`), not at the next failed heartbeat.
+/// the client closes the connection (the server ends a request whose client closed its side).
 pub fn stream(
     state: web::Data<AppState>,
     id: i64,
     caller: Caller,
     viewer: Viewer,
     after: i64,
-    peer: Option<PeerWatch>,
 ) -> Result<impl actix_web::Responder, ApiError> {
     let slot = StreamSlot::take(&state, caller.id)?;
     let heartbeat = state.settings.heartbeat;
     let (tx, rx) = mpsc::channel::<sse::Event>(64);
     actix_web::rt::spawn(async move {
         let _slot = slot;
-        let peer_closed = async {
-            match &peer {
-                Some(peer) => peer.closed().await,
-                None => std::future::pending().await,
-            }
-        };
-        tokio::pin!(peer_closed);
         let mut notices = state.hub.notices.subscribe();
         let mut after = after;
         loop {
@@ -295,7 +286,6 @@ pub fn stream(
                     }
                 }
                 () = tx.closed() => return,
-                () = &mut peer_closed => return,
             }
         }
     });

@@ -687,10 +687,7 @@ pub async fn events(
         .is_some_and(|accept| accept.contains("text/event-stream"));
     if wants_stream {
         // `X-Accel-Buffering: no` tells a proxy such as nginx to pass events on at once.
-        let peer = req
-            .conn_data::<crate::peer::PeerSocket>()
-            .and_then(crate::peer::PeerSocket::watch);
-        return crate::live::stream(state, id, caller, viewer, after, peer).map(|stream| {
+        return crate::live::stream(state, id, caller, viewer, after).map(|stream| {
             Either::Left(
                 actix_web::Responder::customize(stream).insert_header(("X-Accel-Buffering", "no")),
             )

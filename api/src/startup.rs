@@ -481,7 +481,11 @@ impl Application {
                 })
                 .wrap(TracingLogger::default())
         })
-        .on_connect(crate::peer::remember)
+        // A client that closes its side of the connection has gone: end its request (an event
+        // stream gives its slot back at once) rather than wait for a write to fail, which for
+        // a quiet stream is the second heartbeat after it left. No client of this API sends a
+        // request and then waits for the answer with its side shut.
+        .h1_allow_half_closed(false)
         .listen(listener)
         .map_err(|source| StartupError::Bind {
             addr: settings.addr.clone(),

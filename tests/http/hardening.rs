@@ -231,6 +231,14 @@ impl RawStream {
         let mut head = [0u8; 12];
         socket.read_exact(&mut head).unwrap();
         assert_eq!(&head, b"HTTP/1.1 200", "the stream was not opened");
+        // Read everything sent so far, as a client that has kept up does: closing then sends a
+        // plain FIN (closing with unread data would reset the connection, which any server
+        // notices at once).
+        socket
+            .set_read_timeout(Some(Duration::from_millis(300)))
+            .unwrap();
+        let mut sink = [0u8; 4096];
+        while socket.read(&mut sink).is_ok_and(|n| n > 0) {}
         RawStream { _socket: socket }
     }
 }

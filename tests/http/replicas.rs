@@ -557,3 +557,87 @@ fn without_notify_replicas_fall_back_to_reading_the_log() {
     }
     log_replays_to_snapshot(&a, id);
 }
+
+/// Sends `request` as raw bytes and reads the whole answer (the connection closed, or two
+/// seconds of quiet).
+fn raw_exchange(client: &Client, request: &[u8]) -> String {
+    use std::io::{Read, Write};
+    let address = client.base.trim_start_matches("http://");
+    let mut socket = std::net::TcpStream::connect(address).unwrap();
+    socket
+        .set_read_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    // A server may refuse before the request is all sent: then the rest does not matter.
+    let _ = socket.write_all(request);
+    let mut answer = Vec::new();
+    let _ = socket.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// The status line, the content type and the problem's `code` of a raw answer.
+fn problem_of(answer: &str) -> (String, String, String) {
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((answer, ""));
+    let status = head.lines().next().unwrap_or_default().to_owned();
+    let content_type = head
+        .lines()
+        .find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.eq_ignore_ascii_case("content-type")
+                .then(|| value.trim().to_owned())
+        })
+        .unwrap_or_default();
+    let code = serde_json::from_str::<Value>(body.trim())
+        .ok()
+        .and_then(|problem| problem["code"].as_str().map(str::to_owned))
+        .unwrap_or_default();
+    (status, content_type, code)
+}
+
+#[test]
+fn the_load_balancers_own_refusals_are_problem_json() {
+    let mut a = Server::start(Backend::Sqlite);
+    let lb = Balancer::start(&[&a]);
+    let host = "Host: cardroom\r\n";
+    let cases: [(&str, Vec<u8>, &str, &str); 3] = [
+        (
+            "a Content-Length that is no number",
+            format!("POST /api/v1/auth/guest HTTP/1.1\r\n{host}Content-Length: abc\r\n\r\n")
+                .into_bytes(),
+            "400",
+            "validation_failed",
+        ),
+        (
+            "64 KiB of headers",
+            format!(
+                "GET /api/v1/games/kinds HTTP/1.1\r\n{host}X-Filler: {}\r\n\r\n",
+                "x".repeat(64 * 1024)
+            )
+            .into_bytes(),
+            "431",
+            "headers_too_large",
+        ),
+        (
+            "a 2 MiB body",
+            format!(
+                "POST /api/v1/auth/guest HTTP/1.1\r\n{host}Content-Type: application/json\r\n\
+                 Content-Length: {}\r\n\r\n",
+                2 * 1024 * 1024
+            )
+            .into_bytes(),
+            "413",
+            "payload_too_large",
+        ),
+    ];
+    for (what, request, status, code) in cases {
+        let answer = raw_exchange(&lb.client, &request);
+        let (line, content_type, found) = problem_of(&answer);
+        assert!(line.contains(status), "{what}: {answer}");
+        assert_eq!(content_type, "application/problem+json", "{what}: {answer}");
+        assert_eq!(found, code, "{what}: {answer}");
+    }
+    // No replica answering: a problem too, with a hint to retry.
+    assert!(a.terminate());
+    let reply = lb.client.get("/api/v1/games/kinds", None);
+    reply.assert_problem(502, "unavailable");
+    assert_eq!(reply.header("retry-after"), Some("2"), "{reply:?}");
+}
