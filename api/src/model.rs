@@ -67,6 +67,39 @@ pub struct TurnBounds {
     pub stand_in: String,
 }
 
+/// Who may find, join and watch a table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Listed in the lobby: anyone signed in may take an open seat (no invite code) or watch.
+    Public,
+    /// Joined with the invite code only (the default); not listed, not watched.
+    #[default]
+    Unlisted,
+    /// Joined with the invite code only; never watched.
+    Private,
+}
+
+impl Visibility {
+    /// The name, as stored.
+    pub fn name(self) -> &'static str {
+        match self {
+            Visibility::Public => "public",
+            Visibility::Unlisted => "unlisted",
+            Visibility::Private => "private",
+        }
+    }
+
+    /// The visibility of a stored name.
+    pub fn of(name: &str) -> Visibility {
+        match name {
+            "public" => Visibility::Public,
+            "private" => Visibility::Private,
+            _ => Visibility::Unlisted,
+        }
+    }
+}
+
 /// One seat in a new game: a person (no `bot`) or a computer player.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -101,6 +134,9 @@ pub struct CreateGame {
     pub deck: Option<Vec<Card>>,
     /// A turn timer; none: people take as long as they like.
     pub turn: Option<TurnPolicy>,
+    /// `public` (in the lobby: anyone may sit down or watch), `unlisted` (the default: the
+    /// invite code seats a friend) or `private` (the invite code; no one watches).
+    pub visibility: Option<Visibility>,
 }
 
 /// A table's turn timer: when a person's time runs out the server plays for them (the `easy`
@@ -122,7 +158,8 @@ pub struct TurnPolicy {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JoinRequest {
-    pub invite_code: String,
+    /// The table's invite code; not needed at a public table.
+    pub invite_code: Option<String>,
     /// A particular open seat; the first open one when left out.
     #[schema(minimum = 0, maximum = 7)]
     pub seat: Option<i64>,
@@ -184,7 +221,9 @@ pub struct GameView {
     #[schema(value_type = Object)]
     pub options: serde_json::Value,
     pub seats: Vec<SeatInfo>,
-    /// The caller's seat.
+    /// Who may find, join and watch the table.
+    pub visibility: Visibility,
+    /// The caller's seat; none for a spectator of a public table.
     pub your_seat: Option<i64>,
     /// The code that seats a friend, while seats are open.
     pub invite_code: Option<String>,
@@ -219,6 +258,69 @@ pub struct ActionResponse {
     pub events: serde_json::Value,
     #[schema(value_type = GameView)]
     pub view: serde_json::Value,
+}
+
+/// Query of `GET /lobby`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct LobbyQuery {
+    /// Only tables of this game.
+    pub kind: Option<GameKind>,
+    /// Only tables of this variant.
+    #[param(pattern = "^[a-z0-9_]{1,32}$")]
+    pub variant: Option<String>,
+    /// From 1.
+    #[param(minimum = 1, maximum = 1000000)]
+    pub page: Option<i64>,
+    /// 1–100, default 50.
+    #[param(minimum = 1, maximum = 100)]
+    pub per_page: Option<i64>,
+}
+
+/// `GET /lobby`: public tables waiting for players, the longest-waiting first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Lobby {
+    pub tables: Vec<OpenTable>,
+    pub page: i64,
+    pub per_page: i64,
+    pub total: i64,
+    /// How long a public table waits for its players before it is closed, in seconds.
+    pub expires_after_seconds: i64,
+}
+
+/// A public table waiting for players.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OpenTable {
+    pub id: i64,
+    pub kind: GameKind,
+    pub variant: String,
+    #[schema(value_type = Object)]
+    pub options: serde_json::Value,
+    /// A real game (not practice): it counts in the ratings of registered players.
+    pub rated: bool,
+    pub seats: Vec<LobbySeat>,
+    /// Seats still open to people.
+    pub open_seats: i64,
+    /// The table's turn timer, if it has one.
+    pub turn: Option<TurnPolicy>,
+    pub created_at: DateTime<Utc>,
+    /// Seconds since the table was opened.
+    pub waiting_seconds: i64,
+}
+
+/// A seat at an open table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LobbySeat {
+    pub seat: i64,
+    /// The person sitting there.
+    pub name: Option<String>,
+    /// Their rating in this game against people, if they have one.
+    pub rating: Option<f64>,
+    /// The computer player's level, for a computer seat.
+    pub bot: Option<String>,
+    /// Open to anyone.
+    pub open: bool,
 }
 
 /// `GET /games/{id}/events` as JSON.

@@ -13,8 +13,8 @@ use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 use crate::model::{
     ActionResponse, AuthResponse, Catalogue, CreateGame, Credentials, EventsQuery, EventsResponse,
-    GameCreated, GameList, GameView, GuestRequest, Health, JoinRequest, ListQuery, LogResponse,
-    MoveRequest, ScoreResponse, UserInfo,
+    GameCreated, GameList, GameView, GuestRequest, Health, JoinRequest, ListQuery, Lobby,
+    LobbyQuery, LogResponse, MoveRequest, ScoreResponse, UserInfo,
 };
 use crate::play::admin::{
     self, AdminGame, AdminGameList, AdminGamesQuery, Replay, RoleRequest, Stats, StatsParams,
@@ -697,6 +697,30 @@ pub async fn events(
     Ok(Either::Right(
         HttpResponse::Ok().json(EventsResponse { events, version }),
     ))
+}
+
+/// The lobby: public tables waiting for players, the longest-waiting first, optionally of one
+/// game and variant. Sit down with `POST /games/{id}/join` (no invite code at a public table);
+/// a table nobody fills is closed after `expires_after_seconds`.
+#[utoipa::path(
+    tag = "games",
+    params(LobbyQuery),
+    responses(
+        (status = 200, body = Lobby),
+        (status = 422, body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/lobby")]
+pub async fn lobby(
+    state: web::Data<AppState>,
+    query: web::Query<LobbyQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let query = query.into_inner();
+    let lobby = run(&state, move |conn, state| {
+        play::lobby(conn, &query, state.settings.open_table_expiry)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(lobby))
 }
 
 // ---------------------------------------------------------------------------------------------

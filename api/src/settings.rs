@@ -35,6 +35,9 @@ pub struct Settings {
     /// `CARDROOM_MAX_STREAMS_PER_ACCOUNT`: open event streams per account per process; beyond,
     /// 429.
     pub max_streams_per_account: usize,
+    /// `CARDROOM_OPEN_TABLE_SECS`: how long a public table waits for its players before it is
+    /// closed.
+    pub open_table_expiry: Duration,
     /// `CARDROOM_HEARTBEAT_SECS`: how often an idle event stream sends a heartbeat.
     pub heartbeat: Duration,
     /// `CARDROOM_AUTH_PER_MINUTE`: sign-ins (guest, register, login) per client address per
@@ -125,6 +128,9 @@ impl Settings {
             long_poll: Duration::from_secs(number("CARDROOM_LONG_POLL_SECS", 25)?.clamp(1, 300)),
             sweep_every: Duration::from_millis(number("CARDROOM_SWEEP_MS", 2000)?.max(100)),
             max_streams: number("CARDROOM_MAX_STREAMS", 1000)? as usize,
+            open_table_expiry: Duration::from_secs(
+                number("CARDROOM_OPEN_TABLE_SECS", 1800)?.clamp(1, 7 * 24 * 3600),
+            ),
             max_streams_per_account: number("CARDROOM_MAX_STREAMS_PER_ACCOUNT", 20)?.max(1)
                 as usize,
             heartbeat: Duration::from_secs(number("CARDROOM_HEARTBEAT_SECS", 15)?.clamp(1, 300)),

@@ -74,6 +74,7 @@ fn api_routes(config: &mut ServiceConfig) {
                 .service(routes::kinds)
                 .service(routes::create_game)
                 .service(routes::list_games)
+                .service(routes::lobby)
                 .service(routes::join_game)
                 .service(routes::get_game)
                 .service(routes::make_move)
@@ -567,11 +568,12 @@ async fn recovery_sweep(state: web::Data<AppState>) {
             Ok((
                 crate::play::recover(conn, &state.metrics)?,
                 crate::play::enforce_timers(conn, &state.metrics)?,
+                crate::play::expire_open_tables(conn, state.settings.open_table_expiry)?,
             ))
         })
         .await;
         match result {
-            Ok((recovered, timed_out)) => {
+            Ok((recovered, timed_out, expired)) => {
                 if !recovered.is_empty() {
                     tracing::info!(
                         games = recovered.len(),
@@ -581,7 +583,10 @@ async fn recovery_sweep(state: web::Data<AppState>) {
                 if !timed_out.is_empty() {
                     tracing::info!(games = timed_out.len(), "played for people out of time");
                 }
-                for id in recovered.into_iter().chain(timed_out) {
+                if !expired.is_empty() {
+                    tracing::info!(games = expired.len(), "closed open tables nobody joined");
+                }
+                for id in recovered.into_iter().chain(timed_out).chain(expired) {
                     state.hub.publish(Some(id));
                 }
             }

@@ -46,6 +46,9 @@ pub struct GameRow {
     pub takeover_after: Option<i32>,
     /// When the seat to act runs out of time.
     pub deadline: Option<NaiveDateTime>,
+    /// `public` (listed in the lobby, watched by anyone signed in), `unlisted` (invite code
+    /// only) or `private` (invite code only, never watched).
+    pub visibility: String,
 }
 
 /// A seat with its player's name. A seat with a person and a computer level is the person's,
@@ -118,6 +121,8 @@ pub struct NewGame {
     /// The turn policy: seconds per move and timeouts before a takeover (none: no timer).
     pub turn_seconds: Option<i32>,
     pub takeover_after: Option<i32>,
+    /// `public`, `unlisted` or `private`.
+    pub visibility: String,
     /// Every seat: its person (if taken) or computer level.
     pub seats: Vec<SeatChange>,
 }
@@ -262,6 +267,7 @@ pub fn create(
                 games::bot_pending.eq(false),
                 games::turn_seconds.eq(new.turn_seconds),
                 games::takeover_after.eq(new.takeover_after),
+                games::visibility.eq(&new.visibility),
             ))
             .returning(games::all_columns)
             .get_result(conn)?;
@@ -322,6 +328,7 @@ pub fn import(conn: &mut AnyConnection, imported: &ImportedGame) -> Result<GameR
                 games::bot_pending.eq(false),
                 games::turn_seconds.eq(new.turn_seconds),
                 games::takeover_after.eq(new.takeover_after),
+                games::visibility.eq(&new.visibility),
             ))
             .returning(games::all_columns)
             .get_result(conn)?;
@@ -832,6 +839,69 @@ pub fn list_for_user(
         records.push(GameRecord { game, seats });
     }
     Ok((records, total))
+}
+
+/// A page of the lobby: public tables waiting for players, oldest first (the longest wait is
+/// served first), optionally of one kind and variant; and how many there are in all.
+pub fn lobby(
+    conn: &mut AnyConnection,
+    kind: Option<&str>,
+    variant: Option<&str>,
+    page: i64,
+    per_page: i64,
+) -> Result<(Vec<GameRecord>, i64), DbError> {
+    let filtered = || {
+        let mut query = games::table
+            .filter(games::status.eq("waiting"))
+            .filter(games::visibility.eq("public"))
+            .into_boxed();
+        if let Some(kind) = kind {
+            query = query.filter(games::kind.eq(kind.to_owned()));
+        }
+        if let Some(variant) = variant {
+            query = query.filter(games::variant.eq(variant.to_owned()));
+        }
+        query
+    };
+    let total: i64 = filtered().count().get_result(conn)?;
+    let rows: Vec<GameRow> = filtered()
+        .order((games::created_at.asc(), games::id.asc()))
+        .offset(page.saturating_sub(1).saturating_mul(per_page))
+        .limit(per_page)
+        .load(conn)?;
+    let ids: Vec<i64> = rows.iter().map(|g| g.id).collect();
+    let seats = seats_of_games(conn, &ids)?;
+    let records = rows
+        .into_iter()
+        .map(|game| {
+            let id = game.id;
+            let mine = seats
+                .iter()
+                .filter(|(game, _)| *game == id)
+                .map(|(_, seat)| seat.clone())
+                .collect();
+            GameRecord { game, seats: mine }
+        })
+        .collect();
+    Ok((records, total))
+}
+
+/// Public tables still waiting for players that were opened before `before` (the open tables
+/// nobody joined in time), at most `limit`, oldest first: their ids and versions.
+pub fn stale_open_tables(
+    conn: &mut AnyConnection,
+    before: NaiveDateTime,
+    limit: i64,
+) -> Result<Vec<(i64, i64)>, DbError> {
+    games::table
+        .filter(games::status.eq("waiting"))
+        .filter(games::visibility.eq("public"))
+        .filter(games::created_at.lt(before))
+        .order(games::created_at.asc())
+        .limit(limit)
+        .select((games::id, games::version))
+        .load(conn)
+        .map_err(DbError::from)
 }
 
 /// What a background job claims a game for.

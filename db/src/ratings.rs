@@ -226,6 +226,21 @@ pub fn of_user(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<RatingRow>,
         .map_err(DbError::from)
 }
 
+/// The ratings of these people in one game kind and pool, by user.
+pub fn of_users(
+    conn: &mut AnyConnection,
+    users: &[i64],
+    kind: &str,
+    pool: &str,
+) -> Result<Vec<RatingRow>, DbError> {
+    ratings::table
+        .filter(ratings::user_id.eq_any(users))
+        .filter(ratings::kind.eq(kind))
+        .filter(ratings::pool.eq(pool))
+        .load(conn)
+        .map_err(DbError::from)
+}
+
 /// A person's rating history, oldest first, at most the last `limit` changes.
 pub fn history(
     conn: &mut AnyConnection,

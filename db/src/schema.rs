@@ -45,6 +45,7 @@ diesel::table! {
         turn_seconds -> Nullable<Integer>,
         takeover_after -> Nullable<Integer>,
         deadline -> Nullable<Timestamp>,
+        visibility -> Text,
     }
 }
 

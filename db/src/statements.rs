@@ -57,7 +57,7 @@ const GAME_COLUMNS: &str = "SELECT g.id, g.kind, g.variant, g.options, g.seat_co
     g.seed, g.deck, g.state, g.state_format, g.version, g.practice, g.invite_code, g.created_by, \
     g.created_at, g.updated_at, g.finished_at, g.hands, g.moves, g.winners, g.end_reason, \
     g.to_act, g.bot_pending, g.basras, g.knocks, g.thirty_ones, g.contracts_made, \
-    g.contracts_set, g.turn_seconds, g.takeover_after, g.deadline, ";
+    g.contracts_set, g.turn_seconds, g.takeover_after, g.deadline, g.visibility, ";
 
 impl QueryFragment<Pg> for LoadGame {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {

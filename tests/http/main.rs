@@ -13,6 +13,7 @@ mod export;
 mod fairness;
 mod hardening;
 mod integrity;
+mod lobby;
 mod operations;
 mod outage;
 mod playing;

@@ -24,7 +24,7 @@ fn everything_visible_to(server: &Server, player: &Player, id: i64) -> Vec<(Stri
 /// every card an event addressed to it ever named (the first set); and the cards of the zones
 /// plus every card any public event ever named (the second set: a card discarded, shuffled back
 /// into the stock and drawn by another player was once seen face up).
-fn known_to(server: &Server, id: i64, viewer: Viewer) -> (CardSet, CardSet) {
+pub fn known_to(server: &Server, id: i64, viewer: Viewer) -> (CardSet, CardSet) {
     let pool = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5)).unwrap();
     let mut conn = pool.get().unwrap();
     let game = cardroom_api::play::snapshot_of(&mut conn, id)

@@ -826,6 +826,7 @@ pub fn import(conn: &mut AnyConnection, export: &Export) -> Result<ImportReport,
                 t.takeover_after
                     .unwrap_or(super::setup::DEFAULT_TAKEOVER_AFTER) as i32
             }),
+            visibility: crate::model::Visibility::Unlisted.name().to_owned(),
             seats,
         },
         state,

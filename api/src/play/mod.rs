@@ -27,6 +27,7 @@ use crate::model::{EventOut, GameView, SeatInfo};
 mod act;
 pub mod admin;
 pub mod export;
+mod lobby;
 pub mod players;
 mod read;
 mod recovery;
@@ -35,6 +36,7 @@ mod timers;
 mod view;
 
 pub use act::{Action, act};
+pub use lobby::{expire_open_tables, lobby};
 pub use read::{Revoked, authorize_reader, events_after, events_for, list, log, score};
 pub use recovery::{recover, replay, snapshot_of};
 pub use setup::{create, join};
@@ -135,10 +137,15 @@ impl Loaded {
             .ok_or_else(|| ApiError::Forbidden("you are not seated at this game".to_owned()))
     }
 
-    fn viewer(&self, caller: &Caller) -> Viewer {
+    /// Who the caller is at the table as a reader: their seat, or a spectator of a public
+    /// table; anyone else may not read it.
+    fn reader(&self, caller: &Caller) -> Result<Viewer, ApiError> {
         match self.seat_of(caller) {
-            Some(seat) => Viewer::Seat(Seat::new(seat)),
-            None => Viewer::Spectator,
+            Some(seat) => Ok(Viewer::Seat(Seat::new(seat))),
+            None if self.record.game.visibility == "public" => Ok(Viewer::Spectator),
+            None => Err(ApiError::Forbidden(
+                "you are not seated at this game, and it is not public".to_owned(),
+            )),
         }
     }
 

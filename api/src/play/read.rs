@@ -12,15 +12,14 @@ use crate::model::{
     DealOut, EventOut, GameList, GameSummary, ListQuery, LogEntryOut, LogResponse, ScoreResponse,
 };
 
-/// Checks that the caller is seated; returns who they are at the table.
+/// Checks that the caller may read the game (seated, or watching a public table); returns who
+/// they are at the table.
 pub fn authorize_reader(
     conn: &mut AnyConnection,
     caller: &Caller,
     id: i64,
 ) -> Result<Viewer, ApiError> {
-    let loaded = load(conn, id)?;
-    loaded.require_seat(caller)?;
-    Ok(loaded.viewer(caller))
+    load(conn, id)?.reader(caller)
 }
 
 /// The events after `after` that `viewer` may see, and the current version.
@@ -109,8 +108,7 @@ const EVENTS_PAGE: i64 = 500;
 /// `GET /games/{id}/log`.
 pub fn log(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<LogResponse, ApiError> {
     let loaded = load(conn, id)?;
-    loaded.require_seat(caller)?;
-    let viewer = loaded.viewer(caller);
+    let viewer = loaded.reader(caller)?;
     let mut entries = Vec::new();
     let mut after = 0;
     loop {
@@ -166,7 +164,7 @@ pub fn score(
     id: i64,
 ) -> Result<ScoreResponse, ApiError> {
     let loaded = load(conn, id)?;
-    loaded.require_seat(caller)?;
+    loaded.reader(caller)?;
     let game = loaded.started()?;
     Ok(ScoreResponse {
         seats: seat_infos(&loaded.record.seats),

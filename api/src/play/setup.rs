@@ -178,6 +178,7 @@ pub fn create(
         state_format: STATE_FORMAT,
         turn_seconds,
         takeover_after,
+        visibility: request.visibility.unwrap_or_default().name().to_owned(),
         seats: seat_changes,
     };
     let created = json!({"type": "created", "by": caller.name, "seats": n});
@@ -220,7 +221,9 @@ pub fn join(
 ) -> Result<GameView, ApiError> {
     with_retries(metrics, || {
         let loaded = load(conn, id)?;
-        if request.invite_code != loaded.record.game.invite_code {
+        // A public table seats anyone signed in; the others, whoever has the invite code.
+        let public = loaded.record.game.visibility == "public";
+        if !public && request.invite_code.as_deref() != Some(&loaded.record.game.invite_code) {
             return Err(ApiError::Forbidden(
                 "the invite code does not match this game".to_owned(),
             ));

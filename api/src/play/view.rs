@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::{Loaded, RECENT_VERSIONS, load, seat_infos, visible};
 use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::model::{EventOut, GameView, TurnPolicy};
+use crate::model::{EventOut, GameView, TurnPolicy, Visibility};
 
 pub(super) fn status_name(record: &GameRecord, game: Option<&AnyGame>) -> String {
     match (record.game.status.as_str(), game) {
@@ -53,6 +53,7 @@ pub(super) fn game_view(
         practice: row.practice,
         options: serde_json::from_str(&row.options).unwrap_or(Value::Null),
         seats: seat_infos(seats),
+        visibility: Visibility::of(&row.visibility),
         your_seat: your_seat.map(|s| i64::from(s.number())),
         invite_code: (your_seat.is_some() && has_open_seat && status == "waiting")
             .then(|| row.invite_code.clone()),
@@ -97,8 +98,7 @@ pub(super) fn recent_events(
 /// `GET /games/{id}`.
 pub fn view(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<GameView, ApiError> {
     let loaded = load(conn, id)?;
-    loaded.require_seat(caller)?;
-    let viewer = loaded.viewer(caller);
+    let viewer = loaded.reader(caller)?;
     let recent = recent_events(&loaded, viewer, Vec::new())?;
     let status = status_name(&loaded.record, loaded.game.as_ref());
     game_view(

@@ -1,0 +1,128 @@
+//! The lobby: public tables waiting for players, and the closing of those nobody joined.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use cardroom_core::GameKind;
+use cardroom_db::games::{self, Commit};
+use cardroom_db::{AnyConnection, DbError};
+use serde_json::{Value, json};
+
+use super::{Changes, load, summary};
+use crate::error::ApiError;
+use crate::model::{Lobby, LobbyQuery, LobbySeat, OpenTable, TurnPolicy};
+
+/// `GET /lobby`.
+pub fn lobby(
+    conn: &mut AnyConnection,
+    query: &LobbyQuery,
+    expires_after: Duration,
+) -> Result<Lobby, ApiError> {
+    if let Some(variant) = &query.variant {
+        let spelled = (1..=32).contains(&variant.len())
+            && variant
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !spelled {
+            return Err(ApiError::Invalid(
+                "variant is 1 to 32 lowercase letters, digits or `_`".to_owned(),
+            ));
+        }
+    }
+    let (page, per_page) = super::paging(query.page, query.per_page, 50, 100)?;
+    let kind = query.kind.map(GameKind::name);
+    let (records, total) = games::lobby(conn, kind, query.variant.as_deref(), page, per_page)?;
+    let now = chrono::Utc::now();
+    let mut tables = Vec::with_capacity(records.len());
+    for record in records {
+        let row = &record.game;
+        let kind: GameKind = row
+            .kind
+            .parse()
+            .map_err(|_| ApiError::Internal(format!("stored kind {}", row.kind)))?;
+        let people: Vec<i64> = record.seats.iter().filter_map(|s| s.user_id).collect();
+        let ratings: HashMap<i64, f64> =
+            cardroom_db::ratings::of_users(conn, &people, &row.kind, "people")?
+                .into_iter()
+                .map(|r| (r.user_id, r.rating))
+                .collect();
+        let seats: Vec<LobbySeat> = record
+            .seats
+            .iter()
+            .map(|s| LobbySeat {
+                seat: i64::from(s.seat),
+                name: s.name.clone(),
+                rating: s.user_id.and_then(|u| ratings.get(&u).copied()),
+                bot: s.bot.clone(),
+                open: s.user_id.is_none() && s.bot.is_none(),
+            })
+            .collect();
+        let created_at = row.created_at.and_utc();
+        tables.push(OpenTable {
+            id: row.id,
+            kind,
+            variant: row.variant.clone(),
+            options: serde_json::from_str(&row.options).unwrap_or(Value::Null),
+            rated: !row.practice,
+            open_seats: seats.iter().filter(|s| s.open).count() as i64,
+            seats,
+            turn: row.turn_seconds.map(|seconds| TurnPolicy {
+                seconds: i64::from(seconds),
+                takeover_after: row.takeover_after.map(i64::from),
+            }),
+            created_at,
+            waiting_seconds: (now - created_at).num_seconds().max(0),
+        });
+    }
+    Ok(Lobby {
+        tables,
+        page,
+        per_page,
+        total,
+        expires_after_seconds: expires_after.as_secs() as i64,
+    })
+}
+
+/// Closes the public tables that waited longer than `expires_after` for their players: each is
+/// abandoned with an `expired` event, with the version check (a table someone joined meanwhile
+/// is left alone). Returns the games closed.
+pub fn expire_open_tables(
+    conn: &mut AnyConnection,
+    expires_after: Duration,
+) -> Result<Vec<i64>, ApiError> {
+    let age = chrono::Duration::from_std(expires_after)
+        .map_err(|e| ApiError::Internal(format!("table expiry: {e}")))?;
+    let before = cardroom_db::now() - age;
+    let mut closed = Vec::new();
+    for (id, version) in games::stale_open_tables(conn, before, 50)? {
+        let loaded = load(conn, id)?;
+        if loaded.version() != version || loaded.record.game.status != "waiting" {
+            continue;
+        }
+        let mut changes = Changes::new(None);
+        changes.record_service(
+            None,
+            "abandoned",
+            json!({"type": "expired", "after_seconds": expires_after.as_secs()}),
+        )?;
+        let change = Commit {
+            game_id: id,
+            expected_version: version,
+            state: None,
+            summary: summary(None, Some("abandoned"), &loaded.record.seats, None),
+            entries: changes.entries,
+            seats: Vec::new(),
+            deals: Vec::new(),
+            reveals: Vec::new(),
+            idempotency: None,
+            tally: changes.tally,
+            leaving: None,
+        };
+        match games::commit(conn, &change) {
+            Ok(_) => closed.push(id),
+            Err(DbError::VersionConflict) => {}
+            Err(other) => return Err(other.into()),
+        }
+    }
+    Ok(closed)
+}

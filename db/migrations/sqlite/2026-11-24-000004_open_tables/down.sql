@@ -1,0 +1,2 @@
+DROP INDEX games_lobby;
+ALTER TABLE games DROP COLUMN visibility;

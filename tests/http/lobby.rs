@@ -1,0 +1,295 @@
+//! Finding a game with others: public tables in the lobby, sitting down without an invite code,
+//! watching a public game (and never seeing a hidden card doing so), and closing the tables
+//! nobody joined.
+
+use std::time::{Duration, Instant};
+
+use cardroom_core::Viewer;
+use serde_json::{Value, json};
+
+use crate::on_both_backends;
+use crate::support::{Backend, Player, Server, cards_in};
+
+/// Opens a table with `visibility`; returns its id.
+fn open(server: &Server, player: &Player, body: Value) -> i64 {
+    let reply = server.post("/api/v1/games", Some(&player.token), &body);
+    assert_eq!(reply.status, 201, "{reply:?}");
+    reply.body["id"].as_i64().unwrap()
+}
+
+fn lobby_ids(server: &Server, query: &str) -> Vec<i64> {
+    let reply = server.get(&format!("/api/v1/lobby{query}"), None);
+    assert_eq!(reply.status, 200, "{reply:?}");
+    reply.body["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_i64().unwrap())
+        .collect()
+}
+
+fn strangers_find_a_public_table_in_the_lobby_and_sit_down_without_a_code(backend: Backend) {
+    let server = Server::start(backend);
+    let host = server.register("host");
+    let stranger = server.guest("stranger");
+    let public = open(
+        &server,
+        &host,
+        json!({"kind": "tarneeb", "seats": [{}, {}, {"bot": "easy"}, {"bot": "easy"}],
+               "visibility": "public", "turn": {"seconds": 60}}),
+    );
+    let basra = open(
+        &server,
+        &host,
+        json!({"kind": "basra", "seats": [{}, {}], "visibility": "public"}),
+    );
+    let unlisted = open(&server, &host, json!({"kind": "basra", "seats": [{}, {}]}));
+    let private = open(
+        &server,
+        &host,
+        json!({"kind": "basra", "seats": [{}, {}], "visibility": "private"}),
+    );
+    // Only the public tables are listed, the longest-waiting first, and filters work.
+    assert_eq!(lobby_ids(&server, ""), vec![public, basra]);
+    assert_eq!(lobby_ids(&server, "?kind=basra"), vec![basra]);
+    assert_eq!(
+        lobby_ids(&server, "?kind=basra&variant=standard"),
+        vec![basra]
+    );
+    assert!(lobby_ids(&server, "?kind=basra&variant=cse231").is_empty());
+    let listed = server.get("/api/v1/lobby?kind=tarneeb", None).body;
+    let table = &listed["tables"][0];
+    assert_eq!(table["rated"], true);
+    assert_eq!(table["open_seats"], 1);
+    assert_eq!(table["turn"]["seconds"], 60);
+    assert_eq!(table["seats"][0]["name"], "host");
+    assert_eq!(table["seats"][1]["open"], true);
+    assert_eq!(table["seats"][2]["bot"], "easy");
+    assert!(table["waiting_seconds"].as_i64().unwrap() >= 0);
+    assert_eq!(listed["expires_after_seconds"], 1800);
+    // A stranger sits down with one call and no code; the table starts and leaves the lobby.
+    let joined = server.post(
+        &format!("/api/v1/games/{public}/join"),
+        Some(&stranger.token),
+        &json!({}),
+    );
+    assert_eq!(joined.status, 200, "{joined:?}");
+    assert_eq!(joined.body["your_seat"], 1);
+    assert_eq!(joined.body["visibility"], "public");
+    assert_ne!(joined.body["status"], "waiting");
+    assert_eq!(lobby_ids(&server, ""), vec![basra]);
+    // The other tables still want their code.
+    for id in [unlisted, private] {
+        server
+            .post(
+                &format!("/api/v1/games/{id}/join"),
+                Some(&stranger.token),
+                &json!({}),
+            )
+            .assert_problem(403, "forbidden");
+    }
+}
+
+fn anyone_signed_in_may_watch_a_public_game_and_no_one_a_private_one(backend: Backend) {
+    let server = Server::start(backend);
+    let host = server.guest("host");
+    let watcher = server.guest("watcher");
+    let public = open(
+        &server,
+        &host,
+        json!({"kind": "basra", "seats": [{}, {"bot": "easy"}], "visibility": "public"}),
+    );
+    let private = open(
+        &server,
+        &host,
+        json!({"kind": "basra", "seats": [{}, {"bot": "easy"}], "visibility": "private"}),
+    );
+    let unlisted = open(
+        &server,
+        &host,
+        json!({"kind": "basra", "seats": [{}, {"bot": "easy"}]}),
+    );
+    let view = server.view(&watcher, public);
+    assert_eq!(view["your_seat"], Value::Null);
+    assert_eq!(view["legal_moves"], json!([]));
+    assert_eq!(view["invite_code"], Value::Null);
+    for suffix in ["/events?after=0&wait=0", "/log", "/score"] {
+        let reply = server.get(
+            &format!("/api/v1/games/{public}{suffix}"),
+            Some(&watcher.token),
+        );
+        assert_eq!(reply.status, 200, "{suffix}: {reply:?}");
+    }
+    assert!(
+        server
+            .stream(
+                &format!("/api/v1/games/{public}/events"),
+                &watcher.token,
+                None
+            )
+            .is_ok()
+    );
+    // A spectator cannot play.
+    let mv = server.view(&host, public)["legal_moves"][0].clone();
+    server
+        .play(&watcher, &view, &mv)
+        .assert_problem(403, "forbidden");
+    // Anonymous callers and other tables: refused.
+    assert_eq!(
+        server.get(&format!("/api/v1/games/{public}"), None).status,
+        401
+    );
+    for id in [private, unlisted] {
+        for suffix in ["", "/events?after=0&wait=0", "/log", "/score"] {
+            server
+                .get(&format!("/api/v1/games/{id}{suffix}"), Some(&watcher.token))
+                .assert_problem(403, "forbidden");
+        }
+    }
+}
+
+/// A move that keeps the game moving toward its end (as the visibility tests choose).
+fn steady(legal: &[Value]) -> Value {
+    ["meld", "lay_off", "draw_stock", "pass_drawn", "end_turn"]
+        .iter()
+        .find_map(|kind| legal.iter().find(|m| m["type"] == *kind))
+        .unwrap_or(&legal[0])
+        .clone()
+}
+
+/// Plays a public game of `kind` between a person and computer players, with a spectator
+/// reading every endpoint after every step: nothing the spectator gets ever names a card that
+/// was not shown to everyone (the stored state's public zones, and the cards public events
+/// named).
+fn a_spectator_never_sees_a_hidden_card(backend: Backend, game: Value, steps: usize) {
+    let server = Server::start(backend);
+    let host = server.guest("host");
+    let watcher = server.guest("watcher");
+    let mut body = game;
+    body["visibility"] = json!("public");
+    let id = open(&server, &host, body);
+    for step in 0..steps {
+        let (_, public) = crate::visibility::known_to(&server, id, Viewer::Spectator);
+        for suffix in ["", "/events?after=0&wait=0", "/log", "/score"] {
+            let reply = server.get(&format!("/api/v1/games/{id}{suffix}"), Some(&watcher.token));
+            assert_eq!(reply.status, 200, "{suffix}: {reply:?}");
+            let mut seen = cards_in(&reply.body);
+            if suffix == "/log" {
+                // Revealed seeds and practice decks are not cards on the table.
+                seen = cards_in(&reply.body["entries"]);
+            }
+            let hidden = seen - public;
+            assert!(
+                hidden.is_empty(),
+                "step {step}: {suffix} showed the spectator {hidden:?}"
+            );
+        }
+        let view = server.view(&host, id);
+        match view["status"].as_str() {
+            Some("finished") => break,
+            Some("hand_over") => {
+                let dealt = server.post(
+                    &format!("/api/v1/games/{id}/deal"),
+                    Some(&host.token),
+                    &json!({}),
+                );
+                assert_eq!(dealt.status, 200, "{dealt:?}");
+            }
+            _ => {
+                let legal = view["legal_moves"].as_array().unwrap().clone();
+                assert!(!legal.is_empty(), "{view}");
+                let reply = server.play(&host, &view, &steady(&legal));
+                assert_eq!(reply.status, 200, "{reply:?}");
+            }
+        }
+    }
+}
+
+fn a_basra_spectator_never_sees_a_hidden_card(backend: Backend) {
+    a_spectator_never_sees_a_hidden_card(
+        backend,
+        json!({"kind": "basra", "seats": [{}, {"bot": "easy"}, {"bot": "easy"}]}),
+        40,
+    );
+}
+
+fn a_31_spectator_never_sees_a_hidden_card(backend: Backend) {
+    a_spectator_never_sees_a_hidden_card(
+        backend,
+        json!({"kind": "thirty_one", "seats": [{}, {"bot": "easy"}, {"bot": "easy"}]}),
+        40,
+    );
+}
+
+fn a_rummy_spectator_never_sees_a_hidden_card(backend: Backend) {
+    a_spectator_never_sees_a_hidden_card(
+        backend,
+        json!({"kind": "rummy", "seats": [{}, {"bot": "easy"}]}),
+        40,
+    );
+}
+
+fn a_tarneeb_spectator_never_sees_a_hidden_card(backend: Backend) {
+    a_spectator_never_sees_a_hidden_card(
+        backend,
+        json!({"kind": "tarneeb", "seats": [{}, {"bot": "easy"}, {"bot": "easy"}, {"bot": "easy"}]}),
+        40,
+    );
+}
+
+fn a_public_table_nobody_joins_is_closed_after_its_time(backend: Backend) {
+    let server = Server::start_with(
+        backend,
+        &[
+            ("CARDROOM_OPEN_TABLE_SECS", "1"),
+            ("CARDROOM_SWEEP_MS", "200"),
+        ],
+    );
+    let host = server.guest("lonely");
+    let id = open(
+        &server,
+        &host,
+        json!({"kind": "basra", "seats": [{}, {}], "visibility": "public"}),
+    );
+    // Unlisted tables wait for their friends as long as it takes.
+    let unlisted = open(&server, &host, json!({"kind": "basra", "seats": [{}, {}]}));
+    let started = Instant::now();
+    loop {
+        let view = server.view(&host, id);
+        if view["status"] == "abandoned" {
+            assert!(
+                view["recent_events"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|e| e["event"]["type"] == "expired"),
+                "{view}"
+            );
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the table was not closed: {view}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(lobby_ids(&server, "").is_empty());
+    assert_eq!(server.view(&host, unlisted)["status"], "waiting");
+    let stranger = server.guest("late");
+    let late = server.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&stranger.token),
+        &json!({}),
+    );
+    assert_eq!(late.status, 409, "{late:?}");
+}
+
+on_both_backends!(
+    strangers_find_a_public_table_in_the_lobby_and_sit_down_without_a_code,
+    anyone_signed_in_may_watch_a_public_game_and_no_one_a_private_one,
+    a_basra_spectator_never_sees_a_hidden_card,
+    a_31_spectator_never_sees_a_hidden_card,
+    a_rummy_spectator_never_sees_a_hidden_card,
+    a_tarneeb_spectator_never_sees_a_hidden_card,
+    a_public_table_nobody_joins_is_closed_after_its_time,
+);
