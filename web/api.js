@@ -76,7 +76,8 @@ export async function login(name, password, register) {
 
 export const catalogue = () => request('GET', '/games/kinds');
 export const createGame = (body) => request('POST', '/games', body);
-export const joinGame = (id, code) => request('POST', `/games/${id}/join`, { invite_code: code });
+export const joinGame = (id, code) => request('POST', `/games/${id}/join`, code ? { invite_code: code } : {});
+export const lobby = (kind) => request('GET', kind ? `/lobby?kind=${encodeURIComponent(kind)}` : '/lobby');
 export const getGame = (id) => request('GET', `/games/${id}`);
 export const myGames = (page = 1) => request('GET', `/games?mine=true&page=${page}`);
 export const scoreSheet = (id) => request('GET', `/games/${id}/score`);

@@ -151,6 +151,10 @@ function newGameForm(all, preset, root) {
         TIMERS.filter((s) => s === 0 || (s >= turnBounds.min_seconds && s <= turnBounds.max_seconds))
           .map((s) => h('option', { value: String(s) }, s ? timerText(s) : t('no_timer')))),
       h('p', { class: 'note' }, t('turn_timer_note', { n: turnBounds.default_takeover_after })));
+    const visibility = h('div', { class: 'row visibility' },
+      h('label', { for: 'visibility' }, t('who_can_join')),
+      h('select', { id: 'visibility', name: 'visibility' },
+        ['unlisted', 'public', 'private'].map((v) => h('option', { value: v }, t(`visibility_${v}`)))));
     const practice = h('details', { class: 'practice' }, h('summary', {}, t('practice_game')),
       h('label', { for: 'seed' }, t('seed_label')),
       h('input', { id: 'seed', name: 'seed', pattern: '[0-9a-fA-F]{64}', placeholder: '64 hex digits', autocomplete: 'off' }),
@@ -159,7 +163,7 @@ function newGameForm(all, preset, root) {
       h('div', { class: 'row' }, h('label', { for: 'variant' }, t('variant')), select),
       h('p', { class: 'note variant-summary' }, (rulesOf(kind.kind, variant.name) || [''])[0]),
       h('div', { class: 'row' }, h('label', { for: 'seat-count' }, t('players')), count),
-      seats, options, timer, practice,
+      seats, visibility, options, timer, practice,
       h('p', {}, h('a', { href: `#/help/${kind.kind}/${variant.name}` }, t('read_rules'))));
   };
   variantChanged(preset.variant);
@@ -188,6 +192,8 @@ function newGameForm(all, preset, root) {
       if (seed) body.seed = seed;
       const seconds = Number(form.querySelector('#turn-seconds').value);
       if (seconds) body.turn = { seconds };
+      const who = form.querySelector('#visibility').value;
+      if (who !== 'unlisted') body.visibility = who;
       const created = await api.createGame(body);
       location.hash = `#/game/${created.id}`;
     } catch (error) {
@@ -209,6 +215,53 @@ function gameRow(game) {
       h('span', {}, players),
       h('span', { class: 'tag', 'data-status': game.status }, yourTurn ? t('your_turn') : t(`status_${game.status}`)),
       h('time', { datetime: game.updated_at }, new Date(game.updated_at).toLocaleString())));
+}
+
+/** A public table in the lobby, with a button that takes its first open seat. */
+function openTableRow(table) {
+  const seats = table.seats.map((s) => {
+    if (s.open) return t('open_seat');
+    if (s.bot) return t('computer_level', { level: levelName(s.bot) });
+    return s.rating ? `${s.name} (${Math.round(s.rating)})` : s.name;
+  }).join(', ');
+  const sit = h('button', { type: 'button', class: 'button primary sit-down', 'data-game': String(table.id) }, t('sit_down'));
+  sit.addEventListener('click', async () => {
+    sit.disabled = true;
+    try {
+      await ensureUser();
+      await api.joinGame(table.id);
+      location.hash = `#/game/${table.id}`;
+    } catch (error) {
+      if (error.code === 'already_seated') {
+        location.hash = `#/game/${table.id}`;
+        return;
+      }
+      toast(error.message, 'error');
+      sit.disabled = false;
+    }
+  });
+  return h('li', { class: 'game-row open-table', 'data-game': String(table.id) },
+    h('strong', {}, `${t(`kind_${table.kind}`)} · ${t(`variant_${table.kind}_${table.variant}`)}`),
+    h('span', {}, seats),
+    h('span', { class: 'tag' }, t('open_seats_n', { n: table.open_seats })),
+    h('span', { class: 'tag' }, table.rated ? t('rated') : t('unrated')),
+    table.turn ? h('span', { class: 'tag' }, timerText(table.turn.seconds)) : null,
+    sit);
+}
+
+/** The lobby's open tables: public tables waiting for players, the longest-waiting first. */
+async function openTables() {
+  const box = h('section', { class: 'panel open-tables' },
+    h('h2', {}, t('open_tables')), h('p', { class: 'note' }, t('open_tables_note')));
+  try {
+    const data = await api.lobby();
+    box.append(data.tables.length
+      ? h('ul', { class: 'games' }, data.tables.map(openTableRow))
+      : h('p', { class: 'note empty' }, t('no_open_tables')));
+  } catch (error) {
+    box.append(h('p', { class: 'error' }, error.message));
+  }
+  return box;
 }
 
 async function gamesList() {
@@ -250,6 +303,7 @@ export async function showLobby(root, preset) {
       h('h1', {}, t('welcome')),
       h('p', { class: 'lead' }, t('tagline')),
       identity(redraw),
+      await openTables(),
       newGameForm(all, preset, root),
       await gamesList()));
 }

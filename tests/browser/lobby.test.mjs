@@ -1,0 +1,53 @@
+// Finding a game with others through the page: one person opens a public table, a stranger
+// finds it among the lobby's open tables and sits down with one click, and they play.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  launch, player, idle, playToEnd, shot, uniqueName, BASE,
+} from './harness.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test('a stranger finds a public table in the lobby and sits down with one click', async () => {
+  const ann = await player(browser);
+  const bob = await player(browser);
+  await ann.goto(`${BASE}/#/new/basra/standard`);
+  await idle(ann);
+  await ann.fill('#player-name', uniqueName('Ann'));
+  await ann.check('#kind-basra');
+  await ann.selectOption('#seat-1', '');
+  await ann.fill('[data-option="target"]', '31');
+  await ann.selectOption('#visibility', 'public');
+  await ann.click('#create');
+  await ann.waitForSelector('.table[data-status="waiting"]');
+  const id = Number(ann.url().match(/#\/game\/(\d+)/)[1]);
+
+  await bob.goto(`${BASE}/#/`);
+  await idle(bob);
+  const row = `.open-tables .open-table[data-game="${id}"]`;
+  await bob.waitForSelector(row);
+  assert.match(await bob.textContent(row), /Open seat/);
+  await shot(bob, 'lobby-open-tables');
+  await bob.fill('#player-name', uniqueName('Bob'));
+  await bob.click(`${row} .sit-down`);
+  await bob.waitForURL(new RegExp(`#/game/${id}$`));
+  await bob.waitForSelector('.table[data-status="active"]');
+  // Ann's page learns of the stranger through the events, without a reload.
+  await ann.waitForSelector('.table[data-status="active"]', { timeout: 10000 });
+  const [a, b] = await Promise.all([playToEnd(ann, 'basra'), playToEnd(bob, 'basra')]);
+  assert.ok(a.moves > 0 && b.moves > 0);
+  // The table has left the lobby.
+  await bob.goto(`${BASE}/#/`);
+  await idle(bob);
+  assert.equal(await bob.$$eval(row, (n) => n.length), 0);
+  assert.deepEqual([...ann.problems, ...bob.problems], [], 'no script errors');
+  await ann.context().close();
+  await bob.context().close();
+});
