@@ -249,17 +249,43 @@ function openTableRow(table) {
     sit);
 }
 
-/** The lobby's open tables: public tables waiting for players, the longest-waiting first. */
+/** The lobby's live listing (an EventSource), while the lobby is shown. */
+let lobbyEvents = null;
+
+/** Stops following the lobby (the page shows something else). */
+export function leaveLobby() {
+  lobbyEvents?.close();
+  lobbyEvents = null;
+}
+
+/** The lobby's open tables: public tables waiting for players, the longest-waiting first,
+ * kept up to date as tables open, fill and close (the lobby's event stream). */
 async function openTables() {
+  const list = h('div', { class: 'open-table-list' });
   const box = h('section', { class: 'panel open-tables' },
-    h('h2', {}, t('open_tables')), h('p', { class: 'note' }, t('open_tables_note')));
+    h('h2', {}, t('open_tables')), h('p', { class: 'note' }, t('open_tables_note')), list);
+  const draw = (data) => list.replaceChildren(data.tables.length
+    ? h('ul', { class: 'games' }, data.tables.map(openTableRow))
+    : h('p', { class: 'note empty' }, t('no_open_tables')));
   try {
-    const data = await api.lobby();
-    box.append(data.tables.length
-      ? h('ul', { class: 'games' }, data.tables.map(openTableRow))
-      : h('p', { class: 'note empty' }, t('no_open_tables')));
+    draw(await api.lobby());
   } catch (error) {
-    box.append(h('p', { class: 'error' }, error.message));
+    list.replaceChildren(h('p', { class: 'error' }, error.message));
+  }
+  leaveLobby();
+  if (typeof EventSource === 'function') {
+    lobbyEvents = new EventSource('/api/v1/lobby');
+    lobbyEvents.addEventListener('lobby', (event) => {
+      if (!box.isConnected) {
+        leaveLobby();
+        return;
+      }
+      try {
+        draw(JSON.parse(event.data));
+      } catch {
+        // A listing that does not parse: keep the last one.
+      }
+    });
   }
   return box;
 }

@@ -4,7 +4,7 @@
 
 import { t, setLanguage, language, onLanguageChange } from './i18n.js';
 import { currentUser } from './api.js';
-import { showLobby, showJoin } from './lobby.js';
+import { showLobby, showJoin, leaveLobby } from './lobby.js';
 import { openTable, closeTable } from './table.js';
 import { h, setBusy, SPEEDS, SPEED_KEY } from './ui.js';
 import { showHelp } from './help.js';
@@ -33,6 +33,7 @@ async function route() {
   const app = document.getElementById('app');
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   chrome();
+  leaveLobby();
   setBusy(true);
   try {
     if (parts[0] === 'game' && /^\d+$/.test(parts[1] || '')) {

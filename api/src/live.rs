@@ -14,7 +14,7 @@ use tokio::sync::{Notify, broadcast, mpsc};
 
 use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::model::EventOut;
+use crate::model::{EventOut, Lobby, LobbyQuery};
 use crate::play::{self, Revoked};
 use crate::routes::run;
 use crate::state::AppState;
@@ -80,12 +80,12 @@ impl Hub {
     }
 }
 
-/// Waits until game `id` may have news, `limit` passes, or the process stops. Returns whether
-/// to look again.
+/// Waits until game `id` (or, with `None`, any game) may have news, `limit` passes, or the
+/// process stops. Returns whether to look again.
 async fn wait_for_news(
     hub: &Hub,
     notices: &mut broadcast::Receiver<i64>,
-    id: i64,
+    id: Option<i64>,
     limit: Duration,
 ) -> bool {
     // Register for the shutdown notice before looking at the flag: `notify_waiters` wakes only
@@ -101,7 +101,7 @@ async fn wait_for_news(
     loop {
         tokio::select! {
             notice = notices.recv() => match notice {
-                Ok(game) if game == id || game == EVERY_GAME => return true,
+                Ok(game) if id.is_none_or(|id| game == id || game == EVERY_GAME) => return true,
                 Ok(_) => continue,
                 Err(broadcast::error::RecvError::Lagged(_)) => return true,
                 Err(broadcast::error::RecvError::Closed) => return false,
@@ -138,7 +138,8 @@ pub async fn long_poll(
             return Ok((events, version));
         }
         let left = (deadline - now).min(FALLBACK_POLL);
-        if !wait_for_news(&state.hub, &mut notices, id, left).await && state.hub.is_shutting_down()
+        if !wait_for_news(&state.hub, &mut notices, Some(id), left).await
+            && state.hub.is_shutting_down()
         {
             return Ok((events, version));
         }
@@ -149,12 +150,13 @@ pub async fn long_poll(
 /// ends.
 struct StreamSlot {
     state: web::Data<AppState>,
-    account: i64,
+    account: Option<i64>,
 }
 
 impl StreamSlot {
-    /// Takes a slot for `account`, within the process's and the account's limits.
-    fn take(state: &web::Data<AppState>, account: i64) -> Result<StreamSlot, ApiError> {
+    /// Takes a slot for `account` (none: an anonymous reader of public news), within the
+    /// process's and the account's limits.
+    fn take(state: &web::Data<AppState>, account: Option<i64>) -> Result<StreamSlot, ApiError> {
         let hub = &state.hub;
         let limit = state.settings.max_streams;
         let per_account = state.settings.max_streams_per_account;
@@ -171,18 +173,21 @@ impl StreamSlot {
                 ),
             });
         }
-        let mine = accounts.entry(account).or_insert(0);
-        if *mine >= per_account {
-            return Err(ApiError::TooMany {
-                code: "too_many_streams",
-                detail: format!(
-                    "this account has {per_account} event streams open on this server, its \
-                     limit: close one, or use the JSON long-poll (Accept: application/json)"
-                ),
-                retry_after: 2,
-            });
+        if let Some(account) = account {
+            let mine = accounts.entry(account).or_insert(0);
+            if *mine >= per_account {
+                return Err(ApiError::TooMany {
+                    code: "too_many_streams",
+                    detail: format!(
+                        "this account has {per_account} event streams open on this server, \
+                         its limit: close one, or use the JSON long-poll (Accept: \
+                         application/json)"
+                    ),
+                    retry_after: 2,
+                });
+            }
+            *mine += 1;
         }
-        *mine += 1;
         hub.open_streams.fetch_add(1, Ordering::SeqCst);
         Ok(StreamSlot {
             state: state.clone(),
@@ -198,10 +203,12 @@ impl Drop for StreamSlot {
             .streams_by_account
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(count) = accounts.get_mut(&self.account) {
+        if let Some(account) = self.account
+            && let Some(count) = accounts.get_mut(&account)
+        {
             *count = count.saturating_sub(1);
             if *count == 0 {
-                accounts.remove(&self.account);
+                accounts.remove(&account);
             }
         }
         hub.open_streams.fetch_sub(1, Ordering::SeqCst);
@@ -237,7 +244,7 @@ pub fn stream(
     viewer: Viewer,
     after: i64,
 ) -> Result<impl actix_web::Responder, ApiError> {
-    let slot = StreamSlot::take(&state, caller.id)?;
+    let slot = StreamSlot::take(&state, Some(caller.id))?;
     let heartbeat = state.settings.heartbeat;
     let (tx, rx) = mpsc::channel::<sse::Event>(64);
     actix_web::rt::spawn(async move {
@@ -279,12 +286,87 @@ pub fn stream(
                 Err(_) => {}
             }
             tokio::select! {
-                keep_going = wait_for_news(&state.hub, &mut notices, id, FALLBACK_POLL) => {
+                keep_going = wait_for_news(&state.hub, &mut notices, Some(id), FALLBACK_POLL) => {
                     if !keep_going && state.hub.is_shutting_down() {
                         let _ = tx.send(sse::Event::Comment("the server is restarting: reconnect".into())).await;
                         return;
                     }
                 }
+                () = tx.closed() => return,
+            }
+        }
+    });
+    Ok(Sse::from_infallible_receiver(rx)
+        .with_keep_alive(heartbeat)
+        .with_retry_duration(Duration::from_secs(1)))
+}
+
+/// The least time between two reads of the lobby by one stream: a busy room changes many
+/// times a second, and a stream reads (and sends) the listing at most this often.
+const LOBBY_EVERY: Duration = Duration::from_millis(250);
+
+/// What identifies a lobby listing, apart from the seconds each table has waited (which change
+/// every second and are no news).
+fn lobby_signature(lobby: &Lobby) -> String {
+    let mut value = serde_json::to_value(lobby).unwrap_or_default();
+    if let Some(tables) = value.get_mut("tables").and_then(|t| t.as_array_mut()) {
+        for table in tables {
+            if let Some(table) = table.as_object_mut() {
+                table.remove("waiting_seconds");
+            }
+        }
+    }
+    value.to_string()
+}
+
+/// The lobby as Server-Sent Events: `event: lobby` with the listing (as `GET /lobby` answers
+/// it) at once and again whenever it changes — a table opened, joined, filled or closed on any
+/// replica — at most every [`LOBBY_EVERY`]; heartbeats; closed when the process stops.
+pub fn lobby_stream(
+    state: web::Data<AppState>,
+    query: LobbyQuery,
+) -> Result<impl actix_web::Responder, ApiError> {
+    let slot = StreamSlot::take(&state, None)?;
+    let heartbeat = state.settings.heartbeat;
+    let (tx, rx) = mpsc::channel::<sse::Event>(8);
+    actix_web::rt::spawn(async move {
+        let _slot = slot;
+        let mut notices = state.hub.notices.subscribe();
+        let mut sent: Option<String> = None;
+        loop {
+            let read = query.clone();
+            let looked = tokio::time::Instant::now();
+            if let Ok(lobby) = run(&state, move |conn, state| {
+                play::lobby(conn, &read, state.settings.open_table_expiry)
+            })
+            .await
+            {
+                let signature = lobby_signature(&lobby);
+                if sent.as_ref() != Some(&signature) {
+                    let Ok(data) = sse::Data::new_json(&lobby) else {
+                        return;
+                    };
+                    if tx
+                        .send(sse::Event::Data(data.event("lobby")))
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                    sent = Some(signature);
+                }
+            }
+            tokio::select! {
+                keep_going = wait_for_news(&state.hub, &mut notices, None, FALLBACK_POLL) => {
+                    if !keep_going && state.hub.is_shutting_down() {
+                        let _ = tx.send(sse::Event::Comment("the server is restarting: reconnect".into())).await;
+                        return;
+                    }
+                }
+                () = tx.closed() => return,
+            }
+            tokio::select! {
+                () = tokio::time::sleep_until(looked + LOBBY_EVERY) => {}
                 () = tx.closed() => return,
             }
         }
@@ -305,7 +387,7 @@ mod tests {
         hub.shut_down();
         let waited = tokio::time::timeout(
             Duration::from_secs(5),
-            wait_for_news(&hub, &mut notices, 1, Duration::from_secs(60)),
+            wait_for_news(&hub, &mut notices, Some(1), Duration::from_secs(60)),
         )
         .await;
         assert_eq!(
@@ -322,7 +404,7 @@ mod tests {
         let waiting = {
             let hub = hub.clone();
             tokio::spawn(async move {
-                wait_for_news(&hub, &mut notices, 1, Duration::from_secs(60)).await
+                wait_for_news(&hub, &mut notices, Some(1), Duration::from_secs(60)).await
             })
         };
         tokio::task::yield_now().await;
@@ -339,21 +421,21 @@ mod tests {
         hub.publish(Some(1));
         let woke = tokio::time::timeout(
             Duration::from_secs(5),
-            wait_for_news(&hub, &mut notices, 1, Duration::from_secs(60)),
+            wait_for_news(&hub, &mut notices, Some(1), Duration::from_secs(60)),
         )
         .await;
         assert_eq!(woke, Ok(true));
         hub.publish(None);
         let woke = tokio::time::timeout(
             Duration::from_secs(5),
-            wait_for_news(&hub, &mut notices, 1, Duration::from_secs(60)),
+            wait_for_news(&hub, &mut notices, Some(1), Duration::from_secs(60)),
         )
         .await;
         assert_eq!(woke, Ok(true));
         hub.publish(Some(3));
         let quiet = tokio::time::timeout(
             Duration::from_millis(200),
-            wait_for_news(&hub, &mut notices, 1, Duration::from_secs(60)),
+            wait_for_news(&hub, &mut notices, Some(1), Duration::from_secs(60)),
         )
         .await;
         assert!(quiet.is_err(), "news of another game woke the wait");

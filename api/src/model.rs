@@ -261,7 +261,7 @@ pub struct ActionResponse {
 }
 
 /// Query of `GET /lobby`.
-#[derive(Debug, Deserialize, IntoParams)]
+#[derive(Clone, Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct LobbyQuery {

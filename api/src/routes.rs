@@ -680,12 +680,7 @@ pub async fn events(
         play::authorize_reader(conn, &reader, id)
     })
     .await?;
-    let wants_stream = req
-        .headers()
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|accept| accept.contains("text/event-stream"));
-    if wants_stream {
+    if wants_stream(&req) {
         // `X-Accel-Buffering: no` tells a proxy such as nginx to pass events on at once.
         return crate::live::stream(state, id, caller, viewer, after).map(|stream| {
             Either::Left(
@@ -701,7 +696,9 @@ pub async fn events(
 
 /// The lobby: public tables waiting for players, the longest-waiting first, optionally of one
 /// game and variant. Sit down with `POST /games/{id}/join` (no invite code at a public table);
-/// a table nobody fills is closed after `expires_after_seconds`.
+/// a table nobody fills is closed after `expires_after_seconds`. With `Accept:
+/// text/event-stream` it is a Server-Sent Events stream instead: an `event: lobby` whose data is
+/// this same listing, at once and whenever it changes on any replica.
 #[utoipa::path(
     tag = "games",
     params(LobbyQuery),
@@ -714,13 +711,29 @@ pub async fn events(
 pub async fn lobby(
     state: web::Data<AppState>,
     query: web::Query<LobbyQuery>,
-) -> Result<HttpResponse, ApiError> {
+    req: HttpRequest,
+) -> Result<Either<impl actix_web::Responder, HttpResponse>, ApiError> {
     let query = query.into_inner();
+    if wants_stream(&req) {
+        return crate::live::lobby_stream(state, query).map(|stream| {
+            Either::Left(
+                actix_web::Responder::customize(stream).insert_header(("X-Accel-Buffering", "no")),
+            )
+        });
+    }
     let lobby = run(&state, move |conn, state| {
         play::lobby(conn, &query, state.settings.open_table_expiry)
     })
     .await?;
-    Ok(HttpResponse::Ok().json(lobby))
+    Ok(Either::Right(HttpResponse::Ok().json(lobby)))
+}
+
+/// Whether the request asks for Server-Sent Events.
+fn wants_stream(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|accept| accept.contains("text/event-stream"))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,6 +18,9 @@ after(async () => {
 test('a stranger finds a public table in the lobby and sits down with one click', async () => {
   const ann = await player(browser);
   const bob = await player(browser);
+  // Bob is in the lobby before the table opens: it appears there without a reload.
+  await bob.goto(`${BASE}/#/`);
+  await idle(bob);
   await ann.goto(`${BASE}/#/new/basra/standard`);
   await idle(ann);
   await ann.fill('#player-name', uniqueName('Ann'));
@@ -29,10 +32,8 @@ test('a stranger finds a public table in the lobby and sits down with one click'
   await ann.waitForSelector('.table[data-status="waiting"]');
   const id = Number(ann.url().match(/#\/game\/(\d+)/)[1]);
 
-  await bob.goto(`${BASE}/#/`);
-  await idle(bob);
   const row = `.open-tables .open-table[data-game="${id}"]`;
-  await bob.waitForSelector(row);
+  await bob.waitForSelector(row, { timeout: 10000 });
   assert.match(await bob.textContent(row), /Open seat/);
   await shot(bob, 'lobby-open-tables');
   await bob.fill('#player-name', uniqueName('Bob'));

@@ -293,3 +293,81 @@ on_both_backends!(
     a_tarneeb_spectator_never_sees_a_hidden_card,
     a_public_table_nobody_joins_is_closed_after_its_time,
 );
+
+/// The next `lobby` event's table ids within `wait` (skipping listings that `skip` says are not
+/// the one awaited).
+fn next_listing(
+    events: &std::sync::mpsc::Receiver<(Instant, Value)>,
+    wait: Duration,
+    done: impl Fn(&[i64]) -> bool,
+) -> Vec<i64> {
+    let until = Instant::now() + wait;
+    loop {
+        let left = until
+            .checked_duration_since(Instant::now())
+            .expect("the lobby stream said nothing new in time");
+        let (_, listing) = events.recv_timeout(left).expect("a lobby event");
+        let ids: Vec<i64> = listing["tables"]
+            .as_array()
+            .unwrap_or_else(|| panic!("not a listing: {listing}"))
+            .iter()
+            .map(|t| t["id"].as_i64().unwrap())
+            .collect();
+        if done(&ids) {
+            return ids;
+        }
+    }
+}
+
+fn the_lobby_stream_tells_of_tables_opening_filling_and_closing(backend: Backend) {
+    let server = Server::start(backend);
+    let host = server.guest("host");
+    let stranger = server.guest("stranger");
+    let events = server.stream("/api/v1/lobby", "", None).unwrap();
+    assert!(next_listing(&events, Duration::from_secs(5), |_| true).is_empty());
+    let id = open(
+        &server,
+        &host,
+        json!({"kind": "basra", "seats": [{}, {}], "visibility": "public"}),
+    );
+    assert_eq!(
+        next_listing(&events, Duration::from_secs(5), |ids| !ids.is_empty()),
+        vec![id]
+    );
+    // A table of another game in a filtered stream is no news there.
+    let rummy_only = server.stream("/api/v1/lobby?kind=rummy", "", None).unwrap();
+    assert!(next_listing(&rummy_only, Duration::from_secs(5), |_| true).is_empty());
+    let joined = server.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&stranger.token),
+        &json!({}),
+    );
+    assert_eq!(joined.status, 200, "{joined:?}");
+    assert!(next_listing(&events, Duration::from_secs(5), |ids| ids.is_empty()).is_empty());
+    assert!(
+        rummy_only
+            .recv_timeout(Duration::from_millis(1500))
+            .is_err(),
+        "a filtered stream repeated an unchanged listing"
+    );
+}
+
+#[test]
+fn a_lobby_stream_on_one_replica_tells_of_a_table_opened_through_another() {
+    let a = Server::start(Backend::Postgres);
+    let b = a.replica(&[]);
+    let host = a.guest("host");
+    let events = b.stream("/api/v1/lobby", "", None).unwrap();
+    assert!(next_listing(&events, Duration::from_secs(5), |_| true).is_empty());
+    let id = open(
+        &a,
+        &host,
+        json!({"kind": "thirty_one", "seats": [{}, {}, {"bot": "easy"}], "visibility": "public"}),
+    );
+    assert_eq!(
+        next_listing(&events, Duration::from_secs(5), |ids| !ids.is_empty()),
+        vec![id]
+    );
+}
+
+on_both_backends!(the_lobby_stream_tells_of_tables_opening_filling_and_closing);
