@@ -77,6 +77,9 @@ export async function login(name, password, register) {
 export const catalogue = () => request('GET', '/games/kinds');
 export const createGame = (body) => request('POST', '/games', body);
 export const joinGame = (id, code) => request('POST', `/games/${id}/join`, code ? { invite_code: code } : {});
+export const seek = (body) => request('POST', '/seeks', body);
+export const seekStatus = (id, wait, signal) => request('GET', `/seeks/${id}?wait=${wait}`, undefined, { signal });
+export const cancelSeek = (id) => request('POST', `/seeks/${id}/cancel`, {});
 export const lobby = (kind) => request('GET', kind ? `/lobby?kind=${encodeURIComponent(kind)}` : '/lobby');
 export const getGame = (id) => request('GET', `/games/${id}`);
 export const myGames = (page = 1) => request('GET', `/games?mine=true&page=${page}`);

@@ -102,7 +102,9 @@ function newGameForm(all, preset, root) {
   const details = h('div', { class: 'game-details' });
   form.append(details);
   const create = h('button', { type: 'submit', class: 'button primary', id: 'create' }, t('create_game'));
-  form.append(create);
+  const quick = h('button', { type: 'button', class: 'button', id: 'quick-match', title: t('quick_match_note') }, t('quick_match'));
+  const looking = h('p', { class: 'note looking', hidden: true });
+  form.append(h('div', { class: 'row form-actions' }, create, quick), looking);
 
   let variant;
   const variantChanged = (name) => {
@@ -168,6 +170,60 @@ function newGameForm(all, preset, root) {
   };
   variantChanged(preset.variant);
 
+  /** The chosen house rules, as the API wants them (defaults left out). */
+  const chosenOptions = () => {
+    const options = {};
+    for (const option of variant.options) {
+      const input = form.querySelector(`[data-option="${option.name}"]`);
+      const value = optionValue(option, input);
+      if (value !== option.default) options[option.name] = value;
+    }
+    return options;
+  };
+
+  // Quick match: the chosen game, variant, seat count and house rules, with whoever else is
+  // looking for the same now; the page asks after the seek until it is matched.
+  let seeking = null;
+  const stopLooking = async () => {
+    const current = seeking;
+    seeking = null;
+    current?.abort.abort();
+    looking.hidden = true;
+    quick.disabled = false;
+    if (current?.id) await api.cancelSeek(current.id).catch(() => {});
+  };
+  quick.addEventListener('click', async () => {
+    if (!form.reportValidity()) return;
+    quick.disabled = true;
+    try {
+      await ensureUser();
+      const body = {
+        kind: kind.kind, variant: variant.name, players: Number(form.querySelector('#seat-count').value),
+        options: chosenOptions(),
+      };
+      const current = { id: null, abort: new AbortController() };
+      seeking = current;
+      let seek = await api.seek(body);
+      current.id = seek.id;
+      const stop = h('button', { type: 'button', class: 'button ghost', id: 'stop-looking' }, t('stop_looking'));
+      stop.addEventListener('click', stopLooking);
+      looking.replaceChildren(t('looking'), ' ', stop);
+      looking.hidden = false;
+      while (seeking === current && seek.status === 'open' && form.isConnected) {
+        seek = await api.seekStatus(seek.id, 20, current.abort.signal);
+      }
+      if (seek.status === 'matched' && form.isConnected) {
+        seeking = null;
+        location.hash = `#/game/${seek.game_id}`;
+      } else if (seeking === current) {
+        await stopLooking();
+      }
+    } catch (error) {
+      if (error.name !== 'AbortError') toast(error.message, 'error');
+      await stopLooking();
+    }
+  });
+
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     if (!form.reportValidity()) return;
@@ -181,13 +237,7 @@ function newGameForm(all, preset, root) {
         const level = seat === 0 ? '' : select.value;
         seats.push(level ? { bot: level } : {});
       }
-      const options = {};
-      for (const option of variant.options) {
-        const input = form.querySelector(`[data-option="${option.name}"]`);
-        const value = optionValue(option, input);
-        if (value !== option.default) options[option.name] = value;
-      }
-      const body = { kind: kind.kind, variant: variant.name, seats, options };
+      const body = { kind: kind.kind, variant: variant.name, seats, options: chosenOptions() };
       const seed = form.querySelector('#seed').value.trim();
       if (seed) body.seed = seed;
       const seconds = Number(form.querySelector('#turn-seconds').value);

@@ -301,6 +301,48 @@ pub fn stream(
         .with_retry_duration(Duration::from_secs(1)))
 }
 
+/// How often a waiting seek's long-poll tries the pairing again.
+const PAIR_EVERY: Duration = Duration::from_millis(1000);
+
+/// `GET /seeks/{id}` with `wait`: answers when the seek is no longer open or `wait` passes,
+/// looking again at every notice (a seek matched elsewhere makes a game, and so a notice) and
+/// trying the pairing again every [`PAIR_EVERY`].
+pub async fn seek_long_poll(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: i64,
+    wait: Duration,
+) -> Result<crate::model::Seek, ApiError> {
+    let mut notices = state.hub.notices.subscribe();
+    let deadline = tokio::time::Instant::now() + wait;
+    let mut paired_at: Option<tokio::time::Instant> = None;
+    loop {
+        let now = tokio::time::Instant::now();
+        let pair = paired_at.is_none_or(|at| now >= at + PAIR_EVERY);
+        if pair {
+            paired_at = Some(now);
+        }
+        let asker = caller.clone();
+        let seek = run(&state, move |conn, state| {
+            play::seeks::look(conn, &asker, id, pair, &state.metrics)
+        })
+        .await?;
+        let now = tokio::time::Instant::now();
+        if seek.status != "open" || now >= deadline || state.hub.is_shutting_down() {
+            if let Some(game) = seek.game_id {
+                state.hub.publish(Some(game));
+            }
+            return Ok(seek);
+        }
+        let left = (deadline - now).min(PAIR_EVERY);
+        if !wait_for_news(&state.hub, &mut notices, None, left).await
+            && state.hub.is_shutting_down()
+        {
+            return Ok(seek);
+        }
+    }
+}
+
 /// The least time between two reads of the lobby by one stream: a busy room changes many
 /// times a second, and a stream reads (and sends) the listing at most this often.
 const LOBBY_EVERY: Duration = Duration::from_millis(250);

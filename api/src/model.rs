@@ -260,6 +260,64 @@ pub struct ActionResponse {
     pub view: serde_json::Value,
 }
 
+/// `POST /seeks`: a quick match.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"kind": "tarneeb", "players": 4, "rated": true, "rating_range": 300, "fill_after": 60}))]
+pub struct SeekRequest {
+    pub kind: GameKind,
+    /// The variant; the kind's default when left out.
+    pub variant: Option<String>,
+    /// Seats at the table (the catalogue lists each variant's).
+    #[schema(minimum = 2, maximum = 8)]
+    pub players: i64,
+    /// House rules, within the catalogue's bounds; seekers pair only on the same rules.
+    #[serde(default)]
+    pub options: BTreeMap<String, OptionValue>,
+    /// Rated (the default) pairs with rated seekers by rating; unrated makes a practice game
+    /// (never rated or counted).
+    pub rated: Option<bool>,
+    /// The most an opponent's rating may differ from yours (both seekers' ranges must agree);
+    /// none: anyone.
+    #[schema(minimum = 0, maximum = 3000)]
+    pub rating_range: Option<i64>,
+    /// After this many seconds, computer players fill the seats nobody took; none: wait for
+    /// people only.
+    #[schema(minimum = 1, maximum = 3600)]
+    pub fill_after: Option<i64>,
+}
+
+/// A quick-match seek.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Seek {
+    pub id: i64,
+    pub kind: GameKind,
+    pub variant: String,
+    pub players: i64,
+    #[schema(value_type = Object)]
+    pub options: serde_json::Value,
+    pub rated: bool,
+    pub rating_range: Option<i64>,
+    pub fill_after: Option<i64>,
+    /// `open` (waiting), `matched` (see `game_id`), `cancelled` or `expired` (its client stopped
+    /// asking after it).
+    pub status: String,
+    /// The game the seek was seated in, once matched.
+    pub game_id: Option<i64>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// Query of `GET /seeks/{id}`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct SeekQuery {
+    /// Wait up to this many seconds (at most the server's long-poll limit) for the seek to be
+    /// matched; default 0: answer at once.
+    #[param(minimum = 0)]
+    pub wait: Option<i64>,
+}
+
 /// Query of `GET /lobby`.
 #[derive(Clone, Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]

@@ -38,6 +38,9 @@ pub struct Settings {
     /// `CARDROOM_OPEN_TABLE_SECS`: how long a public table waits for its players before it is
     /// closed.
     pub open_table_expiry: Duration,
+    /// `CARDROOM_SEEK_TIMEOUT_SECS`: how long a quick-match seek stays open without its client
+    /// asking after it.
+    pub seek_timeout: Duration,
     /// `CARDROOM_HEARTBEAT_SECS`: how often an idle event stream sends a heartbeat.
     pub heartbeat: Duration,
     /// `CARDROOM_AUTH_PER_MINUTE`: sign-ins (guest, register, login) per client address per
@@ -128,6 +131,9 @@ impl Settings {
             long_poll: Duration::from_secs(number("CARDROOM_LONG_POLL_SECS", 25)?.clamp(1, 300)),
             sweep_every: Duration::from_millis(number("CARDROOM_SWEEP_MS", 2000)?.max(100)),
             max_streams: number("CARDROOM_MAX_STREAMS", 1000)? as usize,
+            seek_timeout: Duration::from_secs(
+                number("CARDROOM_SEEK_TIMEOUT_SECS", 30)?.clamp(1, 3600),
+            ),
             open_table_expiry: Duration::from_secs(
                 number("CARDROOM_OPEN_TABLE_SECS", 1800)?.clamp(1, 7 * 24 * 3600),
             ),

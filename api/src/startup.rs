@@ -75,6 +75,9 @@ fn api_routes(config: &mut ServiceConfig) {
                 .service(routes::create_game)
                 .service(routes::list_games)
                 .service(routes::lobby)
+                .service(routes::create_seek)
+                .service(routes::get_seek)
+                .service(routes::cancel_seek)
                 .service(routes::join_game)
                 .service(routes::get_game)
                 .service(routes::make_move)
@@ -569,11 +572,12 @@ async fn recovery_sweep(state: web::Data<AppState>) {
                 crate::play::recover(conn, &state.metrics)?,
                 crate::play::enforce_timers(conn, &state.metrics)?,
                 crate::play::expire_open_tables(conn, state.settings.open_table_expiry)?,
+                crate::play::seeks::sweep(conn, state.settings.seek_timeout, &state.metrics)?,
             ))
         })
         .await;
         match result {
-            Ok((recovered, timed_out, expired)) => {
+            Ok((recovered, timed_out, expired, matched)) => {
                 if !recovered.is_empty() {
                     tracing::info!(
                         games = recovered.len(),
@@ -586,7 +590,15 @@ async fn recovery_sweep(state: web::Data<AppState>) {
                 if !expired.is_empty() {
                     tracing::info!(games = expired.len(), "closed open tables nobody joined");
                 }
-                for id in recovered.into_iter().chain(timed_out).chain(expired) {
+                if !matched.is_empty() {
+                    tracing::info!(games = matched.len(), "seated quick-match seekers");
+                }
+                for id in recovered
+                    .into_iter()
+                    .chain(timed_out)
+                    .chain(expired)
+                    .chain(matched)
+                {
                     state.hub.publish(Some(id));
                 }
             }

@@ -12,6 +12,7 @@ pub mod games;
 pub mod notify;
 pub mod ratings;
 pub mod schema;
+pub mod seeks;
 mod statements;
 pub mod users;
 

@@ -134,6 +134,25 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    seeks (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        kind -> Text,
+        variant -> Text,
+        players -> Integer,
+        options -> Text,
+        rated -> Bool,
+        rating -> Double,
+        rating_range -> Nullable<Integer>,
+        fill_after -> Nullable<Integer>,
+        status -> Text,
+        game_id -> Nullable<BigInt>,
+        created_at -> Timestamp,
+        seen_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(game_log -> games (game_id));
 diesel::joinable!(deals -> games (game_id));
@@ -149,5 +168,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     idempotency_keys,
     results,
     ratings,
-    rating_history
+    rating_history,
+    seeks
 );

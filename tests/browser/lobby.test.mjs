@@ -52,3 +52,24 @@ test('a stranger finds a public table in the lobby and sits down with one click'
   await ann.context().close();
   await bob.context().close();
 });
+
+test('two strangers who ask for a quick match at the same moment play each other', async () => {
+  const pages = [await player(browser), await player(browser)];
+  for (const [n, page] of pages.entries()) {
+    await page.goto(`${BASE}/#/new/basra/standard`);
+    await idle(page);
+    await page.fill('#player-name', uniqueName(n ? 'Sara' : 'Omar'));
+    await page.check('#kind-basra');
+    await page.fill('[data-option="target"]', '31');
+  }
+  await Promise.all(pages.map((page) => page.click('#quick-match')));
+  await Promise.all(pages.map((page) => page.waitForURL(/#\/game\/\d+$/, { timeout: 15000 })));
+  const ids = pages.map((page) => Number(page.url().match(/#\/game\/(\d+)/)[1]));
+  assert.equal(ids[0], ids[1], 'both are at the same table');
+  await Promise.all(pages.map((page) => page.waitForSelector('.table[data-status="active"]')));
+  await shot(pages[0], 'quick-match');
+  const played = await Promise.all(pages.map((page) => playToEnd(page, 'basra')));
+  assert.ok(played.every((p) => p.moves > 0));
+  assert.deepEqual(pages.flatMap((page) => page.problems), [], 'no script errors');
+  for (const page of pages) await page.context().close();
+});

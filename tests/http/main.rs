@@ -21,6 +21,7 @@ mod ratings;
 mod recovery;
 mod replicas;
 mod rummy;
+mod seeks;
 mod tarneeb;
 mod thirty_one;
 mod timers;

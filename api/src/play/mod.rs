@@ -31,6 +31,7 @@ mod lobby;
 pub mod players;
 mod read;
 mod recovery;
+pub mod seeks;
 mod setup;
 mod timers;
 mod view;

@@ -76,6 +76,18 @@ pub fn create(
     request: CreateGame,
     metrics: &Metrics,
 ) -> Result<GameCreated, ApiError> {
+    create_seated(conn, caller, request, &[], metrics)
+}
+
+/// [`create`], with `others` — (seat, account) — seated too (a quick match seats everyone it
+/// paired at once).
+pub(super) fn create_seated(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    request: CreateGame,
+    others: &[(usize, i64)],
+    metrics: &Metrics,
+) -> Result<GameCreated, ApiError> {
     let kind = request.kind;
     let n = request.seats.len();
     if n == 0 || n > 8 {
@@ -115,6 +127,13 @@ pub fn create(
         )));
     }
     seat_changes[own_index].user_id = Some(caller.id);
+    for &(seat, user) in others {
+        let open = seat_changes
+            .get_mut(seat)
+            .filter(|s| s.bot.is_none() && s.user_id.is_none())
+            .ok_or_else(|| ApiError::Internal(format!("seat {seat} is not open for {user}")))?;
+        open.user_id = Some(user);
+    }
 
     let (turn_seconds, takeover_after) = match &request.turn {
         None => (None, None),
