@@ -299,6 +299,26 @@ function openTableRow(table) {
     sit);
 }
 
+/** A public game being played, with a link to watch it. */
+function liveRow(game) {
+  const seats = game.seats.map((s) => (s.bot ? t('computer_level', { level: levelName(s.bot) }) : s.name)).join(', ');
+  const link = h('a', { href: `#/game/${game.id}` },
+    h('strong', {}, `${t(`kind_${game.kind}`)} · ${t(`variant_${game.kind}_${game.variant}`)}`),
+    h('span', {}, seats),
+    h('span', { class: 'tag watch' }, t('watch')));
+  // Watching needs an account: a guest under the name typed, if there is none yet.
+  link.addEventListener('click', async (event) => {
+    event.preventDefault();
+    try {
+      await ensureUser();
+      location.hash = `#/game/${game.id}`;
+    } catch (error) {
+      toast(error.message, 'error');
+    }
+  });
+  return h('li', { class: 'game-row live-game', 'data-game': String(game.id) }, link);
+}
+
 /** The lobby's live listing (an EventSource), while the lobby is shown. */
 let lobbyEvents = null;
 
@@ -312,11 +332,18 @@ export function leaveLobby() {
  * kept up to date as tables open, fill and close (the lobby's event stream). */
 async function openTables() {
   const list = h('div', { class: 'open-table-list' });
+  const live = h('div', { class: 'live-list' });
   const box = h('section', { class: 'panel open-tables' },
-    h('h2', {}, t('open_tables')), h('p', { class: 'note' }, t('open_tables_note')), list);
-  const draw = (data) => list.replaceChildren(data.tables.length
-    ? h('ul', { class: 'games' }, data.tables.map(openTableRow))
-    : h('p', { class: 'note empty' }, t('no_open_tables')));
+    h('h2', {}, t('open_tables')), h('p', { class: 'note' }, t('open_tables_note')), list,
+    h('h3', {}, t('live_games')), live);
+  const draw = (data) => {
+    list.replaceChildren(data.tables.length
+      ? h('ul', { class: 'games' }, data.tables.map(openTableRow))
+      : h('p', { class: 'note empty' }, t('no_open_tables')));
+    live.replaceChildren((data.playing || []).length
+      ? h('ul', { class: 'games' }, data.playing.map(liveRow))
+      : h('p', { class: 'note empty' }, t('no_live_games')));
+  };
   try {
     draw(await api.lobby());
   } catch (error) {

@@ -387,10 +387,16 @@ class Table {
     felt.append(others);
     felt.append(h('div', { class: 'center' }, r.center(ctx)));
     const mine = h('div', { class: 'mine' });
-    mine.append(this.seatPanel(ctx, me, 'me'));
-    mine.append(h('div', { class: 'hand-area' }, r.hand(ctx)));
-    const actions = r.actions ? r.actions(ctx) : null;
-    mine.append(h('div', { class: 'actions', role: 'group', 'aria-label': t('actions') }, actions));
+    if (this.watching()) {
+      // A spectator: the first seat sits at the bottom like any other, hand face down.
+      mine.append(this.seatPanel(ctx, me, 'below'));
+      mine.append(h('p', { class: 'note watching' }, t('watching_note')));
+    } else {
+      mine.append(this.seatPanel(ctx, me, 'me'));
+      mine.append(h('div', { class: 'hand-area' }, r.hand(ctx)));
+      const actions = r.actions ? r.actions(ctx) : null;
+      mine.append(h('div', { class: 'actions', role: 'group', 'aria-label': t('actions') }, actions));
+    }
     felt.append(mine);
     root.append(felt);
     root.append(this.statusLine(ctx));
@@ -402,12 +408,18 @@ class Table {
     }
   }
 
+  /** Whether the caller watches the table (a public game) rather than sits at it. */
+  watching() {
+    return this.view.your_seat === null || this.view.your_seat === undefined;
+  }
+
   header() {
     const view = this.view;
     const title = `${t(`kind_${view.kind}`)} · ${t(`variant_${view.kind}_${view.variant}`)}`;
     const bar = h('div', { class: 'table-head' },
       h('h1', {}, title),
       view.practice ? h('span', { class: 'tag' }, t('practice')) : null,
+      this.watching() ? h('span', { class: 'tag watching' }, t('watching')) : null,
       view.turn ? h('span', { class: 'tag timer' }, t('per_move', { time: timerText(view.turn.seconds) })) : null,
       h('span', { class: 'tag status', 'data-status': view.status }, t(`status_${view.status}`)),
       h('a', { href: `#/help/${view.kind}/${view.variant}`, class: 'button ghost' }, t('rules_here')),
@@ -473,6 +485,8 @@ class Table {
       const prompt = yours && this.renderer.prompt ? this.renderer.prompt(ctx) : null;
       box.append(h('p', { class: yours ? 'your-turn' : '' },
         yours ? prompt || t('your_turn') : t('waiting_for', { who: this.seatName(view.to_act) })));
+    } else if (view.status === 'hand_over' && this.watching()) {
+      box.append(this.handSummary());
     } else if (view.status === 'hand_over') {
       box.append(this.handSummary());
       const button = h('button', { type: 'button', class: 'button primary', 'data-action': 'deal', 'data-focus': 'deal' }, t('deal_next'));
@@ -481,6 +495,10 @@ class Table {
     } else if (view.status === 'finished' || view.status === 'abandoned') {
       box.append(this.handSummary());
       box.append(h('p', { class: 'outcome', 'data-outcome': 'over' }, this.outcomeText(view.outcome) || t('status_abandoned')));
+      if (this.watching()) {
+        box.append(h('a', { href: '#/', class: 'button' }, t('lobby')));
+        return box;
+      }
       const again = h('button', { type: 'button', class: 'button primary', 'data-action': 'again' }, t('play_again'));
       again.addEventListener('click', () => {
         location.hash = `#/new/${view.kind}/${view.variant}`;
@@ -520,7 +538,8 @@ class Table {
     queueMicrotask(() => {
       log.scrollTop = log.scrollHeight;
     });
-    if (this.view.status === 'active' || this.view.status === 'hand_over' || this.view.status === 'waiting') {
+    const playing = ['active', 'hand_over', 'waiting'].includes(this.view.status);
+    if (playing && !this.watching()) {
       side.append(this.resignControl());
     }
     return side;

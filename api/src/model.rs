@@ -345,6 +345,20 @@ pub struct Lobby {
     pub total: i64,
     /// How long a public table waits for its players before it is closed, in seconds.
     pub expires_after_seconds: i64,
+    /// Public games being played now, newest first (at most 20): anyone signed in may watch
+    /// them (`GET /games/{id}` and its events, as a spectator).
+    pub playing: Vec<LiveTable>,
+}
+
+/// A public game being played, to watch.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LiveTable {
+    pub id: i64,
+    pub kind: GameKind,
+    pub variant: String,
+    pub rated: bool,
+    pub seats: Vec<LobbySeat>,
+    pub created_at: DateTime<Utc>,
 }
 
 /// A public table waiting for players.

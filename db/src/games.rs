@@ -886,6 +886,44 @@ pub fn lobby(
     Ok((records, total))
 }
 
+/// Public games being played now (dealt, not finished), newest first, at most `limit`,
+/// optionally of one kind and variant: what anyone signed in may watch.
+pub fn live_public(
+    conn: &mut AnyConnection,
+    kind: Option<&str>,
+    variant: Option<&str>,
+    limit: i64,
+) -> Result<Vec<GameRecord>, DbError> {
+    let mut query = games::table
+        .filter(games::status.eq_any(["active", "hand_over"]))
+        .filter(games::visibility.eq("public"))
+        .into_boxed();
+    if let Some(kind) = kind {
+        query = query.filter(games::kind.eq(kind.to_owned()));
+    }
+    if let Some(variant) = variant {
+        query = query.filter(games::variant.eq(variant.to_owned()));
+    }
+    let rows: Vec<GameRow> = query
+        .order((games::created_at.desc(), games::id.desc()))
+        .limit(limit)
+        .load(conn)?;
+    let ids: Vec<i64> = rows.iter().map(|g| g.id).collect();
+    let seats = seats_of_games(conn, &ids)?;
+    Ok(rows
+        .into_iter()
+        .map(|game| {
+            let id = game.id;
+            let mine = seats
+                .iter()
+                .filter(|(game, _)| *game == id)
+                .map(|(_, seat)| seat.clone())
+                .collect();
+            GameRecord { game, seats: mine }
+        })
+        .collect())
+}
+
 /// Public tables still waiting for players that were opened before `before` (the open tables
 /// nobody joined in time), at most `limit`, oldest first: their ids and versions.
 pub fn stale_open_tables(

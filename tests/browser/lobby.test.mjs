@@ -68,8 +68,22 @@ test('two strangers who ask for a quick match at the same moment play each other
   assert.equal(ids[0], ids[1], 'both are at the same table');
   await Promise.all(pages.map((page) => page.waitForSelector('.table[data-status="active"]')));
   await shot(pages[0], 'quick-match');
+  // A third person finds the game under "Being played now" and watches it: no hand, no move.
+  const watcher = await player(browser);
+  await watcher.goto(`${BASE}/#/`);
+  await idle(watcher);
+  await watcher.fill('#player-name', uniqueName('Lina'));
+  const live = `.live-game[data-game="${ids[0]}"] a`;
+  await watcher.waitForSelector(live, { timeout: 10000 });
+  await watcher.click(live);
+  await watcher.waitForSelector('.table .tag.watching');
+  assert.equal(await watcher.$$eval('.hand-area, .actions', (n) => n.length), 0, 'a spectator has no hand and no moves');
+  assert.equal(await watcher.$$eval('.felt button.legal', (n) => n.length), 0);
+  const playersFaces = await watcher.$$eval('.seat .card:not(.back)', (n) => n.length);
+  assert.equal(playersFaces, 0, 'every hand is face down for a spectator');
+  await shot(watcher, 'watching');
   const played = await Promise.all(pages.map((page) => playToEnd(page, 'basra')));
   assert.ok(played.every((p) => p.moves > 0));
-  assert.deepEqual(pages.flatMap((page) => page.problems), [], 'no script errors');
-  for (const page of pages) await page.context().close();
+  assert.deepEqual([...pages, watcher].flatMap((page) => page.problems), [], 'no script errors');
+  for (const page of [...pages, watcher]) await page.context().close();
 });

@@ -263,7 +263,16 @@ test('resigning asks first, then ends a two-player game', async () => {
 
 test('computer moves arrive one at a time, each announced while it is thought over', async () => {
   const page = await player(browser, { speed: 'fast' });
-  await createGame(page, { kind: 'thirty_one', variant: 'standard', players: 3 });
+  // A fixed seed, so that the hand reaches the person's turn (a random deal can end the hand
+  // before it: a dealt 31).
+  await page.goto(`${BASE}/#/new/thirty_one/standard`);
+  await idle(page);
+  await page.fill('#player-name', uniqueName());
+  await page.selectOption('#seat-count', '3');
+  await page.click('.practice summary');
+  await page.fill('#seed', '5eed'.repeat(16));
+  await page.click('#create');
+  await page.waitForURL(/#\/game\/\d+/);
   await page.waitForSelector('.status-line .your-turn');
   const logBefore = await page.$$eval('.log li', (n) => n.length);
   await page.click('.felt [data-pile="stock"].legal');

@@ -78,6 +78,12 @@ fn strangers_find_a_public_table_in_the_lobby_and_sit_down_without_a_code(backen
     assert_eq!(joined.body["visibility"], "public");
     assert_ne!(joined.body["status"], "waiting");
     assert_eq!(lobby_ids(&server, ""), vec![basra]);
+    // Now it is among the games anyone may watch (and only it: the others wait, or are not
+    // public).
+    let playing = server.get("/api/v1/lobby", None).body["playing"].clone();
+    assert_eq!(playing.as_array().map(Vec::len), Some(1), "{playing}");
+    assert_eq!(playing[0]["id"], public);
+    assert_eq!(playing[0]["seats"][1]["name"], "stranger");
     // The other tables still want their code.
     for id in [unlisted, private] {
         server

@@ -10,7 +10,33 @@ use serde_json::{Value, json};
 
 use super::{Changes, load, summary};
 use crate::error::ApiError;
-use crate::model::{Lobby, LobbyQuery, LobbySeat, OpenTable, TurnPolicy};
+use crate::model::{LiveTable, Lobby, LobbyQuery, LobbySeat, OpenTable, TurnPolicy};
+
+/// The most games the lobby lists to watch.
+const LIVE_LISTED: i64 = 20;
+
+/// The seats of a listed table, with each person's rating in the kind (against people).
+fn lobby_seats(
+    conn: &mut AnyConnection,
+    kind: &str,
+    seats: &[cardroom_db::games::SeatRow],
+) -> Result<Vec<LobbySeat>, ApiError> {
+    let people: Vec<i64> = seats.iter().filter_map(|s| s.user_id).collect();
+    let ratings: HashMap<i64, f64> = cardroom_db::ratings::of_users(conn, &people, kind, "people")?
+        .into_iter()
+        .map(|r| (r.user_id, r.rating))
+        .collect();
+    Ok(seats
+        .iter()
+        .map(|s| LobbySeat {
+            seat: i64::from(s.seat),
+            name: s.name.clone(),
+            rating: s.user_id.and_then(|u| ratings.get(&u).copied()),
+            bot: s.bot.clone(),
+            open: s.user_id.is_none() && s.bot.is_none(),
+        })
+        .collect())
+}
 
 /// `GET /lobby`.
 pub fn lobby(
@@ -40,23 +66,7 @@ pub fn lobby(
             .kind
             .parse()
             .map_err(|_| ApiError::Internal(format!("stored kind {}", row.kind)))?;
-        let people: Vec<i64> = record.seats.iter().filter_map(|s| s.user_id).collect();
-        let ratings: HashMap<i64, f64> =
-            cardroom_db::ratings::of_users(conn, &people, &row.kind, "people")?
-                .into_iter()
-                .map(|r| (r.user_id, r.rating))
-                .collect();
-        let seats: Vec<LobbySeat> = record
-            .seats
-            .iter()
-            .map(|s| LobbySeat {
-                seat: i64::from(s.seat),
-                name: s.name.clone(),
-                rating: s.user_id.and_then(|u| ratings.get(&u).copied()),
-                bot: s.bot.clone(),
-                open: s.user_id.is_none() && s.bot.is_none(),
-            })
-            .collect();
+        let seats = lobby_seats(conn, &row.kind, &record.seats)?;
         let created_at = row.created_at.and_utc();
         tables.push(OpenTable {
             id: row.id,
@@ -74,12 +84,28 @@ pub fn lobby(
             waiting_seconds: (now - created_at).num_seconds().max(0),
         });
     }
+    let mut playing = Vec::new();
+    for record in games::live_public(conn, kind, query.variant.as_deref(), LIVE_LISTED)? {
+        let row = &record.game;
+        playing.push(LiveTable {
+            id: row.id,
+            kind: row
+                .kind
+                .parse()
+                .map_err(|_| ApiError::Internal(format!("stored kind {}", row.kind)))?,
+            variant: row.variant.clone(),
+            rated: !row.practice,
+            seats: lobby_seats(conn, &row.kind, &record.seats)?,
+            created_at: row.created_at.and_utc(),
+        });
+    }
     Ok(Lobby {
         tables,
         page,
         per_page,
         total,
         expires_after_seconds: expires_after.as_secs() as i64,
+        playing,
     })
 }
 
