@@ -130,8 +130,8 @@ pub fn own(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<SeekRow
     }
 }
 
-/// `GET /seeks/{id}` looks: the client is still there, and (if `pair`) the pairing is tried
-/// again.
+/// `GET /seeks/{id}` looks; with `pair` (at most once a second), the client is marked still
+/// there and the pairing is tried again.
 pub fn look(
     conn: &mut AnyConnection,
     caller: &Caller,
@@ -140,11 +140,9 @@ pub fn look(
     metrics: &Metrics,
 ) -> Result<Seek, ApiError> {
     let row = own(conn, caller, id)?;
-    if row.status == "open" {
+    if row.status == "open" && pair {
         seeks::touch(conn, id)?;
-        if pair {
-            try_to_pair(conn, id, false, metrics)?;
-        }
+        try_to_pair(conn, id, false, metrics)?;
     }
     let row = seeks::get(conn, id)?.ok_or(DbError::NotFound)?;
     seek_out(&row)
