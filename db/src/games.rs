@@ -869,21 +869,7 @@ pub fn lobby(
         .offset(page.saturating_sub(1).saturating_mul(per_page))
         .limit(per_page)
         .load(conn)?;
-    let ids: Vec<i64> = rows.iter().map(|g| g.id).collect();
-    let seats = seats_of_games(conn, &ids)?;
-    let records = rows
-        .into_iter()
-        .map(|game| {
-            let id = game.id;
-            let mine = seats
-                .iter()
-                .filter(|(game, _)| *game == id)
-                .map(|(_, seat)| seat.clone())
-                .collect();
-            GameRecord { game, seats: mine }
-        })
-        .collect();
-    Ok((records, total))
+    Ok((with_their_seats(conn, rows)?, total))
 }
 
 /// Public games being played now (dealt, not finished), newest first, at most `limit`,
@@ -908,6 +894,14 @@ pub fn live_public(
         .order((games::created_at.desc(), games::id.desc()))
         .limit(limit)
         .load(conn)?;
+    with_their_seats(conn, rows)
+}
+
+/// These games with their seats (read in one statement).
+fn with_their_seats(
+    conn: &mut AnyConnection,
+    rows: Vec<GameRow>,
+) -> Result<Vec<GameRecord>, DbError> {
     let ids: Vec<i64> = rows.iter().map(|g| g.id).collect();
     let seats = seats_of_games(conn, &ids)?;
     Ok(rows

@@ -154,15 +154,6 @@ fn anyone_signed_in_may_watch_a_public_game_and_no_one_a_private_one(backend: Ba
     }
 }
 
-/// A move that keeps the game moving toward its end (as the visibility tests choose).
-fn steady(legal: &[Value]) -> Value {
-    ["meld", "lay_off", "draw_stock", "pass_drawn", "end_turn"]
-        .iter()
-        .find_map(|kind| legal.iter().find(|m| m["type"] == *kind))
-        .unwrap_or(&legal[0])
-        .clone()
-}
-
 /// Plays a public game of `kind` between a person and computer players, with a spectator
 /// reading every endpoint after every step: nothing the spectator gets ever names a card that
 /// was not shown to everyone (the stored state's public zones, and the cards public events
@@ -204,7 +195,7 @@ fn a_spectator_never_sees_a_hidden_card(backend: Backend, game: Value, steps: us
             _ => {
                 let legal = view["legal_moves"].as_array().unwrap().clone();
                 assert!(!legal.is_empty(), "{view}");
-                let reply = server.play(&host, &view, &steady(&legal));
+                let reply = server.play(&host, &view, &crate::visibility::steady(&legal));
                 assert_eq!(reply.status, 200, "{reply:?}");
             }
         }

@@ -54,7 +54,7 @@ pub fn known_to(server: &Server, id: i64, viewer: Viewer) -> (CardSet, CardSet) 
 
 /// A move that keeps the game moving toward its end: melds first, stock draws rather than
 /// swaps with the face-up pile; otherwise the first legal move.
-fn steady(legal: &[Value]) -> Value {
+pub fn steady(legal: &[Value]) -> Value {
     ["meld", "lay_off", "draw_stock", "pass_drawn", "end_turn"]
         .iter()
         .find_map(|kind| legal.iter().find(|m| m["type"] == *kind))

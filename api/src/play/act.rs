@@ -1,12 +1,13 @@
 //! Moves, deals and resignations.
 
 use cardroom_core::{AnyMove, Resignation, Seat, Viewer};
-use cardroom_db::games::{self, Commit, Leaving, SeatChange, SeatResult};
+use cardroom_db::games::{self, Leaving, SeatChange, SeatResult};
 use cardroom_db::{AnyConnection, DbError};
 use serde_json::{Value, json};
 
 use super::{
-    Changes, Loaded, action_body, commit_and_view, load, run_computers, summary, view, with_retries,
+    Changes, Loaded, abandonment, action_body, commit_and_view, load, run_computers, view,
+    with_retries,
 };
 use crate::auth::Caller;
 use crate::error::{ApiError, move_error};
@@ -264,20 +265,7 @@ fn abandon(
     )?;
     let viewer = Viewer::Seat(Seat::new(seat));
     let events = changes.visible(loaded.version(), viewer)?;
-    let change = Commit {
-        game_id: loaded.id(),
-        expected_version: loaded.version(),
-        state: None,
-        summary: summary(None, Some("abandoned"), &loaded.record.seats, None),
-        entries: changes.entries,
-        seats: Vec::new(),
-        deals: Vec::new(),
-        reveals: Vec::new(),
-        idempotency: None,
-        tally: changes.tally,
-        leaving: None,
-    };
-    match games::commit(conn, &change) {
+    match games::commit(conn, &abandonment(loaded, changes)) {
         Ok(_) => {}
         Err(DbError::VersionConflict) => {
             let current = games::version(conn, loaded.id())?.unwrap_or(0);

@@ -4,11 +4,11 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use cardroom_core::GameKind;
-use cardroom_db::games::{self, Commit};
+use cardroom_db::games;
 use cardroom_db::{AnyConnection, DbError};
 use serde_json::{Value, json};
 
-use super::{Changes, load, summary};
+use super::{Changes, abandonment, load};
 use crate::error::ApiError;
 use crate::model::{LiveTable, Lobby, LobbyQuery, LobbySeat, OpenTable, TurnPolicy};
 
@@ -131,20 +131,7 @@ pub fn expire_open_tables(
             "abandoned",
             json!({"type": "expired", "after_seconds": expires_after.as_secs()}),
         )?;
-        let change = Commit {
-            game_id: id,
-            expected_version: version,
-            state: None,
-            summary: summary(None, Some("abandoned"), &loaded.record.seats, None),
-            entries: changes.entries,
-            seats: Vec::new(),
-            deals: Vec::new(),
-            reveals: Vec::new(),
-            idempotency: None,
-            tally: changes.tally,
-            leaving: None,
-        };
-        match games::commit(conn, &change) {
+        match games::commit(conn, &abandonment(&loaded, changes)) {
             Ok(_) => closed.push(id),
             Err(DbError::VersionConflict) => {}
             Err(other) => return Err(other.into()),

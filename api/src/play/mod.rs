@@ -429,6 +429,24 @@ fn run_computers(
     Ok(())
 }
 
+/// The write that abandons a game that never started (its one service entry in `changes`),
+/// checked against the version it was loaded at.
+fn abandonment(loaded: &Loaded, changes: Changes) -> Commit {
+    Commit {
+        game_id: loaded.id(),
+        expected_version: loaded.version(),
+        state: None,
+        summary: summary(None, Some("abandoned"), &loaded.record.seats, None),
+        entries: changes.entries,
+        seats: Vec::new(),
+        deals: Vec::new(),
+        reveals: Vec::new(),
+        idempotency: None,
+        tally: changes.tally,
+        leaving: None,
+    }
+}
+
 /// The listing columns of a game after a change; `turn_seconds` is the table's turn timer.
 fn summary(
     game: Option<&AnyGame>,
