@@ -70,14 +70,6 @@ impl Hub {
     pub fn open_streams(&self) -> usize {
         self.open_streams.load(Ordering::SeqCst)
     }
-
-    /// Streams open now for one account.
-    pub fn open_streams_of(&self, account: i64) -> usize {
-        self.streams_by_account
-            .lock()
-            .map(|accounts| accounts.get(&account).copied().unwrap_or(0))
-            .unwrap_or(0)
-    }
 }
 
 /// Waits until game `id` (or, with `None`, any game) may have news, `limit` passes, or the
