@@ -177,15 +177,24 @@ async function playRummy(page, stats) {
 export async function playToEnd(page, kind, { maxMoves = 4000, shotName } = {}) {
   const stats = { moves: 0, deals: 0, hands: 0 };
   let shotTaken = false;
+  let handOverAt = null;
+  let missedDeals = 0;
   for (let step = 0; step < maxMoves * 3; step++) {
     await idle(page);
     const now = await status(page);
     if (now === 'finished' || now === 'abandoned') return stats;
     if (now === 'hand_over') {
-      stats.hands += 1;
-      if (shotName && stats.hands === 1) await shot(page, `${shotName}-hand-over`);
-      await page.click('[data-action="deal"]');
-      stats.deals += 1;
+      const version = await page.$eval('.table', (el) => el.dataset.version);
+      if (handOverAt !== version) {
+        handOverAt = version;
+        stats.hands += 1;
+        if (shotName && stats.hands === 1) await shot(page, `${shotName}-hand-over`);
+      }
+      // At a table of several people, another may deal first: then this page draws the new
+      // hand and the button is gone before the click lands. That is not a failure: look again.
+      const dealt = await page.click('[data-action="deal"]', { timeout: 3000 }).then(() => true, () => false);
+      if (dealt) stats.deals += 1;
+      else if (++missedDeals > 5) throw new Error(`${kind}: the hand is over and Deal next hand cannot be pressed`);
       continue;
     }
     if (now === 'active' && (await myTurn(page))) {
