@@ -162,7 +162,9 @@ fn caller_of(req: &HttpRequest) -> Result<Caller, ApiError> {
         .ok_or_else(|| {
             ApiError::Unauthorized("the Authorization header must be Bearer <token>".to_owned())
         })?;
-    state.keys.verify(token.trim())
+    let caller = state.keys.verify(token.trim())?;
+    state.presence.request(caller.id);
+    Ok(caller)
 }
 
 #[cfg(test)]

@@ -47,6 +47,9 @@ pub enum ApiError {
     Unauthorized(String),
     #[error("{0}")]
     Forbidden(String),
+    /// Refused for a reason of its own (403 with its own code, such as `muted`).
+    #[error("{detail}")]
+    Denied { code: &'static str, detail: String },
     #[error("{0}")]
     NotFound(String),
     /// A body that is not JSON, or JSON of the wrong shape.
@@ -99,6 +102,7 @@ impl ApiError {
         match self {
             ApiError::Unauthorized(_) => "unauthorized",
             ApiError::Forbidden(_) => "forbidden",
+            ApiError::Denied { code, .. } => code,
             ApiError::NotFound(_) => "not_found",
             ApiError::BadRequest(_) | ApiError::Invalid(_) => "validation_failed",
             ApiError::IllegalMove { .. } => "illegal_move",
@@ -118,7 +122,7 @@ impl ApiError {
     fn title(&self) -> &'static str {
         match self {
             ApiError::Unauthorized(_) => "Unauthorized",
-            ApiError::Forbidden(_) => "Forbidden",
+            ApiError::Forbidden(_) | ApiError::Denied { .. } => "Forbidden",
             ApiError::NotFound(_) => "Not found",
             ApiError::BadRequest(_) | ApiError::Invalid(_) => "Validation failed",
             ApiError::IllegalMove { .. } => "Illegal move",
@@ -163,7 +167,7 @@ impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::Forbidden(_) | ApiError::Denied { .. } => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Invalid(_) | ApiError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,

@@ -11,6 +11,7 @@ pub mod metrics;
 pub mod model;
 pub mod passwords;
 pub mod play;
+pub mod presence;
 pub mod routes;
 pub mod settings;
 pub mod startup;

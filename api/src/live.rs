@@ -14,8 +14,8 @@ use tokio::sync::{Notify, broadcast, mpsc};
 
 use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::model::{EventOut, Lobby, LobbyQuery};
-use crate::play::{self, Revoked};
+use crate::model::{EventOut, EventsResponse, Lobby, LobbyQuery, PresenceOut};
+use crate::play::{self, ChatWanted, Revoked};
 use crate::routes::run;
 use crate::state::AppState;
 
@@ -104,36 +104,55 @@ async fn wait_for_news(
     }
 }
 
-/// The JSON long-poll: answers at once when there is news after `after`, otherwise when news
-/// arrives or `wait` passes. Every look at the log re-checks the caller (see
-/// [`play::events_for`]): a caller who lost the seat, or whose token expired, while waiting
-/// gets the refusal a new request would.
+/// The JSON long-poll: answers at once when there is news after `after` (or, with
+/// `chat_after`, chat after it), otherwise when news arrives or `wait` passes, with who is at
+/// the table then. Every look at the log re-checks the caller (see [`play::news_for`]): a
+/// caller who lost the seat, or whose token expired, while waiting gets the refusal a new
+/// request would. While it waits, the caller counts as following the game (presence).
 pub async fn long_poll(
     state: web::Data<AppState>,
     id: i64,
     caller: Caller,
     viewer: Viewer,
     after: i64,
+    chat_after: Option<i64>,
     wait: Duration,
-) -> Result<(Vec<EventOut>, i64), ApiError> {
+) -> Result<EventsResponse, ApiError> {
+    let _following = state.presence.follow(caller.id, id);
     let mut notices = state.hub.notices.subscribe();
     let deadline = tokio::time::Instant::now() + wait;
+    let chat = chat_after.map_or(ChatWanted::No, ChatWanted::After);
     loop {
         let reader = caller.clone();
-        let (events, version) = run(&state, move |conn, _| {
-            play::events_for(conn, id, &reader, viewer, after)
+        let news = run(&state, move |conn, _| {
+            play::news_for(conn, id, &reader, viewer, after, chat)
         })
         .await?
         .map_err(Revoked::error)?;
         let now = tokio::time::Instant::now();
-        if version > after || now >= deadline || state.hub.is_shutting_down() {
-            return Ok((events, version));
+        let fresh = news.version > after || !news.chat.is_empty();
+        if fresh || now >= deadline || state.hub.is_shutting_down() {
+            let presence = run(&state, move |conn, _| play::presence(conn, id)).await?;
+            return Ok(EventsResponse {
+                events: news.events,
+                version: news.version,
+                chat: chat_after.map(|_| news.chat),
+                chat_cursor: news.chat_cursor,
+                presence,
+            });
         }
         let left = (deadline - now).min(FALLBACK_POLL);
         if !wait_for_news(&state.hub, &mut notices, Some(id), left).await
             && state.hub.is_shutting_down()
         {
-            return Ok((events, version));
+            let presence = run(&state, move |conn, _| play::presence(conn, id)).await?;
+            return Ok(EventsResponse {
+                events: news.events,
+                version: news.version,
+                chat: chat_after.map(|_| news.chat),
+                chat_cursor: news.chat_cursor,
+                presence,
+            });
         }
     }
 }
@@ -223,36 +242,78 @@ fn end_event(version: i64, revoked: Revoked) -> sse::Event {
 /// The type of the event that ends a stream (see [`end_event`]).
 pub const STREAM_END: &str = "stream_end";
 
-/// Server-Sent Events from version `after` on: each event with `id:` its version (on the last
-/// event of a version, so that `Last-Event-ID` resumes after complete versions), heartbeats,
-/// and a retry hint; closed when the process stops. Before each batch is sent, the caller is
-/// checked again ([`play::events_for`]): a caller who lost the seat, or whose token expired,
-/// gets a `stream_end` event and the stream closes. The stream's slot is given back as soon as
-/// the client closes the connection (the server ends a request whose client closed its side).
+/// How often a stream looks at who is at the table (and says so when it changed).
+const PRESENCE_EVERY: Duration = Duration::from_secs(2);
+
+/// A stream's event id: the version, and once the stream has a chat cursor, `:` and it. A
+/// client sends the last one back as `Last-Event-ID` and the stream resumes after both.
+fn event_id(version: i64, chat: i64) -> String {
+    if chat == 0 {
+        version.to_string()
+    } else {
+        format!("{version}:{chat}")
+    }
+}
+
+/// Reads a `Last-Event-ID`: `V` or `V:C` (see [`event_id`]); none if it is neither.
+pub fn parse_event_id(text: &str) -> Option<(i64, Option<i64>)> {
+    let text = text.trim();
+    match text.split_once(':') {
+        None => Some((text.parse().ok()?, None)),
+        Some((version, chat)) => Some((version.parse().ok()?, Some(chat.parse().ok()?))),
+    }
+}
+
+/// An SSE event of type `kind` with data `{version, event}`.
+fn sse_event(kind: &str, version: i64, event: serde_json::Value) -> Option<sse::Data> {
+    sse::Data::new_json(EventOut { version, event })
+        .ok()
+        .map(|data| data.event(kind.to_owned()))
+}
+
+/// Server-Sent Events from version `after` on: each game event with `event:` its type and
+/// `id:` (on the last event of a version, so that `Last-Event-ID` resumes after complete
+/// versions) its version and chat cursor; the table's chat (`event: chat`, `chat_hidden`) as
+/// `chat` asks; `event: presence` whenever who is at the table changes; heartbeats and a retry
+/// hint; closed when the process stops. Before each batch is sent, the caller is checked again
+/// ([`play::news_for`]): a caller who lost the seat, or whose token expired, gets a
+/// `stream_end` event and the stream closes. The stream's slot is given back as soon as the
+/// client closes the connection (the server ends a request whose client closed its side).
 pub fn stream(
     state: web::Data<AppState>,
     id: i64,
     caller: Caller,
     viewer: Viewer,
     after: i64,
+    chat: ChatWanted,
 ) -> Result<impl actix_web::Responder, ApiError> {
     let slot = StreamSlot::take(&state, Some(caller.id))?;
+    let following = state.presence.follow(caller.id, id);
     let heartbeat = state.settings.heartbeat;
     let (tx, rx) = mpsc::channel::<sse::Event>(64);
     actix_web::rt::spawn(async move {
         let _slot = slot;
+        let _following = following;
         let mut notices = state.hub.notices.subscribe();
         let mut after = after;
+        let mut chat = chat;
+        let mut cursor = match chat {
+            ChatWanted::After(cursor) => cursor,
+            ChatWanted::Latest | ChatWanted::No => 0,
+        };
+        let mut presence_sent: Option<PresenceOut> = None;
+        let mut presence_looked: Option<tokio::time::Instant> = None;
         loop {
             let reader = caller.clone();
             match run(&state, move |conn, _| {
-                play::events_for(conn, id, &reader, viewer, after)
+                play::news_for(conn, id, &reader, viewer, after, chat)
             })
             .await
             {
-                Ok(Ok((events, version))) => {
-                    for (i, event) in events.iter().enumerate() {
-                        let ends_version = events
+                Ok(Ok(news)) => {
+                    for (i, event) in news.events.iter().enumerate() {
+                        let ends_version = news
+                            .events
                             .get(i + 1)
                             .is_none_or(|next| next.version != event.version);
                         let Ok(mut data) = sse::Data::new_json(event) else {
@@ -262,13 +323,30 @@ pub fn stream(
                             data = data.event(kind.to_owned());
                         }
                         if ends_version {
-                            data = data.id(event.version.to_string());
+                            data = data.id(event_id(event.version, cursor));
                         }
                         if tx.send(sse::Event::Data(data)).await.is_err() {
                             return;
                         }
                     }
-                    after = version;
+                    after = news.version;
+                    for message in &news.chat {
+                        cursor = cursor.max(message.cursor);
+                        let Ok(event) = serde_json::to_value(message) else {
+                            continue;
+                        };
+                        let Some(data) = sse_event(&message.kind, after, event) else {
+                            continue;
+                        };
+                        let data = data.id(event_id(after, cursor));
+                        if tx.send(sse::Event::Data(data)).await.is_err() {
+                            return;
+                        }
+                    }
+                    if let Some(next) = news.chat_cursor {
+                        cursor = cursor.max(next);
+                        chat = ChatWanted::After(cursor);
+                    }
                 }
                 Ok(Err(revoked)) => {
                     let _ = tx.send(end_event(after, revoked)).await;
@@ -276,6 +354,24 @@ pub fn stream(
                 }
                 // The database is away or the game is gone: try again at the next look.
                 Err(_) => {}
+            }
+            if presence_looked.is_none_or(|at| at.elapsed() >= PRESENCE_EVERY) {
+                presence_looked = Some(tokio::time::Instant::now());
+                if let Ok(presence) = run(&state, move |conn, _| play::presence(conn, id)).await
+                    && presence_sent.as_ref() != Some(&presence)
+                {
+                    let event = serde_json::json!({
+                        "type": "presence",
+                        "connected": presence.connected,
+                        "spectators": presence.spectators,
+                    });
+                    if let Some(data) = sse_event("presence", after, event)
+                        && tx.send(sse::Event::Data(data)).await.is_err()
+                    {
+                        return;
+                    }
+                    presence_sent = Some(presence);
+                }
             }
             tokio::select! {
                 keep_going = wait_for_news(&state.hub, &mut notices, Some(id), FALLBACK_POLL) => {
@@ -413,6 +509,17 @@ pub fn lobby_stream(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_event_id_carries_the_chat_cursor_once_there_is_one_and_reads_back() {
+        assert_eq!(event_id(12, 0), "12");
+        assert_eq!(event_id(12, 7), "12:7");
+        assert_eq!(parse_event_id("12"), Some((12, None)));
+        assert_eq!(parse_event_id(" 12:7 "), Some((12, Some(7))));
+        for bad in ["", "x", "12:", ":7", "12:7:1", "1.5"] {
+            assert_eq!(parse_event_id(bad), None, "{bad:?}");
+        }
+    }
 
     #[tokio::test]
     async fn a_wait_begun_after_the_stop_signal_ends_at_once() {

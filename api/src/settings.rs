@@ -43,6 +43,11 @@ pub struct Settings {
     pub seek_timeout: Duration,
     /// `CARDROOM_HEARTBEAT_SECS`: how often an idle event stream sends a heartbeat.
     pub heartbeat: Duration,
+    /// `CARDROOM_PRESENCE_SECS`: how long a person counts as connected after their last
+    /// request or open stream.
+    pub presence_window: Duration,
+    /// `CARDROOM_CHAT_BURST`: chat messages one person may write in any ten seconds.
+    pub chat_burst: u32,
     /// `CARDROOM_AUTH_PER_MINUTE`: sign-ins (guest, register, login) per client address per
     /// minute, on average; 0 turns the limit off.
     pub auth_per_minute: u32,
@@ -140,6 +145,10 @@ impl Settings {
             max_streams_per_account: number("CARDROOM_MAX_STREAMS_PER_ACCOUNT", 20)?.max(1)
                 as usize,
             heartbeat: Duration::from_secs(number("CARDROOM_HEARTBEAT_SECS", 15)?.clamp(1, 300)),
+            presence_window: Duration::from_secs(
+                number("CARDROOM_PRESENCE_SECS", 20)?.clamp(2, 3600),
+            ),
+            chat_burst: number("CARDROOM_CHAT_BURST", 5)?.clamp(1, 1000) as u32,
             auth_per_minute: number("CARDROOM_AUTH_PER_MINUTE", 20)?.min(1_000_000) as u32,
             auth_burst: number("CARDROOM_AUTH_BURST", 10)?.clamp(1, 1_000_000) as u32,
             client_ip_header: get("CARDROOM_CLIENT_IP_HEADER").filter(|h| !h.trim().is_empty()),

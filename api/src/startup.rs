@@ -39,6 +39,7 @@ use crate::state::AppState;
         (name = "auth", description = "Accounts and tokens"),
         (name = "catalogue", description = "The games on offer"),
         (name = "games", description = "Playing"),
+        (name = "chat", description = "Table chat and mutes"),
         (name = "players", description = "Profiles and leaderboards: public"),
         (name = "operations", description = "Health, readiness, metrics"),
         (name = "admin", description = "History, replays, statistics and roles: admins only"),
@@ -94,7 +95,17 @@ fn api_routes(config: &mut ServiceConfig) {
                 .service(routes::admin_game)
                 .service(routes::admin_replay)
                 .service(routes::admin_stats)
-                .service(routes::admin_set_role),
+                .service(routes::admin_set_role)
+                .service(routes::table::presets)
+                .service(routes::table::post_chat)
+                .service(routes::table::get_chat)
+                .service(routes::table::post_rematch)
+                .service(routes::table::mutes)
+                .service(routes::table::mute)
+                .service(routes::table::unmute)
+                .service(routes::table::admin_chat)
+                .service(routes::table::admin_hide)
+                .service(routes::table::admin_mute),
         )
         .service(routes::healthz)
         .service(routes::readyz)
@@ -121,7 +132,15 @@ pub fn openapi_document() -> utoipa::openapi::OpenApi {
 fn describe_every_response(doc: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::RefOr;
     for item in doc.paths.paths.values_mut() {
-        for operation in [&mut item.get, &mut item.post].into_iter().flatten() {
+        for operation in [
+            &mut item.get,
+            &mut item.post,
+            &mut item.put,
+            &mut item.delete,
+        ]
+        .into_iter()
+        .flatten()
+        {
             for (status, response) in operation.responses.responses.iter_mut() {
                 if let RefOr::T(response) = response
                     && response.description.trim().is_empty()
@@ -155,7 +174,15 @@ fn state_header_rules(doc: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::schema::{ObjectBuilder, Type};
     use utoipa::openapi::{RefOr, Schema};
     for item in doc.paths.paths.values_mut() {
-        for operation in [&mut item.get, &mut item.post].into_iter().flatten() {
+        for operation in [
+            &mut item.get,
+            &mut item.post,
+            &mut item.put,
+            &mut item.delete,
+        ]
+        .into_iter()
+        .flatten()
+        {
             for parameter in operation.parameters.iter_mut().flatten() {
                 let RefOr::T(parameter) = parameter else {
                     continue;
@@ -203,7 +230,15 @@ fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
     };
     for (path, item) in doc.paths.paths.iter_mut() {
         let names_something = path.contains('{');
-        for operation in [&mut item.get, &mut item.post].into_iter().flatten() {
+        for operation in [
+            &mut item.get,
+            &mut item.post,
+            &mut item.put,
+            &mut item.delete,
+        ]
+        .into_iter()
+        .flatten()
+        {
             let reads_input = operation.request_body.is_some()
                 || operation.parameters.as_ref().is_some_and(|p| !p.is_empty());
             let responses = &mut operation.responses.responses;
@@ -407,8 +442,10 @@ impl Application {
                 settings.client_ip_header.clone(),
             ),
             passwords: std::sync::Arc::new(Passwords::for_this_machine()),
+            presence: std::sync::Arc::default(),
             settings: settings.clone(),
         });
+        crate::presence::set_window(settings.presence_window);
         let listening = state.clone();
         cardroom_db::notify::listen(&settings.database_url, move |notice| {
             listening.hub.publish(notice)
@@ -502,6 +539,7 @@ impl Application {
         }
         let server = server.run();
         actix_web::rt::spawn(stop_on_signal(server.handle(), state.clone()));
+        actix_web::rt::spawn(crate::presence::keep_writing(state.clone()));
         actix_web::rt::spawn(recovery_sweep(state));
         Ok(Application { port, server })
     }

@@ -20,4 +20,6 @@ pub struct AppState {
     pub hub: Hub,
     pub auth_limiter: crate::limit::AuthLimiter,
     pub passwords: std::sync::Arc<crate::passwords::Passwords>,
+    /// Who this process saw: people following games and making requests.
+    pub presence: std::sync::Arc<crate::presence::Presence>,
 }

@@ -324,6 +324,30 @@ pub fn check(conn: &mut AnyConnection) -> Result<(), DbError> {
     conn.batch_execute("SELECT 1").map_err(DbError::from)
 }
 
+/// Runs `work` in one transaction: kept if it succeeds, undone if it fails (with `work`'s own
+/// error; a failure of the transaction itself becomes `E` through [`DbError`]).
+pub fn in_transaction<T, E: From<DbError>>(
+    conn: &mut AnyConnection,
+    work: impl FnOnce(&mut AnyConnection) -> Result<T, E>,
+) -> Result<T, E> {
+    /// An error inside the transaction: the database's, or the work's.
+    enum Failure<E> {
+        Db(DbError),
+        Work(E),
+    }
+    impl<E> From<diesel::result::Error> for Failure<E> {
+        fn from(error: diesel::result::Error) -> Failure<E> {
+            Failure::Db(error.into())
+        }
+    }
+    let result: Result<T, Failure<E>> = conn.transaction(|conn| work(conn).map_err(Failure::Work));
+    match result {
+        Ok(value) => Ok(value),
+        Err(Failure::Db(error)) => Err(E::from(error)),
+        Err(Failure::Work(error)) => Err(error),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -61,6 +61,9 @@ pub struct SeatRow {
     pub bot: Option<String>,
     /// Timeouts in a row.
     pub timeouts: i32,
+    /// Whether the seat's person is connected now (an open event stream or a recent request);
+    /// none for a seat without a person, or where it was not asked.
+    pub connected: Option<bool>,
 }
 
 /// A game with its seats in order.
@@ -535,6 +538,49 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
     Ok(version)
 }
 
+/// Appends the service's own entries to a game still at `expected_version`, changing nothing
+/// else about it (a rematch offered after the game is over, say), and wakes its listeners.
+/// Returns the new version; a lost race is [`DbError::VersionConflict`].
+pub fn append_service(
+    conn: &mut AnyConnection,
+    id: i64,
+    expected_version: i64,
+    entries: &[LogEntry],
+) -> Result<i64, DbError> {
+    let now = crate::now();
+    let new_version = expected_version + entries.len() as i64;
+    conn.transaction(|conn| {
+        let updated = diesel::update(
+            games::table
+                .filter(games::id.eq(id))
+                .filter(games::version.eq(expected_version)),
+        )
+        .set((games::version.eq(new_version), games::updated_at.eq(now)))
+        .execute(conn)?;
+        if updated == 0 {
+            return Err(DbError::VersionConflict);
+        }
+        append(conn, id, expected_version + 1, entries, now)?;
+        crate::notify::notify(conn, id)?;
+        Ok(new_version)
+    })
+}
+
+/// A game's log entries of one `action`, oldest first: `(seq, events)`.
+pub fn entries_of(
+    conn: &mut AnyConnection,
+    id: i64,
+    action: &str,
+) -> Result<Vec<RecentEntry>, DbError> {
+    game_log::table
+        .filter(game_log::game_id.eq(id))
+        .filter(game_log::action.eq(action))
+        .order(game_log::seq.asc())
+        .select((game_log::seq, game_log::events))
+        .load(conn)
+        .map_err(DbError::from)
+}
+
 /// The versioned update of a commit (with the change notice where this process sends them):
 /// the number of rows rewritten, 0 when the version moved on.
 fn update_game(
@@ -619,21 +665,37 @@ fn write_move(
 
 /// A game with its seats.
 pub fn load(conn: &mut AnyConnection, id: i64) -> Result<Option<GameRecord>, DbError> {
-    Ok(load_with_recent(conn, id, 0)?.map(|(record, _)| record))
+    Ok(load_with_recent(conn, id, 0, crate::now())?.map(|loaded| loaded.record))
 }
 
 /// The events of one version of the log: `(seq, events)`.
 pub type RecentEntry = (i64, String);
 
-/// A game with its seats and the events of its last `versions` versions (oldest first), in one
-/// round trip: the move path reads this and nothing else before it writes.
+/// What [`load_with_recent`] reads.
+#[derive(Clone, PartialEq, Debug)]
+pub struct LoadedGame {
+    pub record: GameRecord,
+    /// The events of the last versions, oldest first.
+    pub recent: Vec<RecentEntry>,
+    /// People seen following the game who are not seated at it.
+    pub spectators: i64,
+}
+
+/// A game with its seats (each person connected or not: seen since `seen_since`), the events
+/// of its last `versions` versions (oldest first) and its spectators, in one round trip: the
+/// move path reads this and nothing else before it writes.
 pub fn load_with_recent(
     conn: &mut AnyConnection,
     id: i64,
     versions: i64,
-) -> Result<Option<(GameRecord, Vec<RecentEntry>)>, DbError> {
+    seen_since: NaiveDateTime,
+) -> Result<Option<LoadedGame>, DbError> {
     use crate::statements::{LoadGame, LoadedRow};
-    let query = LoadGame { id, versions };
+    let query = LoadGame {
+        id,
+        versions,
+        since: seen_since,
+    };
     let rows: Vec<LoadedRow> = match conn {
         AnyConnection::Postgresql(c) => query.load(c)?,
         AnyConnection::Sqlite(c) => query.load(c)?,
@@ -643,22 +705,24 @@ pub fn load_with_recent(
     };
     let seats: Vec<SeatRow> = decode_list(row.seat_list.as_deref(), "seats")?
         .into_iter()
-        .map(|(seat, user_id, name, bot, timeouts)| SeatRow {
+        .map(|(seat, user_id, name, bot, timeouts, connected)| SeatRow {
             seat,
             user_id,
             name,
             bot,
             timeouts,
+            connected,
         })
         .collect();
     let recent = decode_recent(row.recent_log.as_deref())?;
-    Ok(Some((
-        GameRecord {
+    Ok(Some(LoadedGame {
+        record: GameRecord {
             game: row.game,
             seats,
         },
         recent,
-    )))
+        spectators: row.spectators,
+    }))
 }
 
 /// The recent log's lines: `seq events` each.
@@ -731,6 +795,7 @@ pub(crate) fn seats_of_games(
                 name: name.or(label),
                 bot,
                 timeouts,
+                connected: None,
             };
             (game, row)
         })
@@ -742,6 +807,19 @@ pub fn version(conn: &mut AnyConnection, id: i64) -> Result<Option<i64>, DbError
     games::table
         .find(id)
         .select(games::version)
+        .first(conn)
+        .optional()
+        .map_err(DbError::from)
+}
+
+/// The current version and status of a game (cheap: for following its changes).
+pub fn version_and_status(
+    conn: &mut AnyConnection,
+    id: i64,
+) -> Result<Option<(i64, String)>, DbError> {
+    games::table
+        .find(id)
+        .select((games::version, games::status))
         .first(conn)
         .optional()
         .map_err(DbError::from)

@@ -14,11 +14,12 @@ pub mod ratings;
 pub mod schema;
 pub mod seeks;
 mod statements;
+pub mod talk;
 pub mod users;
 
 pub use connection::{
     AnyConnection, Backend, Health, Pool, PooledConnection, check, checkout, connect,
-    connect_with_health, with_setup_lock,
+    connect_with_health, in_transaction, with_setup_lock,
 };
 pub use error::DbError;
 

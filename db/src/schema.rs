@@ -9,6 +9,7 @@ diesel::table! {
         role -> Text,
         guest -> Bool,
         created_at -> Timestamp,
+        muted_until -> Nullable<Timestamp>,
     }
 }
 
@@ -153,7 +154,40 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    chat (id) {
+        id -> BigInt,
+        game_id -> BigInt,
+        room -> Text,
+        user_id -> BigInt,
+        kind -> Text,
+        text -> Nullable<Text>,
+        preset -> Nullable<Text>,
+        target -> Nullable<BigInt>,
+        hidden -> Bool,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    mutes (user_id, muted_id) {
+        user_id -> BigInt,
+        muted_id -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    presence (user_id, game_id) {
+        user_id -> BigInt,
+        game_id -> BigInt,
+        seen_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(seats -> games (game_id));
+diesel::joinable!(chat -> games (game_id));
+diesel::joinable!(chat -> users (user_id));
 diesel::joinable!(game_log -> games (game_id));
 diesel::joinable!(deals -> games (game_id));
 diesel::joinable!(results -> games (game_id));
@@ -169,5 +203,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     results,
     ratings,
     rating_history,
-    seeks
+    seeks,
+    chat,
+    mutes,
+    presence
 );

@@ -21,12 +21,15 @@ use diesel::{QueryableByName, RunQueryDsl};
 
 use crate::games::{Commit, GameRow, LogEntry};
 
-/// Reads a game with its seats (and their players' names) and the events of its last `versions`
-/// versions, riding along as text the database builds: the seats a JSON array, the log lines.
+/// Reads a game with its seats (their players' names, and whether each person was seen since
+/// `since`), the events of its last `versions` versions, and how many spectators were seen
+/// since `since`, riding along as text the database builds: the seats a JSON array, the log
+/// lines.
 #[derive(QueryId, Debug)]
 pub(crate) struct LoadGame {
     pub id: i64,
     pub versions: i64,
+    pub since: NaiveDateTime,
 }
 
 /// A row of [`LoadGame`].
@@ -34,7 +37,8 @@ pub(crate) struct LoadGame {
 pub(crate) struct LoadedRow {
     #[diesel(embed)]
     pub game: GameRow,
-    /// `[[seat, user_id, name, bot, timeouts], …]` in seat order, or `NULL` for none.
+    /// `[[seat, user_id, name, bot, timeouts, connected], …]` in seat order (`connected` null
+    /// for a seat without a person), or `NULL` for none.
     #[diesel(sql_type = Nullable<Text>)]
     pub seat_list: Option<String>,
     /// One line a version, oldest first: its `seq`, a space, its events (compact JSON, which
@@ -43,6 +47,9 @@ pub(crate) struct LoadedRow {
     /// rest of the read.)
     #[diesel(sql_type = Nullable<Text>)]
     pub recent_log: Option<String>,
+    /// People following the game who are not seated at it.
+    #[diesel(sql_type = BigInt)]
+    pub spectators: i64,
 }
 
 impl Query for LoadGame {
@@ -63,15 +70,22 @@ impl QueryFragment<Pg> for LoadGame {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         out.push_sql(GAME_COLUMNS);
         out.push_sql(
-            "(SELECT json_agg(json_build_array(s.seat, s.user_id, COALESCE(u.name, s.label), s.bot, s.timeouts) \
-                ORDER BY s.seat)::text \
+            "(SELECT json_agg(json_build_array(s.seat, s.user_id, COALESCE(u.name, s.label), s.bot, s.timeouts, \
+                CASE WHEN s.user_id IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM presence p \
+                  WHERE p.user_id = s.user_id AND p.seen_at > ",
+        );
+        out.push_bind_param::<Timestamp, _>(&self.since)?;
+        out.push_sql(
+            ") END) ORDER BY s.seat)::text \
               FROM seats s LEFT JOIN users u ON u.id = s.user_id \
               WHERE s.game_id = g.id) AS seat_list, \
              (SELECT string_agg(l.seq || ' ' || l.events, chr(10) ORDER BY l.seq) \
               FROM game_log l WHERE l.game_id = g.id AND l.seq > g.version - ",
         );
         out.push_bind_param::<BigInt, _>(&self.versions)?;
-        out.push_sql(") AS recent_log FROM games g WHERE g.id = ");
+        out.push_sql(") AS recent_log, ");
+        self.walk_spectators(&mut out)?;
+        out.push_sql(" FROM games g WHERE g.id = ");
         out.push_bind_param::<BigInt, _>(&self.id)?;
         Ok(())
     }
@@ -81,16 +95,41 @@ impl QueryFragment<Sqlite> for LoadGame {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
         out.push_sql(GAME_COLUMNS);
         out.push_sql(
-            "(SELECT json_group_array(json_array(s.seat, s.user_id, COALESCE(u.name, s.label), s.bot, s.timeouts) \
-                ORDER BY s.seat) \
+            "(SELECT json_group_array(json_array(s.seat, s.user_id, COALESCE(u.name, s.label), s.bot, s.timeouts, \
+                CASE WHEN s.user_id IS NULL THEN NULL WHEN EXISTS (SELECT 1 FROM presence p \
+                  WHERE p.user_id = s.user_id AND p.seen_at > ",
+        );
+        out.push_bind_param::<Timestamp, _>(&self.since)?;
+        out.push_sql(
+            ") THEN json('true') ELSE json('false') END) ORDER BY s.seat) \
               FROM seats s LEFT JOIN users u ON u.id = s.user_id \
               WHERE s.game_id = g.id) AS seat_list, \
              (SELECT group_concat(l.seq || ' ' || l.events, char(10) ORDER BY l.seq) \
               FROM game_log l WHERE l.game_id = g.id AND l.seq > g.version - ",
         );
         out.push_bind_param::<BigInt, _>(&self.versions)?;
-        out.push_sql(") AS recent_log FROM games g WHERE g.id = ");
+        out.push_sql(") AS recent_log, ");
+        self.walk_spectators(&mut out)?;
+        out.push_sql(" FROM games g WHERE g.id = ");
         out.push_bind_param::<BigInt, _>(&self.id)?;
+        Ok(())
+    }
+}
+
+impl LoadGame {
+    /// `(…) AS spectators`: the people seen following the game since `since` who are not
+    /// seated at it.
+    fn walk_spectators<'b, DB>(&'b self, out: &mut AstPass<'_, 'b, DB>) -> QueryResult<()>
+    where
+        DB: diesel::backend::Backend + diesel::sql_types::HasSqlType<Timestamp>,
+        NaiveDateTime: diesel::serialize::ToSql<Timestamp, DB>,
+    {
+        out.push_sql("(SELECT count(*) FROM presence p WHERE p.game_id = g.id AND p.seen_at > ");
+        out.push_bind_param::<Timestamp, _>(&self.since)?;
+        out.push_sql(
+            " AND NOT EXISTS (SELECT 1 FROM seats w WHERE w.game_id = g.id AND w.user_id = p.user_id)) \
+             AS spectators",
+        );
         Ok(())
     }
 }

@@ -16,6 +16,8 @@ pub struct User {
     pub role: String,
     pub guest: bool,
     pub created_at: NaiveDateTime,
+    /// Muted by an admin until then: no chat anywhere.
+    pub muted_until: Option<NaiveDateTime>,
 }
 
 /// Creates an account; a taken name is [`DbError::Duplicate`].
@@ -68,6 +70,18 @@ pub fn set_role(conn: &mut AnyConnection, id: i64, role: &str) -> Result<(), DbE
 pub fn set_password(conn: &mut AnyConnection, id: i64, hash: &str) -> Result<(), DbError> {
     diesel::update(users::table.find(id))
         .set((users::password_hash.eq(hash), users::guest.eq(false)))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Mutes an account in every chat until `until` (none: lifts the mute).
+pub fn set_muted_until(
+    conn: &mut AnyConnection,
+    id: i64,
+    until: Option<NaiveDateTime>,
+) -> Result<(), DbError> {
+    diesel::update(users::table.find(id))
+        .set(users::muted_until.eq(until))
         .execute(conn)?;
     Ok(())
 }

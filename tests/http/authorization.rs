@@ -94,6 +94,13 @@ fn the_authorization_matrix_holds_for_every_endpoint(backend: Backend) {
     );
     let game = format!("/api/v1/games/{id}");
     let stale = json!({"expected_version": 999_999, "move": {"type": "play", "card": "2C"}});
+    let said = server.post(
+        &format!("{game}/chat"),
+        Some(&seated.token),
+        &json!({"text": "hello"}),
+    );
+    assert_eq!(said.status, 201, "{said:?}");
+    let message = said.body["id"].as_i64().unwrap();
 
     type Policy = Box<dyn Fn(Role) -> Answer>;
     let gets: Vec<(String, Policy)> = vec![
@@ -124,6 +131,11 @@ fn the_authorization_matrix_holds_for_every_endpoint(backend: Backend) {
             format!("/api/v1/admin/games/{id}/replay"),
             Box::new(admins_only),
         ),
+        (format!("{game}/chat"), Box::new(seated_only(Ok(200)))),
+        ("/api/v1/mutes".to_owned(), Box::new(signed_in(Ok(200)))),
+        ("/api/v1/admin/chat".to_owned(), Box::new(admins_only)),
+        ("/api/v1/chat/presets".to_owned(), Box::new(public(200))),
+        ("/api/v1/lobby".to_owned(), Box::new(public(200))),
         ("/api/v1/games/kinds".to_owned(), Box::new(public(200))),
         ("/api/v1/players/amira".to_owned(), Box::new(public(200))),
         (
@@ -166,6 +178,46 @@ fn the_authorization_matrix_holds_for_every_endpoint(backend: Backend) {
             json!({"role": "player"}),
             Box::new(admins_only),
         ),
+        (
+            format!("{game}/chat"),
+            json!({"preset": "good_luck"}),
+            Box::new(seated_only(Ok(201))),
+        ),
+        (
+            format!("{game}/rematch"),
+            json!({}),
+            Box::new(seated_only(Problem(409, "game_not_finished"))),
+        ),
+        (
+            "/api/v1/admin/users/karim/mute".to_owned(),
+            json!({"muted": false}),
+            Box::new(admins_only),
+        ),
+        (
+            format!("/api/v1/admin/chat/{message}/hide"),
+            json!({}),
+            Box::new(admins_only),
+        ),
+    ];
+    // One's own mutes: anyone signed in (muting oneself is a conflict, lifting a mute one
+    // never set is not found).
+    let mutes: Vec<(&str, Policy)> = vec![
+        (
+            "PUT",
+            Box::new(|role| match role {
+                Role::Anonymous | Role::Forged => UNAUTHORIZED,
+                Role::Stranger => Problem(409, "self_mute"),
+                Role::Seated | Role::Admin => Ok(200),
+            }),
+        ),
+        (
+            "DELETE",
+            Box::new(|role| match role {
+                Role::Anonymous | Role::Forged => UNAUTHORIZED,
+                Role::Stranger => Problem(404, "not_found"),
+                Role::Seated | Role::Admin => Ok(200),
+            }),
+        ),
     ];
 
     let check = |what: &str, role: Role, reply: &crate::support::Reply, answer: Answer| match answer
@@ -184,6 +236,14 @@ fn the_authorization_matrix_holds_for_every_endpoint(backend: Backend) {
         for (path, body, policy) in &posts {
             let reply = server.post(path, token(role).as_deref(), body);
             check(&format!("POST {path}"), role, &reply, policy(role));
+        }
+        let path = "/api/v1/mutes/karim";
+        for (method, policy) in &mutes {
+            let reply = match *method {
+                "PUT" => server.put(path, token(role).as_deref()),
+                _ => server.delete(path, token(role).as_deref()),
+            };
+            check(&format!("{method} {path}"), role, &reply, policy(role));
         }
         // Nothing refused (or conflicting) moved the game.
         assert_eq!(server.view(&seated, id)["version"], view["version"]);

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::on_both_backends;
-use crate::support::{Backend, Player, SECRET, Server};
+use crate::support::{Backend, Player, RawStream, SECRET, Server};
 
 /// Every event a stream delivers within `wait`, until it ends (a `null` marks the end).
 fn drain(events: &Receiver<(Instant, Value)>, wait: Duration) -> Vec<Value> {
@@ -205,41 +205,6 @@ fn an_account_holds_a_limited_number_of_streams_and_a_closed_one_frees_its_slot_
                 std::thread::sleep(Duration::from_millis(100));
             }
         }
-    }
-}
-
-/// An event stream on a plain socket, so that the test can hang up as a client that goes away
-/// does.
-struct RawStream {
-    _socket: std::net::TcpStream,
-}
-
-impl RawStream {
-    fn open(server: &Server, path: &str, token: &str) -> RawStream {
-        use std::io::{Read, Write};
-        let address = server.base.trim_start_matches("http://");
-        let mut socket = std::net::TcpStream::connect(address).unwrap();
-        write!(
-            socket,
-            "GET {path} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {token}\r\n\
-             Accept: text/event-stream\r\n\r\n"
-        )
-        .unwrap();
-        socket
-            .set_read_timeout(Some(Duration::from_secs(10)))
-            .unwrap();
-        let mut head = [0u8; 12];
-        socket.read_exact(&mut head).unwrap();
-        assert_eq!(&head, b"HTTP/1.1 200", "the stream was not opened");
-        // Read everything sent so far, as a client that has kept up does: closing then sends a
-        // plain FIN (closing with unread data would reset the connection, which any server
-        // notices at once).
-        socket
-            .set_read_timeout(Some(Duration::from_millis(300)))
-            .unwrap();
-        let mut sink = [0u8; 4096];
-        while socket.read(&mut sink).is_ok_and(|n| n > 0) {}
-        RawStream { _socket: socket }
     }
 }
 

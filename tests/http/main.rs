@@ -22,6 +22,7 @@ mod recovery;
 mod replicas;
 mod rummy;
 mod seeks;
+mod table_talk;
 mod tarneeb;
 mod thirty_one;
 mod timers;

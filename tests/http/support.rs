@@ -186,8 +186,8 @@ impl Client {
         self.persistent.clone().unwrap_or_else(agent)
     }
 
-    /// Opens an event stream; every event arrives on the returned channel with the moment it
-    /// was read: `(version, event)`, where the version is the event's own.
+    /// Opens an event stream; every event of the game arrives on the returned channel with the
+    /// moment it was read: `(version, event)`, where the version is the event's own.
     pub fn stream(
         &self,
         path: &str,
@@ -257,8 +257,11 @@ impl Client {
                         return;
                     }
                 };
+                // (Who is at the table is told whenever it changes: not news of the game, which
+                // is what this helper's callers follow; `Client::sse` hands over everything.)
                 if let Some(data) = line.strip_prefix("data: ")
                     && let Ok(value) = serde_json::from_str::<Value>(data)
+                    && value["event"]["type"] != "presence"
                     && tx.send((std::time::Instant::now(), value)).is_err()
                 {
                     return;
@@ -353,6 +356,71 @@ impl Client {
         Reply::from(request.send(&body[..]))
     }
 
+    /// A `PUT` without a body.
+    pub fn put(&self, path: &str, token: Option<&str>) -> Reply {
+        let mut request = self.agent().put(self.url(path));
+        if let Some(token) = token {
+            request = request.header("Authorization", format!("Bearer {token}"));
+        }
+        Reply::from(request.send(&b""[..]))
+    }
+
+    /// A `DELETE`.
+    pub fn delete(&self, path: &str, token: Option<&str>) -> Reply {
+        let mut request = self.agent().delete(self.url(path));
+        if let Some(token) = token {
+            request = request.header("Authorization", format!("Bearer {token}"));
+        }
+        Reply::from(request.call())
+    }
+
+    /// Opens an event stream and hands over every event whole: its `event:` name, its `id:`
+    /// (if it had one) and its data. The stream's end arrives as `None`.
+    pub fn sse(
+        &self,
+        path: &str,
+        token: &str,
+        last_event_id: Option<&str>,
+    ) -> std::sync::mpsc::Receiver<Option<SseEvent>> {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(None)
+            .timeout_recv_body(None)
+            .build()
+            .into();
+        let mut request = agent
+            .get(self.url(path))
+            .header("Authorization", format!("Bearer {token}"))
+            .header("Accept", "text/event-stream");
+        if let Some(id) = last_event_id {
+            request = request.header("Last-Event-ID", id);
+        }
+        let response = request.call().expect("the server answered");
+        assert_eq!(response.status(), 200, "the stream opened");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = BufReader::new(response.into_body().into_reader());
+        std::thread::spawn(move || {
+            let mut event = SseEvent::default();
+            for line in reader.lines() {
+                let Ok(line) = line else { break };
+                if line.is_empty() {
+                    if !event.data.is_null() && tx.send(Some(std::mem::take(&mut event))).is_err() {
+                        return;
+                    }
+                    event = SseEvent::default();
+                } else if let Some(name) = line.strip_prefix("event: ") {
+                    event.event = name.to_owned();
+                } else if let Some(id) = line.strip_prefix("id: ") {
+                    event.id = Some(id.to_owned());
+                } else if let Some(data) = line.strip_prefix("data: ") {
+                    event.data = serde_json::from_str(data).unwrap_or(Value::Null);
+                }
+            }
+            let _ = tx.send(None);
+        });
+        rx
+    }
+
     /// Creates a game as `player`; returns its id and the creator's view.
     pub fn create(&self, player: &Player, body: Value) -> (i64, Value) {
         let reply = self.post("/api/v1/games", Some(&player.token), &body);
@@ -386,6 +454,49 @@ fn agent() -> ureq::Agent {
         .timeout_global(Some(Duration::from_secs(60)))
         .build()
         .into()
+}
+
+/// An event stream on a plain socket, so that the test can hang up as a client that goes away
+/// does.
+pub struct RawStream {
+    _socket: std::net::TcpStream,
+}
+
+impl RawStream {
+    pub fn open(server: &Server, path: &str, token: &str) -> RawStream {
+        use std::io::{Read, Write};
+        let address = server.base.trim_start_matches("http://");
+        let mut socket = std::net::TcpStream::connect(address).unwrap();
+        write!(
+            socket,
+            "GET {path} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {token}\r\n\
+             Accept: text/event-stream\r\n\r\n"
+        )
+        .unwrap();
+        socket
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut head = [0u8; 12];
+        socket.read_exact(&mut head).unwrap();
+        assert_eq!(&head, b"HTTP/1.1 200", "the stream was not opened");
+        // Read everything sent so far, as a client that has kept up does: closing then sends a
+        // plain FIN (closing with unread data would reset the connection, which any server
+        // notices at once).
+        socket
+            .set_read_timeout(Some(Duration::from_millis(300)))
+            .unwrap();
+        let mut sink = [0u8; 4096];
+        while socket.read(&mut sink).is_ok_and(|n| n > 0) {}
+        RawStream { _socket: socket }
+    }
+}
+
+/// One Server-Sent Event: its name, id and data.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SseEvent {
+    pub event: String,
+    pub id: Option<String>,
+    pub data: Value,
 }
 
 /// A player's token.

@@ -161,6 +161,7 @@ pub fn act(
                         record,
                         game: loaded.game.clone(),
                         recent: loaded.recent.clone(),
+                        spectators: loaded.spectators,
                     };
                     // Whoever hands their seat to the computer sees the table as a spectator
                     // from now on: the seat's cards are the computer's.

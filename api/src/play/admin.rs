@@ -19,7 +19,7 @@ use crate::model::{SeatInfo, UserInfo};
 
 /// Admins only — by the role stored now, not the one in the token: a demoted admin's token
 /// stops working for these at once, and a promoted user's works at once.
-fn admin_only(conn: &mut AnyConnection, caller: &Caller) -> Result<(), ApiError> {
+pub(super) fn admin_only(conn: &mut AnyConnection, caller: &Caller) -> Result<(), ApiError> {
     if is_admin(conn, caller)? {
         Ok(())
     } else {

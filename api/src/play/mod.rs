@@ -26,11 +26,13 @@ use crate::model::{EventOut, GameView, SeatInfo};
 
 mod act;
 pub mod admin;
+pub mod chat;
 pub mod export;
 mod lobby;
 pub mod players;
 mod read;
 mod recovery;
+pub mod rematch;
 pub mod seeks;
 mod setup;
 mod timers;
@@ -38,7 +40,9 @@ mod view;
 
 pub use act::{Action, act};
 pub use lobby::{expire_open_tables, lobby};
-pub use read::{Revoked, authorize_reader, events_after, events_for, list, log, score};
+pub use read::{
+    ChatWanted, News, Revoked, authorize_reader, events_after, list, log, news_for, presence, score,
+};
 pub use recovery::{recover, replay, snapshot_of};
 pub use setup::{create, join};
 pub use timers::{enforce as enforce_timers, reclaim, turn_bounds};
@@ -58,7 +62,7 @@ const RETRIES: usize = 5;
 
 /// A stored event with its audience.
 #[derive(Debug, Serialize, Deserialize)]
-struct StoredEvent {
+pub(crate) struct StoredEvent {
     to: Audience,
     event: Value,
 }
@@ -106,6 +110,8 @@ struct Loaded {
     game: Option<AnyGame>,
     /// The log's last [`RECENT_VERSIONS`] versions, for the view's recent events.
     recent: Vec<games::RecentEntry>,
+    /// People watching the game now.
+    spectators: i64,
 }
 
 impl Loaded {
@@ -167,6 +173,7 @@ impl Loaded {
             },
             game: self.game.clone(),
             recent: self.recent.clone(),
+            spectators: self.spectators,
         }
     }
 
@@ -187,7 +194,11 @@ fn waiting() -> ApiError {
 }
 
 fn load(conn: &mut AnyConnection, id: i64) -> Result<Loaded, ApiError> {
-    let (record, recent) = games::load_with_recent(conn, id, RECENT_VERSIONS)?
+    let games::LoadedGame {
+        record,
+        recent,
+        spectators,
+    } = games::load_with_recent(conn, id, RECENT_VERSIONS, crate::presence::since())?
         .ok_or_else(|| ApiError::NotFound(format!("there is no game {id}")))?;
     let game = match &record.game.state {
         None => None,
@@ -200,6 +211,7 @@ fn load(conn: &mut AnyConnection, id: i64) -> Result<Loaded, ApiError> {
         record,
         game,
         recent,
+        spectators,
     })
 }
 
@@ -248,6 +260,7 @@ fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
             open: s.user_id.is_none() && s.bot.is_none() && s.name.is_none(),
             away: s.user_id.is_some() && s.bot.is_some(),
             timeouts: i64::from(s.timeouts),
+            connected: s.connected,
         })
         .collect()
 }
@@ -612,7 +625,7 @@ fn commit_and_view(
     let recent = recent_events(loaded, viewer, events.clone())?;
     let status = status_name(&loaded.record, Some(&game));
     let view = game_view(
-        &loaded.record,
+        loaded,
         &loaded.record.seats,
         Some(&game),
         &status,

@@ -9,7 +9,8 @@ use super::{load, seat_infos, visible};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::model::{
-    DealOut, EventOut, GameList, GameSummary, ListQuery, LogEntryOut, LogResponse, ScoreResponse,
+    ChatMessage, DealOut, EventOut, GameList, GameSummary, ListQuery, LogEntryOut, LogResponse,
+    PresenceOut, ScoreResponse,
 };
 
 /// Checks that the caller may read the game (seated, or watching a public table); returns who
@@ -29,7 +30,18 @@ pub fn events_after(
     viewer: Viewer,
     after: i64,
 ) -> Result<(Vec<EventOut>, i64), ApiError> {
-    let mut version = games::version(conn, id)?
+    let (events, version, _) = events_and_status(conn, id, viewer, after)?;
+    Ok((events, version))
+}
+
+/// [`events_after`], with the game's status.
+fn events_and_status(
+    conn: &mut AnyConnection,
+    id: i64,
+    viewer: Viewer,
+    after: i64,
+) -> Result<(Vec<EventOut>, i64, String), ApiError> {
+    let (mut version, status) = games::version_and_status(conn, id)?
         .ok_or_else(|| ApiError::NotFound(format!("there is no game {id}")))?;
     let mut out = Vec::new();
     if after < version {
@@ -44,7 +56,31 @@ pub fn events_after(
             out.extend(visible(&row.events, viewer, row.seq)?);
         }
     }
-    Ok((out, version))
+    Ok((out, version, status))
+}
+
+/// Which of a table's chat a follower wants with its events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChatWanted {
+    /// None (a long-poll that did not ask).
+    No,
+    /// The latest messages (a stream that has seen none yet).
+    Latest,
+    /// The chat after this cursor.
+    After(i64),
+}
+
+/// What a follower of a game is sent at one look.
+#[derive(Debug)]
+pub struct News {
+    /// The game's events after the follower's version, as their seat (or a spectator) sees
+    /// them.
+    pub events: Vec<EventOut>,
+    pub version: i64,
+    /// The chat after the follower's chat cursor (when wanted).
+    pub chat: Vec<ChatMessage>,
+    /// Where the follower's chat cursor is now (when wanted).
+    pub chat_cursor: Option<i64>,
 }
 
 /// Why a reader may no longer follow a game's events.
@@ -77,29 +113,60 @@ impl Revoked {
     }
 }
 
-/// [`events_after`] for a reader who was authorised earlier (an open stream or long-poll),
-/// checked again: the token must still be valid and the caller must still hold the seat they
-/// read as. The log is read *before* the seat is checked, so a batch that includes entries
-/// written after the seat changed hands is never delivered (a seat once handed to a computer
-/// is not given back to the person who left it).
-pub fn events_for(
+/// What a reader authorised earlier (an open stream or long-poll) is sent now: the events after
+/// `after` and the chat `chat` asks for, checked again: the token must still be valid and the
+/// caller must still hold the seat they read as. The log is read *before* the seat is checked,
+/// so a batch that includes entries written after the seat changed hands is never delivered (a
+/// seat once handed to a computer is not given back to the person who left it).
+pub fn news_for(
     conn: &mut AnyConnection,
     id: i64,
     caller: &Caller,
     viewer: Viewer,
     after: i64,
-) -> Result<Result<(Vec<EventOut>, i64), Revoked>, ApiError> {
+    chat: ChatWanted,
+) -> Result<Result<News, Revoked>, ApiError> {
     if caller.token_expired() {
         return Ok(Err(Revoked::TokenExpired));
     }
-    let batch = events_after(conn, id, viewer, after)?;
+    let (events, version, status) = events_and_status(conn, id, viewer, after)?;
+    let (chat, chat_cursor) = match chat {
+        ChatWanted::No => (Vec::new(), None),
+        ChatWanted::Latest => {
+            let (chat, cursor) = super::chat::news(conn, id, caller.id, viewer, &status, None)?;
+            (chat, Some(cursor))
+        }
+        ChatWanted::After(cursor) => {
+            let (chat, cursor) =
+                super::chat::news(conn, id, caller.id, viewer, &status, Some(cursor))?;
+            (chat, Some(cursor))
+        }
+    };
     if let Some(seat) = viewer.seat() {
         let held = games::seat_held_by(conn, id, caller.id)?;
         if held != Some(i32::from(seat.number())) {
             return Ok(Err(Revoked::SeatLost));
         }
     }
-    Ok(Ok(batch))
+    Ok(Ok(News {
+        events,
+        version,
+        chat,
+        chat_cursor,
+    }))
+}
+
+/// Who is at game `id` now: the seats whose people are connected, and how many watch.
+pub fn presence(conn: &mut AnyConnection, id: i64) -> Result<PresenceOut, ApiError> {
+    let (seats, spectators) = cardroom_db::talk::at_game(conn, id, crate::presence::since())?;
+    Ok(PresenceOut {
+        connected: seats
+            .into_iter()
+            .filter(|&(_, connected)| connected)
+            .map(|(seat, _)| i64::from(seat))
+            .collect(),
+        spectators,
+    })
 }
 
 /// The most log entries one events answer covers.

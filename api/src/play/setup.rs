@@ -324,6 +324,7 @@ pub fn join(
                 record,
                 game: None,
                 recent: loaded.recent.clone(),
+                spectators: loaded.spectators,
             };
             Ok(commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?.1)
         } else {

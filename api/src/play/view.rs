@@ -28,7 +28,7 @@ pub(super) fn status_name(record: &GameRecord, game: Option<&AnyGame>) -> String
     reason = "the view gathers every part of a game"
 )]
 pub(super) fn game_view(
-    record: &GameRecord,
+    loaded: &Loaded,
     seats: &[SeatRow],
     game: Option<&AnyGame>,
     status: &str,
@@ -37,7 +37,7 @@ pub(super) fn game_view(
     recent_events: Vec<EventOut>,
     deadline: Option<chrono::NaiveDateTime>,
 ) -> Result<GameView, ApiError> {
-    let row = &record.game;
+    let row = &loaded.record.game;
     let kind: GameKind = row
         .kind
         .parse()
@@ -70,6 +70,8 @@ pub(super) fn game_view(
             takeover_after: row.takeover_after.map(i64::from),
         }),
         deadline: deadline.map(|d| d.and_utc()),
+        spectators: loaded.spectators,
+        rematch: None,
     })
 }
 
@@ -101,8 +103,8 @@ pub fn view(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<GameVi
     let viewer = loaded.reader(caller)?;
     let recent = recent_events(&loaded, viewer, Vec::new())?;
     let status = status_name(&loaded.record, loaded.game.as_ref());
-    game_view(
-        &loaded.record,
+    let mut view = game_view(
+        &loaded,
         &loaded.record.seats,
         loaded.game.as_ref(),
         &status,
@@ -110,5 +112,7 @@ pub fn view(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<GameVi
         loaded.version(),
         recent,
         loaded.record.game.deadline,
-    )
+    )?;
+    view.rematch = super::rematch::state_of(conn, &loaded)?;
+    Ok(view)
 }

@@ -16,6 +16,8 @@ use crate::model::{
     GameCreated, GameList, GameView, GuestRequest, Health, JoinRequest, ListQuery, Lobby,
     LobbyQuery, LogResponse, MoveRequest, ScoreResponse, Seek, SeekQuery, SeekRequest, UserInfo,
 };
+
+pub mod table;
 use crate::play::admin::{
     self, AdminGame, AdminGameList, AdminGamesQuery, Replay, RoleRequest, Stats, StatsParams,
 };
@@ -632,10 +634,10 @@ pub async fn export_game(
     params(
         ("id" = i64, Path, description = "The game"),
         EventsQuery,
-        ("Last-Event-ID" = Option<String>, Header, description = "Resume a stream after this version"),
+        ("Last-Event-ID" = Option<String>, Header, description = "Resume a stream after this event id (`V`, or `V:C` with a chat cursor)"),
     ),
     responses(
-        (status = 200, description = "A JSON page of events; or, with `Accept: text/event-stream`, an event stream: each event's `event:` is its type, its `data:` an EventOut, and the last event of each version has `id:` the version", content(
+        (status = 200, description = "A JSON page of events (with `chat_after`, the chat too) and who is at the table; or, with `Accept: text/event-stream`, an event stream: each event's `event:` is its type (game events, `chat`, `chat_hidden`, `presence`, `stream_end`), its `data:` an EventOut, and the last event of each version and each chat message has `id:` the version (and `:` the chat cursor, once there is one)", content(
             (EventsResponse = "application/json"),
             (String = "text/event-stream"),
         )),
@@ -658,11 +660,17 @@ pub async fn events(
         .headers()
         .get("Last-Event-ID")
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<i64>().ok());
-    let after = query.after.or(last_event).unwrap_or(0);
+        .and_then(crate::live::parse_event_id);
+    let after = query.after.or(last_event.map(|(v, _)| v)).unwrap_or(0);
     if after < 0 {
         return Err(ApiError::Invalid(
             "after is a version, 0 or more".to_owned(),
+        ));
+    }
+    let chat_after = query.chat_after.or(last_event.and_then(|(_, c)| c));
+    if chat_after.is_some_and(|c| c < 0) {
+        return Err(ApiError::Invalid(
+            "chat_after is a chat cursor, 0 or more".to_owned(),
         ));
     }
     let limit = state.settings.long_poll;
@@ -681,17 +689,16 @@ pub async fn events(
     })
     .await?;
     if wants_stream(&req) {
+        let chat = chat_after.map_or(play::ChatWanted::Latest, play::ChatWanted::After);
         // `X-Accel-Buffering: no` tells a proxy such as nginx to pass events on at once.
-        return crate::live::stream(state, id, caller, viewer, after).map(|stream| {
+        return crate::live::stream(state, id, caller, viewer, after, chat).map(|stream| {
             Either::Left(
                 actix_web::Responder::customize(stream).insert_header(("X-Accel-Buffering", "no")),
             )
         });
     }
-    let (events, version) = crate::live::long_poll(state, id, caller, viewer, after, wait).await?;
-    Ok(Either::Right(
-        HttpResponse::Ok().json(EventsResponse { events, version }),
-    ))
+    let answer = crate::live::long_poll(state, id, caller, viewer, after, chat_after, wait).await?;
+    Ok(Either::Right(HttpResponse::Ok().json(answer)))
 }
 
 /// The lobby: public tables waiting for players, the longest-waiting first, optionally of one

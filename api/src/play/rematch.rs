@@ -1,0 +1,308 @@
+//! Rematch: once a game is finished, any person at the table may offer one; when every person
+//! has accepted, a new game with the same options starts, every seat moved one place on (so
+//! another deals first; partners stay partners), and the finished game's events say where.
+//!
+//! Offers, acceptances and refusals are entries of the finished game's log (action `rematch`):
+//! they reach everyone at the table and its spectators through the game's events on every
+//! replica, and each is a versioned write, so two people accepting at once are counted one
+//! after the other and exactly one new game is made. Replays and imports pass over them.
+
+use cardroom_core::OptionValue;
+use cardroom_db::games::{self, LogEntry, RecentEntry, SeatRow};
+use cardroom_db::{AnyConnection, DbError};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+use super::setup::create_seated;
+use super::{Loaded, load, random_seed, service_event, stored, with_retries};
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::metrics::Metrics;
+use crate::model::{CreateGame, RematchState, SeatRequest, TurnPolicy, Visibility};
+
+/// The log action of rematch entries.
+pub const ACTION: &str = "rematch";
+
+/// The seats of the people at the table (the seats whose person must accept).
+fn people(seats: &[SeatRow]) -> Vec<i64> {
+    seats
+        .iter()
+        .filter(|s| s.user_id.is_some())
+        .map(|s| i64::from(s.seat))
+        .collect()
+}
+
+/// The rematch of a finished game as its `rematch` entries leave it.
+pub(super) fn state_from(entries: &[RecentEntry], seats: &[SeatRow]) -> RematchState {
+    let mut accepted: Vec<i64> = Vec::new();
+    let mut declined_by = None;
+    let mut game_id = None;
+    for (_, events) in entries {
+        let events: Vec<super::StoredEvent> = serde_json::from_str(events).unwrap_or_default();
+        for super::StoredEvent { event, .. } in events {
+            let seat = event.get("seat").and_then(Value::as_i64);
+            match (event.get("type").and_then(Value::as_str), seat) {
+                (Some("rematch_offered"), Some(seat)) => {
+                    accepted = vec![seat];
+                    declined_by = None;
+                }
+                (Some("rematch_accepted"), Some(seat)) if !accepted.contains(&seat) => {
+                    accepted.push(seat);
+                }
+                (Some("rematch_declined"), Some(seat)) => {
+                    accepted.clear();
+                    declined_by = Some(seat);
+                }
+                (Some("rematch_started"), _) => {
+                    game_id = event.get("game_id").and_then(Value::as_i64);
+                }
+                _ => {}
+            }
+        }
+    }
+    accepted.sort_unstable();
+    let waiting_for = if game_id.is_some() {
+        Vec::new()
+    } else {
+        people(seats)
+            .into_iter()
+            .filter(|s| !accepted.contains(s))
+            .collect()
+    };
+    RematchState {
+        accepted,
+        waiting_for,
+        declined_by,
+        game_id,
+    }
+}
+
+/// The rematch of a loaded game: none until it is finished.
+pub(super) fn state_of(
+    conn: &mut AnyConnection,
+    loaded: &Loaded,
+) -> Result<Option<RematchState>, ApiError> {
+    if loaded.record.game.status != "finished" {
+        return Ok(None);
+    }
+    let entries = games::entries_of(conn, loaded.id(), ACTION)?;
+    Ok(Some(state_from(&entries, &loaded.record.seats)))
+}
+
+/// `POST /games/{id}/rematch`: offers or accepts (`accept` true) or declines (false).
+pub fn rematch(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+    accept: bool,
+    metrics: &Metrics,
+) -> Result<RematchState, ApiError> {
+    with_retries(metrics, || {
+        let loaded = load(conn, id)?;
+        let seat = i64::from(loaded.require_seat(caller)?);
+        if loaded.record.game.status != "finished" {
+            return Err(ApiError::Conflict {
+                code: "game_not_finished",
+                detail: "a rematch is offered once the game is finished".to_owned(),
+            });
+        }
+        let state = state_of(conn, &loaded)?.unwrap_or_else(|| state_from(&[], &[]));
+        if state.game_id.is_some() {
+            if accept {
+                return Ok(state);
+            }
+            return Err(ApiError::Conflict {
+                code: "rematch_started",
+                detail: "the rematch has started already".to_owned(),
+            });
+        }
+        let who = json!({"seat": seat, "name": caller.name});
+        let mut events = Vec::new();
+        let mut next = None;
+        if accept {
+            if state.accepted.contains(&seat) {
+                return Ok(state);
+            }
+            let kind = if state.accepted.is_empty() {
+                "rematch_offered"
+            } else {
+                "rematch_accepted"
+            };
+            events.push(event(kind, &who));
+            if state.waiting_for.iter().all(|&s| s == seat) {
+                next = Some(());
+            }
+        } else {
+            if state.accepted.is_empty() {
+                return Err(ApiError::Conflict {
+                    code: "no_rematch_offered",
+                    detail: "nobody has offered a rematch".to_owned(),
+                });
+            }
+            events.push(event("rematch_declined", &who));
+        }
+        cardroom_db::in_transaction(conn, |conn| {
+            let game = match next {
+                None => None,
+                Some(()) => {
+                    let game = start_rematch(conn, &loaded, caller, metrics)?;
+                    events.push(super::service_event(
+                        json!({"type": "rematch_started", "game_id": game}),
+                    ));
+                    Some(game)
+                }
+            };
+            let entry = LogEntry {
+                seat: i32::try_from(seat).ok(),
+                action: ACTION.to_owned(),
+                payload: None,
+                events: stored(&events)?,
+            };
+            games::append_service(conn, id, loaded.version(), &[entry]).map_err(|e| match e {
+                DbError::VersionConflict => ApiError::VersionConflict {
+                    current: loaded.version(),
+                },
+                other => other.into(),
+            })?;
+            let mut after = state.clone();
+            if accept {
+                after.accepted.push(seat);
+                after.accepted.sort_unstable();
+                after.waiting_for.retain(|&s| s != seat);
+                after.declined_by = None;
+            } else {
+                after.accepted.clear();
+                after.waiting_for = people(&loaded.record.seats);
+                after.declined_by = Some(seat);
+            }
+            after.game_id = game;
+            if game.is_some() {
+                after.waiting_for.clear();
+            }
+            Ok(after)
+        })
+    })
+}
+
+fn event(kind: &str, who: &Value) -> super::StoredEvent {
+    let mut event = json!({"type": kind});
+    if let (Some(event), Some(who)) = (event.as_object_mut(), who.as_object()) {
+        event.extend(who.clone());
+    }
+    service_event(event)
+}
+
+/// Makes the new game: the same kind, variant, options, timer and visibility, each seat's
+/// player moved one seat on (computers keep their level; a person away plays again), a fresh
+/// seed (a practice game stays one, from a seed nobody knows). `caller` creates it.
+fn start_rematch(
+    conn: &mut AnyConnection,
+    loaded: &Loaded,
+    caller: &Caller,
+    metrics: &Metrics,
+) -> Result<i64, ApiError> {
+    let row = &loaded.record.game;
+    let seats = &loaded.record.seats;
+    let n = seats.len();
+    let moved = |seat: i32| usize::try_from(seat).map_or(0, |s| (s + 1) % n.max(1));
+    let mut requests: Vec<SeatRequest> = (0..n).map(|_| SeatRequest { bot: None }).collect();
+    let mut own = None;
+    let mut others = Vec::new();
+    for seat in seats {
+        let to = moved(seat.seat);
+        match seat.user_id {
+            Some(user) if user == caller.id => own = Some(to),
+            Some(user) => others.push((to, user)),
+            None => {
+                if let Some(request) = requests.get_mut(to) {
+                    request.bot = seat.bot.clone();
+                }
+            }
+        }
+    }
+    let own =
+        own.ok_or_else(|| ApiError::Forbidden("you are not seated at this game".to_owned()))?;
+    let options: BTreeMap<String, OptionValue> = serde_json::from_str(&row.options)
+        .map_err(|e| ApiError::Internal(format!("stored options: {e}")))?;
+    let request = CreateGame {
+        kind: loaded.kind()?,
+        variant: Some(row.variant.clone()),
+        seats: requests,
+        options,
+        seat: i64::try_from(own).ok(),
+        seed: row.practice.then(|| random_seed().to_hex()),
+        deck: None,
+        turn: row.turn_seconds.map(|seconds| TurnPolicy {
+            seconds: i64::from(seconds),
+            takeover_after: row.takeover_after.map(i64::from),
+        }),
+        visibility: Some(Visibility::of(&row.visibility)),
+    };
+    Ok(create_seated(conn, caller, request, &others, metrics)?.id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seat(seat: i32, user: Option<i64>, bot: Option<&str>) -> SeatRow {
+        SeatRow {
+            seat,
+            user_id: user,
+            name: user.map(|u| format!("p{u}")),
+            bot: bot.map(str::to_owned),
+            timeouts: 0,
+            connected: None,
+        }
+    }
+
+    fn entry(seq: i64, events: &[Value]) -> RecentEntry {
+        let stored: Vec<Value> = events
+            .iter()
+            .map(|e| json!({"to": "everyone", "event": e}))
+            .collect();
+        (seq, serde_json::to_string(&stored).unwrap_or_default())
+    }
+
+    #[test]
+    fn offers_acceptances_and_refusals_fold_into_who_is_still_asked() {
+        let seats = [
+            seat(0, Some(1), None),
+            seat(1, None, Some("easy")),
+            seat(2, Some(3), None),
+            seat(3, Some(4), Some("easy")),
+        ];
+        let none = state_from(&[], &seats);
+        assert_eq!(none.accepted, Vec::<i64>::new());
+        assert_eq!(none.waiting_for, vec![0, 2, 3], "the away person too");
+        let offered = [entry(10, &[json!({"type": "rematch_offered", "seat": 2})])];
+        let state = state_from(&offered, &seats);
+        assert_eq!(
+            (state.accepted.clone(), state.waiting_for),
+            (vec![2], vec![0, 3])
+        );
+        let declined = [
+            offered[0].clone(),
+            entry(11, &[json!({"type": "rematch_declined", "seat": 0})]),
+        ];
+        let state = state_from(&declined, &seats);
+        assert_eq!(state.accepted, Vec::<i64>::new());
+        assert_eq!(state.declined_by, Some(0));
+        let started = [
+            entry(12, &[json!({"type": "rematch_offered", "seat": 0})]),
+            entry(13, &[json!({"type": "rematch_accepted", "seat": 3})]),
+            entry(
+                14,
+                &[
+                    json!({"type": "rematch_accepted", "seat": 2}),
+                    json!({"type": "rematch_started", "game_id": 99}),
+                ],
+            ),
+        ];
+        let state = state_from(&started, &seats);
+        assert_eq!(state.accepted, vec![0, 2, 3]);
+        assert_eq!(state.game_id, Some(99));
+        assert!(state.waiting_for.is_empty());
+        assert_eq!(state.declined_by, None);
+    }
+}

@@ -1,0 +1,419 @@
+//! Table talk and presence: the chat of a game's two rooms (kept apart from its versioned log, so
+//! that a word said never makes a move stale), admins' hidden messages, one person's mutes of
+//! another, and who is connected now.
+
+use chrono::NaiveDateTime;
+use diesel::dsl::{exists, not};
+use diesel::prelude::*;
+use diesel::upsert::excluded;
+
+use crate::connection::AnyConnection;
+use crate::error::DbError;
+use crate::schema::{chat, mutes, presence, seats, users};
+
+/// A row of the chat: a message, or an admin's note that message `target` was hidden.
+#[derive(Queryable, Clone, PartialEq, Eq, Debug)]
+pub struct ChatRow {
+    pub id: i64,
+    pub game_id: i64,
+    pub room: String,
+    pub user_id: i64,
+    /// The author's name.
+    pub name: String,
+    /// `message` or `hidden`.
+    pub kind: String,
+    pub text: Option<String>,
+    /// A preset phrase's key, for a message that is one.
+    pub preset: Option<String>,
+    /// For a `hidden` note, the message hidden.
+    pub target: Option<i64>,
+    /// For a message: an admin hid it.
+    pub hidden: bool,
+    pub created_at: NaiveDateTime,
+}
+
+/// A message to store.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct NewMessage {
+    pub game_id: i64,
+    pub room: String,
+    pub user_id: i64,
+    pub text: Option<String>,
+    pub preset: Option<String>,
+}
+
+type ChatColumns = (
+    chat::id,
+    chat::game_id,
+    chat::room,
+    chat::user_id,
+    users::name,
+    chat::kind,
+    chat::text,
+    chat::preset,
+    chat::target,
+    chat::hidden,
+    chat::created_at,
+);
+
+const CHAT_COLUMNS: ChatColumns = (
+    chat::id,
+    chat::game_id,
+    chat::room,
+    chat::user_id,
+    users::name,
+    chat::kind,
+    chat::text,
+    chat::preset,
+    chat::target,
+    chat::hidden,
+    chat::created_at,
+);
+
+fn by_id(conn: &mut AnyConnection, id: i64) -> Result<Option<ChatRow>, DbError> {
+    chat::table
+        .inner_join(users::table)
+        .filter(chat::id.eq(id))
+        .select(CHAT_COLUMNS)
+        .first(conn)
+        .optional()
+        .map_err(DbError::from)
+}
+
+/// What became of a message.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Posted {
+    /// Stored (and the game's listeners woken, on every replica).
+    Stored(ChatRow),
+    /// Not stored: an admin muted the author until then.
+    Muted(NaiveDateTime),
+    /// Not stored: the author wrote `burst` messages since `since`, the oldest then.
+    Limited(NaiveDateTime),
+}
+
+/// Stores a message unless its author is muted or wrote `burst` messages since `since`. The
+/// author's account row is held while the messages are counted, so one person's messages are
+/// counted one at a time on every replica (two written at once cannot both be the last one
+/// allowed). An author without an account is [`DbError::MissingReference`].
+pub fn post(
+    conn: &mut AnyConnection,
+    new: &NewMessage,
+    since: NaiveDateTime,
+    burst: i64,
+) -> Result<Posted, DbError> {
+    conn.transaction(|conn| {
+        let now = crate::now();
+        // A write first: it holds the row on PostgreSQL, and takes SQLite's one writer (a
+        // deferred BEGIN could not upgrade a read to a write later).
+        let held = diesel::update(users::table.find(new.user_id))
+            .set(users::muted_until.eq(users::muted_until))
+            .execute(conn)?;
+        if held == 0 {
+            return Err(DbError::MissingReference("users".to_owned()));
+        }
+        let muted: Option<NaiveDateTime> = users::table
+            .find(new.user_id)
+            .select(users::muted_until)
+            .first(conn)?;
+        if let Some(until) = muted.filter(|until| *until > now) {
+            return Ok(Posted::Muted(until));
+        }
+        let (written, oldest) = written_since(conn, new.user_id, since)?;
+        if written >= burst {
+            return Ok(Posted::Limited(oldest.unwrap_or(now)));
+        }
+        let id: i64 = diesel::insert_into(chat::table)
+            .values((
+                chat::game_id.eq(new.game_id),
+                chat::room.eq(&new.room),
+                chat::user_id.eq(new.user_id),
+                chat::kind.eq("message"),
+                chat::text.eq(new.text.as_deref()),
+                chat::preset.eq(new.preset.as_deref()),
+                chat::hidden.eq(false),
+                chat::created_at.eq(now),
+            ))
+            .returning(chat::id)
+            .get_result(conn)?;
+        crate::notify::notify(conn, new.game_id)?;
+        Ok(Posted::Stored(by_id(conn, id)?.ok_or(DbError::NotFound)?))
+    })
+}
+
+/// How many messages `user_id` wrote since `since`, and when the oldest of them was written.
+pub fn written_since(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    since: NaiveDateTime,
+) -> Result<(i64, Option<NaiveDateTime>), DbError> {
+    let times: Vec<NaiveDateTime> = chat::table
+        .filter(chat::user_id.eq(user_id))
+        .filter(chat::kind.eq("message"))
+        .filter(chat::created_at.gt(since))
+        .order(chat::created_at.asc())
+        .select(chat::created_at)
+        .limit(1000)
+        .load(conn)?;
+    Ok((times.len() as i64, times.first().copied()))
+}
+
+/// A game's chat after row `after` in `rooms`, oldest first, at most `limit`, as `reader` may
+/// have it: without the messages an admin hid (the notes that they were hidden stay, so that a
+/// client that showed one takes it down) and without the messages of people `reader` muted.
+pub fn after(
+    conn: &mut AnyConnection,
+    game_id: i64,
+    rooms: &[&str],
+    after: i64,
+    reader: i64,
+    limit: i64,
+) -> Result<Vec<ChatRow>, DbError> {
+    let muted_by_reader = mutes::table
+        .filter(mutes::user_id.eq(reader))
+        .filter(mutes::muted_id.eq(chat::user_id));
+    chat::table
+        .inner_join(users::table)
+        .filter(chat::game_id.eq(game_id))
+        .filter(chat::id.gt(after))
+        .filter(chat::room.eq_any(rooms.iter().map(|r| (*r).to_owned()).collect::<Vec<_>>()))
+        .filter(chat::kind.eq("hidden").or(chat::hidden.eq(false)))
+        .filter(chat::kind.eq("hidden").or(not(exists(muted_by_reader))))
+        .order(chat::id.asc())
+        .limit(limit)
+        .select(CHAT_COLUMNS)
+        .load(conn)
+        .map_err(DbError::from)
+}
+
+/// The last `limit` rows of a game's chat in `rooms` as `reader` may have them (see [`after`]),
+/// oldest first: what a reader who has seen nothing yet is given.
+pub fn latest(
+    conn: &mut AnyConnection,
+    game_id: i64,
+    rooms: &[&str],
+    reader: i64,
+    limit: i64,
+) -> Result<Vec<ChatRow>, DbError> {
+    let muted_by_reader = mutes::table
+        .filter(mutes::user_id.eq(reader))
+        .filter(mutes::muted_id.eq(chat::user_id));
+    let mut rows: Vec<ChatRow> = chat::table
+        .inner_join(users::table)
+        .filter(chat::game_id.eq(game_id))
+        .filter(chat::room.eq_any(rooms.iter().map(|r| (*r).to_owned()).collect::<Vec<_>>()))
+        .filter(chat::kind.eq("message"))
+        .filter(chat::hidden.eq(false))
+        .filter(not(exists(muted_by_reader)))
+        .order(chat::id.desc())
+        .limit(limit)
+        .select(CHAT_COLUMNS)
+        .load(conn)?;
+    rows.reverse();
+    Ok(rows)
+}
+
+/// The id of a game's newest chat row (0 for none): the cursor of a reader who has everything.
+pub fn newest(conn: &mut AnyConnection, game_id: i64) -> Result<i64, DbError> {
+    let newest: Option<i64> = chat::table
+        .filter(chat::game_id.eq(game_id))
+        .select(diesel::dsl::max(chat::id))
+        .first(conn)?;
+    Ok(newest.unwrap_or(0))
+}
+
+/// Hides message `id` (an admin's decision): it is no longer delivered, and a `hidden` note by
+/// `admin` tells the clients that showed it. Returns the message as it is now (none if there
+/// is no such message); hiding twice changes nothing.
+pub fn hide(conn: &mut AnyConnection, id: i64, admin: i64) -> Result<Option<ChatRow>, DbError> {
+    conn.transaction(|conn| {
+        let Some(message) = by_id(conn, id)? else {
+            return Ok(None);
+        };
+        if message.kind != "message" {
+            return Ok(None);
+        }
+        if !message.hidden {
+            diesel::update(chat::table.find(id))
+                .set(chat::hidden.eq(true))
+                .execute(conn)?;
+            diesel::insert_into(chat::table)
+                .values((
+                    chat::game_id.eq(message.game_id),
+                    chat::room.eq(&message.room),
+                    chat::user_id.eq(admin),
+                    chat::kind.eq("hidden"),
+                    chat::target.eq(Some(id)),
+                    chat::hidden.eq(false),
+                    chat::created_at.eq(crate::now()),
+                ))
+                .execute(conn)?;
+            crate::notify::notify(conn, message.game_id)?;
+        }
+        by_id(conn, id)
+    })
+}
+
+/// Messages for the admins, newest first, optionally of one game or one author, hidden ones
+/// included; and how many there are in all.
+pub fn for_admins(
+    conn: &mut AnyConnection,
+    game_id: Option<i64>,
+    user_id: Option<i64>,
+    page: i64,
+    per_page: i64,
+) -> Result<(Vec<ChatRow>, i64), DbError> {
+    let filtered = || {
+        let mut query = chat::table
+            .inner_join(users::table)
+            .filter(chat::kind.eq("message"))
+            .into_boxed();
+        if let Some(game_id) = game_id {
+            query = query.filter(chat::game_id.eq(game_id));
+        }
+        if let Some(user_id) = user_id {
+            query = query.filter(chat::user_id.eq(user_id));
+        }
+        query
+    };
+    let total: i64 = filtered().count().get_result(conn)?;
+    let rows = filtered()
+        .order(chat::id.desc())
+        .offset(page.saturating_sub(1).saturating_mul(per_page))
+        .limit(per_page)
+        .select(CHAT_COLUMNS)
+        .load(conn)?;
+    Ok((rows, total))
+}
+
+// ---------------------------------------------------------------------------------------------
+// One person's mutes.
+
+/// `user_id` mutes `muted_id` for themselves (again: no change).
+pub fn mute(conn: &mut AnyConnection, user_id: i64, muted_id: i64) -> Result<(), DbError> {
+    let row = (
+        mutes::user_id.eq(user_id),
+        mutes::muted_id.eq(muted_id),
+        mutes::created_at.eq(crate::now()),
+    );
+    // (`ON CONFLICT` is written for each backend on its own connection type.)
+    match conn {
+        AnyConnection::Postgresql(c) => diesel::insert_into(mutes::table)
+            .values(row)
+            .on_conflict((mutes::user_id, mutes::muted_id))
+            .do_nothing()
+            .execute(c)?,
+        AnyConnection::Sqlite(c) => diesel::insert_into(mutes::table)
+            .values(row)
+            .on_conflict((mutes::user_id, mutes::muted_id))
+            .do_nothing()
+            .execute(c)?,
+    };
+    Ok(())
+}
+
+/// `user_id` hears `muted_id` again; whether there was a mute to lift.
+pub fn unmute(conn: &mut AnyConnection, user_id: i64, muted_id: i64) -> Result<bool, DbError> {
+    let removed = diesel::delete(mutes::table.find((user_id, muted_id))).execute(conn)?;
+    Ok(removed == 1)
+}
+
+/// The names `user_id` muted, alphabetically.
+pub fn muted_by(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<String>, DbError> {
+    mutes::table
+        .inner_join(users::table.on(users::id.eq(mutes::muted_id)))
+        .filter(mutes::user_id.eq(user_id))
+        .order(users::name.asc())
+        .select(users::name)
+        .load(conn)
+        .map_err(DbError::from)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presence.
+
+/// Marks each `(user, game)` seen now (`game` 0: a request anywhere), in a few statements.
+pub fn seen(
+    conn: &mut AnyConnection,
+    keys: &[(i64, i64)],
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    for batch in keys.chunks(1000) {
+        let rows: Vec<_> = batch
+            .iter()
+            .map(|&(user, game)| {
+                (
+                    presence::user_id.eq(user),
+                    presence::game_id.eq(game),
+                    presence::seen_at.eq(now),
+                )
+            })
+            .collect();
+        // (A multi-row insert is written for each backend on its own connection type.)
+        match conn {
+            AnyConnection::Postgresql(c) => {
+                diesel::insert_into(presence::table)
+                    .values(&rows)
+                    .on_conflict((presence::user_id, presence::game_id))
+                    .do_update()
+                    .set(presence::seen_at.eq(excluded(presence::seen_at)))
+                    .execute(c)?;
+            }
+            AnyConnection::Sqlite(c) => {
+                c.transaction(|c| {
+                    for row in &rows {
+                        diesel::insert_into(presence::table)
+                            .values(row)
+                            .on_conflict((presence::user_id, presence::game_id))
+                            .do_update()
+                            .set(presence::seen_at.eq(excluded(presence::seen_at)))
+                            .execute(c)?;
+                    }
+                    Ok::<_, diesel::result::Error>(())
+                })?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Forgets presence older than `before`; how many rows went.
+pub fn forget_before(conn: &mut AnyConnection, before: NaiveDateTime) -> Result<usize, DbError> {
+    diesel::delete(presence::table.filter(presence::seen_at.lt(before)))
+        .execute(conn)
+        .map_err(DbError::from)
+}
+
+/// Who is at game `game_id` now: the seats whose person was seen since `since` (anywhere), and
+/// how many people not seated there followed it since then (its spectators).
+pub fn at_game(
+    conn: &mut AnyConnection,
+    game_id: i64,
+    since: NaiveDateTime,
+) -> Result<(Vec<(i32, bool)>, i64), DbError> {
+    let people: Vec<(i32, i64)> = seats::table
+        .filter(seats::game_id.eq(game_id))
+        .filter(seats::user_id.is_not_null())
+        .order(seats::seat.asc())
+        .select((seats::seat, seats::user_id.assume_not_null()))
+        .load(conn)?;
+    let ids: Vec<i64> = people.iter().map(|&(_, user)| user).collect();
+    let here: Vec<i64> = presence::table
+        .filter(presence::user_id.eq_any(&ids))
+        .filter(presence::seen_at.gt(since))
+        .select(presence::user_id)
+        .distinct()
+        .load(conn)?;
+    let watching: i64 = presence::table
+        .filter(presence::game_id.eq(game_id))
+        .filter(presence::seen_at.gt(since))
+        .filter(not(presence::user_id.eq_any(&ids)))
+        .count()
+        .get_result(conn)?;
+    Ok((
+        people
+            .into_iter()
+            .map(|(seat, user)| (seat, here.contains(&user)))
+            .collect(),
+        watching,
+    ))
+}
