@@ -1,5 +1,6 @@
 // The admin pages (/admin): the history of every game with filters, a replay viewer that
-// steps through any game with every hand shown, and the statistics dashboard drawn as SVG.
+// steps through any game with every hand shown, the statistics dashboard drawn as SVG, and the
+// table chat's moderation (hide a message, mute a person).
 // Uses only the admin API (/api/v1/admin/…); the admin signs in with name and password.
 
 import * as api from './api.js';
@@ -320,6 +321,59 @@ async function showDashboard(params) {
 
 // ---- routing -------------------------------------------------------------------------------
 
+// ---- chat moderation -------------------------------------------------------------------------
+
+async function showChat(params) {
+  const list = await api.request('GET', `/admin/chat?${params}`);
+  const form = h('form', { class: 'panel filters', id: 'chat-filters' },
+    h('label', {}, 'Game', h('input', { name: 'game', value: params.get('game') || '', size: '6', inputmode: 'numeric' })),
+    h('label', {}, 'Player', h('input', { name: 'player', value: params.get('player') || '', size: '12' })),
+    h('button', { type: 'submit', class: 'button primary' }, 'Filter'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    for (const [key, value] of new FormData(form)) if (value) next.set(key, value);
+    location.hash = `#/chat?${next}`;
+  });
+  const act = async (call, done) => {
+    try {
+      await call();
+      toast(done);
+      await showChat(params);
+    } catch (error) {
+      toast(error.message, 'error');
+    }
+  };
+  const rows = list.messages.map((m) => {
+    const hide = h('button', { type: 'button', class: 'button', 'data-hide': String(m.id), disabled: m.hidden }, m.hidden ? 'Hidden' : 'Hide');
+    hide.addEventListener('click', () => act(() => api.request('POST', `/admin/chat/${m.id}/hide`, {}), `Message ${m.id} hidden.`));
+    const mute = h('button', { type: 'button', class: 'button', 'data-mute': m.name }, 'Mute 1 h');
+    mute.addEventListener('click', () => act(
+      () => api.request('POST', `/admin/users/${encodeURIComponent(m.name)}/mute`, { muted: true, minutes: 60 }),
+      `${m.name} is muted for an hour.`,
+    ));
+    const unmute = h('button', { type: 'button', class: 'button ghost', 'data-unmute': m.name }, 'Unmute');
+    unmute.addEventListener('click', () => act(
+      () => api.request('POST', `/admin/users/${encodeURIComponent(m.name)}/mute`, { muted: false }),
+      `${m.name} may chat again.`,
+    ));
+    return h('tr', { 'data-message': String(m.id), class: m.hidden ? 'hidden-message' : null },
+      h('td', {}, dateOnly(m.at)),
+      h('td', {}, h('a', { href: `#/replay/${m.game_id}` }, `#${m.game_id}`)),
+      h('td', {}, m.room),
+      h('td', {}, h('bdi', {}, m.name)),
+      h('td', { class: 'chat-text' }, h('bdi', { dir: 'auto' }, m.text || '')),
+      h('td', {}, hide, ' ', mute, ' ', unmute));
+  });
+  const table = h('table', { class: 'history', id: 'chat-log' },
+    h('thead', {}, h('tr', {}, ['When', 'Game', 'Room', 'Who', 'Message', ''].map((c) => h('th', {}, c)))),
+    h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: '6' }, 'No messages.'))));
+  app().replaceChildren(h('div', { class: 'admin' },
+    h('h1', {}, 'Table chat'),
+    h('p', { class: 'note' }, `${list.total} messages, newest first. Hiding is final; a mute stops a person chatting anywhere.`),
+    form, table));
+}
+
 async function route() {
   who();
   const user = api.currentUser();
@@ -334,6 +388,7 @@ async function route() {
   try {
     if (parts[0] === 'replay' && /^\d+$/.test(parts[1] || '')) await showReplay(Number(parts[1]));
     else if (parts[0] === 'dashboard') await showDashboard(params);
+    else if (parts[0] === 'chat') await showChat(params);
     else await showHistory(params);
   } catch (error) {
     if (error.status === 401 || error.status === 403) signIn(error.message);

@@ -126,6 +126,17 @@ export async function move(id, version, mv) {
   }
 }
 
-/** The JSON long-poll: resolves with `{events, version}` as soon as there is news (or empty). */
-export const events = (id, after, signal) =>
-  request('GET', `/games/${id}/events?after=${after}`, undefined, { signal });
+/** The JSON long-poll: resolves with `{events, version, chat, chat_cursor, presence}` as soon as
+ * there is news (a move, or chat after `chatAfter`), or after `wait` seconds. */
+export const events = (id, after, chatAfter, wait, signal) => {
+  const chat = chatAfter === null || chatAfter === undefined ? '' : `&chat_after=${chatAfter}`;
+  return request('GET', `/games/${id}/events?after=${after}${chat}&wait=${wait}`, undefined, { signal });
+};
+
+export const chatPresets = () => request('GET', '/chat/presets');
+export const chat = (id) => request('GET', `/games/${id}/chat`);
+export const say = (id, body) => request('POST', `/games/${id}/chat`, body);
+export const mutes = () => request('GET', '/mutes');
+export const mute = (name) => request('PUT', `/mutes/${encodeURIComponent(name)}`);
+export const unmute = (name) => request('DELETE', `/mutes/${encodeURIComponent(name)}`);
+export const rematch = (id, accept) => request('POST', `/games/${id}/rematch`, { accept });

@@ -170,6 +170,20 @@ const en = {
   away: 'away', away_note: 'A computer plays this seat until its player comes back.',
   reclaim: 'Take my seat back', you_are_away: 'You timed out: the computer ({level}) plays your seat.',
   export_json: 'Download (JSON)', export_text: 'Download (text)',
+  // Around the table: chat, presence, rematch.
+  chat_players: 'Chat · players', chat_spectators: 'Chat · spectators', chat_everyone: 'Chat · players and spectators',
+  chat_mute_short: 'mute', chat_say: 'Message',
+  chat_placeholder: 'Say something…', chat_send: 'Send', chat_presets: 'Quick phrases',
+  chat_unmute: 'Hear {name} again', chat_mute: 'Mute {name} (for you)',
+  chat_muted: 'You no longer see messages from {name}.', chat_room_players: 'players',
+  chat_room_spectators: 'spectators', chat_empty: 'No messages yet.',
+  connected: 'Connected', not_connected: 'Not connected', n_watching: '{n} watching',
+  watch_rematch: 'Watch the rematch', go_rematch: 'Go to the rematch',
+  rematch_waiting: 'Rematch offered: waiting for {names}.', rematch_withdraw: 'Withdraw the offer',
+  rematch_wanted: '{names} asked for a rematch.', rematch_accept: 'Accept the rematch', rematch_decline: 'Decline',
+  rematch_declined: '{who} declined the rematch.', rematch_offer: 'Rematch',
+  ev_rematch_offered: '{who} offers a rematch.', ev_rematch_accepted: '{who} accepts the rematch.',
+  ev_rematch_declined: '{who} declines the rematch.', ev_rematch_started: 'The rematch begins.',
 };
 
 const ar = {
@@ -335,6 +349,19 @@ const ar = {
   away: 'غائب', away_note: 'الحاسوب يلعب هذا المقعد حتى يعود لاعبه.',
   reclaim: 'استعد مقعدي', you_are_away: 'انتهى وقتك: الحاسوب ({level}) يلعب مقعدك.',
   export_json: 'تنزيل (JSON)', export_text: 'تنزيل (نص)',
+  chat_players: 'الدردشة · اللاعبون', chat_spectators: 'الدردشة · المشاهدون', chat_everyone: 'الدردشة · اللاعبون والمشاهدون',
+  chat_mute_short: 'اكتم', chat_say: 'رسالة',
+  chat_placeholder: 'اكتب شيئاً…', chat_send: 'أرسل', chat_presets: 'عبارات جاهزة',
+  chat_unmute: 'أعد سماع {name}', chat_mute: 'اكتم {name} (لك وحدك)',
+  chat_muted: 'لن ترى رسائل {name} بعد الآن.', chat_room_players: 'اللاعبون',
+  chat_room_spectators: 'المشاهدون', chat_empty: 'لا رسائل بعد.',
+  connected: 'متصل', not_connected: 'غير متصل', n_watching: '{n} يشاهدون',
+  watch_rematch: 'شاهد مباراة الإعادة', go_rematch: 'اذهب إلى مباراة الإعادة',
+  rematch_waiting: 'عُرضت الإعادة: بانتظار {names}.', rematch_withdraw: 'اسحب العرض',
+  rematch_wanted: 'طلب الإعادة: {names}.', rematch_accept: 'اقبل الإعادة', rematch_decline: 'ارفض',
+  rematch_declined: 'رفض {who} الإعادة.', rematch_offer: 'إعادة المباراة',
+  ev_rematch_offered: '{who} يعرض إعادة المباراة.', ev_rematch_accepted: '{who} يقبل الإعادة.',
+  ev_rematch_declined: '{who} يرفض الإعادة.', ev_rematch_started: 'تبدأ مباراة الإعادة.',
 };
 
 export const STRINGS = { en, ar };

@@ -10,10 +10,13 @@ import thirtyOne from './games/thirty_one.js';
 import rummy from './games/rummy.js';
 import tarneeb from './games/tarneeb.js';
 import { playerLink } from './players.js';
+import { ChatPanel } from './chat.js';
 
 const RENDERERS = { basra, thirty_one: thirtyOne, rummy, tarneeb };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The longest a long-poll waits (seconds): its answer also says who is at the table. */
+const FOLLOW_WAIT = 10;
 const clone = (value) => (value === undefined ? value : JSON.parse(JSON.stringify(value)));
 
 /** Events that are somebody's move, shown with a pause when they are not the viewer's. */
@@ -55,7 +58,11 @@ class Table {
     this.alive = true;
     this.abort = new AbortController();
     this.chain = Promise.resolve();
-    this.unlisten = onLanguageChange(() => this.render());
+    this.chat = new ChatPanel(id);
+    this.unlisten = onLanguageChange(() => {
+      this.chat.draw();
+      this.render();
+    });
     // The turn timer's countdown ticks on its own, between renders.
     this.ticker = setInterval(() => this.tick(), 250);
   }
@@ -87,13 +94,16 @@ class Table {
     const view = await api.getGame(this.id);
     this.accept(view);
     for (const entry of view.recent_events || []) this.record(entry);
-    await this.loadSheet();
+    await Promise.all([this.loadSheet(), this.chat.load()]);
     this.render();
     this.follow();
   }
 
   /** Takes an authoritative view from the server. */
   accept(view) {
+    const over = (v) => v && (v.status === 'finished' || v.status === 'abandoned');
+    // When the game ends, the other room of the chat opens to everyone at the table.
+    if (this.view && !over(this.view) && over(view)) this.chat.load();
     this.view = view;
     this.table = clone(view.table);
     this.shown = Math.max(this.shown, view.version);
@@ -109,17 +119,19 @@ class Table {
     }
   }
 
-  /** The long-poll loop: waits for news after what is shown, then queues it. */
+  /** The long-poll loop: waits for news after what is shown (moves, chat), then queues it. A
+   * finished game is followed on: its chat, and a rematch. */
   async follow() {
     let failures = 0;
     while (this.alive) {
       await this.chain;
       if (!this.alive) return;
-      // A finished game has no more news.
-      if (this.view.status === 'finished' || this.view.status === 'abandoned') return;
+      if (this.view.status === 'abandoned') return;
       try {
-        const news = await api.events(this.id, this.shown, this.abort.signal);
+        const news = await api.events(this.id, this.shown, this.chat.cursor ?? 0, FOLLOW_WAIT, this.abort.signal);
         failures = 0;
+        this.chat.add(news.chat);
+        this.presence(news.presence);
         if (news.events.some((e) => e.version > this.shown)) {
           this.enqueue(news.events, null);
         } else if (news.version > this.shown) {
@@ -131,6 +143,20 @@ class Table {
         await sleep(Math.min(5000, 500 * failures));
       }
     }
+  }
+
+  /** Who is at the table now (from a long-poll's answer): the dots and the spectator count. */
+  presence(presence) {
+    if (!presence || !this.view) return;
+    let changed = this.view.spectators !== presence.spectators;
+    this.view.spectators = presence.spectators;
+    this.view.seats.forEach((seat, index) => {
+      if (seat.connected === undefined) return;
+      const now = presence.connected.includes(index);
+      changed = changed || seat.connected !== now;
+      seat.connected = now;
+    });
+    if (changed) this.render();
   }
 
   enqueue(events, view) {
@@ -146,7 +172,9 @@ class Table {
     this.animating = true;
     if (fresh.length) setBusy(true);
     let handScored = false;
+    let rematch = null;
     for (const entry of fresh) {
+      if (entry.event.type === 'rematch_started') rematch = entry.event.game_id;
       const { event } = entry;
       const other = MOVES.has(event.type) && event.seat !== undefined && event.seat !== this.view.your_seat;
       const pause = other ? delayFor() : 0;
@@ -176,6 +204,8 @@ class Table {
     if (handScored || !this.sheet) await this.loadSheet();
     setBusy(false);
     this.render();
+    // Everyone at the table is taken to the rematch the moment it starts.
+    if (rematch && !this.watching()) location.hash = `#/game/${rematch}`;
   }
 
   fail(error) {
@@ -248,6 +278,14 @@ class Table {
         return null;
       case 'abandoned':
         return t('ev_abandoned', { name: event.by });
+      case 'rematch_offered':
+        return t('ev_rematch_offered', { who: event.name });
+      case 'rematch_accepted':
+        return t('ev_rematch_accepted', { who: event.name });
+      case 'rematch_declined':
+        return t('ev_rematch_declined', { who: event.name });
+      case 'rematch_started':
+        return t('ev_rematch_started');
       case 'game_over':
         return this.outcomeText(event);
       default:
@@ -325,6 +363,25 @@ class Table {
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
     } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** Offers or accepts a rematch (`accept`), or declines it; goes to the new game once it starts. */
+  async rematch(accept) {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const state = await api.rematch(this.id, accept);
+      this.busy = false;
+      if (state.game_id) {
+        location.hash = `#/game/${state.game_id}`;
+        return;
+      }
+      this.view.rematch = state;
+      await this.enqueue([], null);
+    } catch (error) {
+      this.busy = false;
       this.fail(error);
     }
   }
@@ -420,6 +477,9 @@ class Table {
       h('h1', {}, title),
       view.practice ? h('span', { class: 'tag' }, t('practice')) : null,
       this.watching() ? h('span', { class: 'tag watching' }, t('watching')) : null,
+      view.spectators > 0
+        ? h('span', { class: 'tag spectators', 'data-spectators': String(view.spectators) }, t('n_watching', { n: view.spectators }))
+        : null,
       view.turn ? h('span', { class: 'tag timer' }, t('per_move', { time: timerText(view.turn.seconds) })) : null,
       h('span', { class: 'tag status', 'data-status': view.status }, t(`status_${view.status}`)),
       h('a', { href: `#/help/${view.kind}/${view.variant}`, class: 'button ghost' }, t('rules_here')),
@@ -452,8 +512,15 @@ class Table {
       'data-seat': String(seat),
     });
     const person = info && info.name && seat !== view.your_seat && !info.open;
+    const here = info && info.connected !== undefined
+      ? h('span', {
+        class: `presence ${info.connected ? 'on' : 'off'}`, role: 'img',
+        'aria-label': t(info.connected ? 'connected' : 'not_connected'), title: t(info.connected ? 'connected' : 'not_connected'),
+      })
+      : null;
     const name = h('div', { class: 'seat-name' },
       turn ? h('span', { class: 'turn-arrow', 'aria-label': t('to_play') }, '▶') : null,
+      here,
       person ? playerLink(info.name) : h('span', {}, this.seatName(seat)),
       info && info.away ? h('span', { class: 'tag away', title: t('away_note') }, t('away')) : null,
     );
@@ -496,10 +563,14 @@ class Table {
       box.append(this.handSummary());
       box.append(h('p', { class: 'outcome', 'data-outcome': 'over' }, this.outcomeText(view.outcome) || t('status_abandoned')));
       if (this.watching()) {
+        if (view.rematch && view.rematch.game_id) {
+          box.append(h('a', { href: `#/game/${view.rematch.game_id}`, class: 'button primary', 'data-action': 'watch-rematch' }, t('watch_rematch')));
+        }
         box.append(h('a', { href: '#/', class: 'button' }, t('lobby')));
         return box;
       }
-      const again = h('button', { type: 'button', class: 'button primary', 'data-action': 'again' }, t('play_again'));
+      if (view.rematch) box.append(this.rematchControls(view.rematch));
+      const again = h('button', { type: 'button', class: 'button', 'data-action': 'again' }, t('play_again'));
       again.addEventListener('click', () => {
         location.hash = `#/new/${view.kind}/${view.variant}`;
       });
@@ -511,6 +582,33 @@ class Table {
           box.append(button);
         }
       }
+    }
+    return box;
+  }
+
+  /** A finished game's rematch: offer it, accept or decline it, or go to it. */
+  rematchControls(rematch) {
+    const box = h('div', { class: 'rematch', 'data-rematch': rematch.game_id ? 'started' : rematch.accepted.length ? 'offered' : 'none' });
+    const names = (seats) => seats.map((s) => this.seatName(s)).join(', ');
+    const button = (key, action, accept, primary) => {
+      const node = h('button', { type: 'button', class: `button${primary ? ' primary' : ''}`, 'data-action': action }, t(key));
+      node.addEventListener('click', () => this.rematch(accept));
+      return node;
+    };
+    const mine = this.view.your_seat;
+    if (rematch.game_id) {
+      box.append(h('a', { href: `#/game/${rematch.game_id}`, class: 'button primary', 'data-action': 'go-rematch' }, t('go_rematch')));
+    } else if (rematch.accepted.includes(mine)) {
+      box.append(h('p', {}, t('rematch_waiting', { names: names(rematch.waiting_for) })),
+        button('rematch_withdraw', 'rematch-decline', false, false));
+    } else if (rematch.accepted.length) {
+      box.append(h('p', {}, t('rematch_wanted', { names: names(rematch.accepted) })),
+        button('rematch_accept', 'rematch', true, true), button('rematch_decline', 'rematch-decline', false, false));
+    } else {
+      if (rematch.declined_by !== null && rematch.declined_by !== undefined) {
+        box.append(h('p', { class: 'note' }, t('rematch_declined', { who: this.seatName(rematch.declined_by) })));
+      }
+      box.append(button('rematch_offer', 'rematch', true, true));
     }
     return box;
   }
@@ -538,6 +636,7 @@ class Table {
     queueMicrotask(() => {
       log.scrollTop = log.scrollHeight;
     });
+    side.append(this.chat.node);
     const playing = ['active', 'hand_over', 'waiting'].includes(this.view.status);
     if (playing && !this.watching()) {
       side.append(this.resignControl());

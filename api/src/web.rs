@@ -38,6 +38,7 @@ static ASSETS: &[Asset] = assets![
     "table.js" => JS,
     "help.js" => JS,
     "players.js" => JS,
+    "chat.js" => JS,
     "games/basra.js" => JS,
     "games/thirty_one.js" => JS,
     "games/rummy.js" => JS,

@@ -98,3 +98,41 @@ test('a player who is not an admin is sent to the sign-in', async () => {
   assert.match(await page.textContent('#sign-in'), /not an admin/);
   await page.context().close();
 });
+
+test('an admin hides a chat message and mutes its author; the table takes it down', async () => {
+  // A guest at a table says something, over the API.
+  const table = await player(browser);
+  const token = await signedInGuest(table, 'Rude' + Math.random().toString(36).slice(2, 7));
+  const game = await apiCreate(token, { kind: 'basra', seats: [{}, { bot: 'easy' }] });
+  const say = async (text) => fetch(`${BASE}/api/v1/games/${game.id}/chat`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ text }),
+  });
+  assert.equal((await say('something rude')).status, 201);
+  await table.goto(`${BASE}/#/game/${game.id}`);
+  await table.waitForSelector('.chat-message');
+  await idle(table);
+
+  const page = await player(browser);
+  await page.goto(`${BASE}/admin#/chat?game=${game.id}`);
+  await page.waitForSelector('#sign-in');
+  await page.fill('#admin-name', 'root');
+  await page.fill('#admin-password', PASSWORD);
+  await page.click('#admin-sign-in');
+  await page.waitForSelector('#chat-log');
+  await idle(page);
+  const row = '#chat-log tbody tr[data-message]';
+  assert.equal(await page.textContent(`${row} .chat-text`), 'something rude');
+  await page.click(`${row} [data-hide]`);
+  await page.waitForSelector(`${row} [data-hide][disabled]`);
+  await page.click(`${row} [data-mute]`);
+  await idle(page);
+  await shot(page, 'admin-chat');
+  // The table takes the message down without a reload, and the author may no longer speak.
+  await table.waitForSelector('.chat-message', { state: 'detached', timeout: 15000 });
+  assert.equal((await say('again')).status, 403);
+  assert.deepEqual([...page.problems, ...table.problems], []);
+  await page.context().close();
+  await table.context().close();
+});

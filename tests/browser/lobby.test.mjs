@@ -53,12 +53,18 @@ test('a stranger finds a public table in the lobby and sits down with one click'
   await bob.context().close();
 });
 
-test('two strangers who ask for a quick match at the same moment play each other', async () => {
+/** The chat messages shown on `page`, as text. */
+async function chatLines(page) {
+  return page.$$eval('.chat-message .chat-text', (nodes) => nodes.map((n) => n.textContent));
+}
+
+test('two strangers meet through quick match, chat, play to the end and rematch; a third watches', async () => {
   const pages = [await player(browser), await player(browser)];
+  const names = [uniqueName('Omar'), uniqueName('Sara')];
   for (const [n, page] of pages.entries()) {
     await page.goto(`${BASE}/#/new/basra/standard`);
     await idle(page);
-    await page.fill('#player-name', uniqueName(n ? 'Sara' : 'Omar'));
+    await page.fill('#player-name', names[n]);
     await page.check('#kind-basra');
     await page.fill('[data-option="target"]', '31');
   }
@@ -66,9 +72,24 @@ test('two strangers who ask for a quick match at the same moment play each other
   await Promise.all(pages.map((page) => page.waitForURL(/#\/game\/\d+$/, { timeout: 15000 })));
   const ids = pages.map((page) => Number(page.url().match(/#\/game\/(\d+)/)[1]));
   assert.equal(ids[0], ids[1], 'both are at the same table');
+  const [omar, sara] = pages;
   await Promise.all(pages.map((page) => page.waitForSelector('.table[data-status="active"]')));
-  await shot(pages[0], 'quick-match');
-  // A third person finds the game under "Being played now" and watches it: no hand, no move.
+  // Each sees the other connected.
+  await Promise.all(pages.map((page) => page.waitForSelector('.others .presence.on', { timeout: 15000 })));
+  await shot(omar, 'quick-match');
+
+  // They talk: typed text (markup stays text) and a preset phrase, in the players' room.
+  await omar.fill('#chat-input', 'good luck <b>Sara</b>');
+  await omar.press('#chat-input', 'Enter');
+  await sara.waitForFunction(() => [...document.querySelectorAll('.chat-message .chat-text')]
+    .some((n) => n.textContent === 'good luck <b>Sara</b>'), null, { timeout: 15000 });
+  assert.equal(await sara.$$eval('.chat-message b', (n) => n.length), 0, 'never drawn as markup');
+  await sara.click('.chat-presets [data-preset="thanks"]');
+  await omar.waitForFunction(() => [...document.querySelectorAll('.chat-message .chat-text')]
+    .some((n) => n.textContent === 'Thanks'), null, { timeout: 15000 });
+
+  // A third person finds the game under "Being played now" and watches it: no hand, no move,
+  // and the players' room is not theirs to read.
   const watcher = await player(browser);
   await watcher.goto(`${BASE}/#/`);
   await idle(watcher);
@@ -77,13 +98,49 @@ test('two strangers who ask for a quick match at the same moment play each other
   await watcher.waitForSelector(live, { timeout: 10000 });
   await watcher.click(live);
   await watcher.waitForSelector('.table .tag.watching');
+  await idle(watcher);
   assert.equal(await watcher.$$eval('.hand-area, .actions', (n) => n.length), 0, 'a spectator has no hand and no moves');
   assert.equal(await watcher.$$eval('.felt button.legal', (n) => n.length), 0);
-  const playersFaces = await watcher.$$eval('.seat .card:not(.back)', (n) => n.length);
-  assert.equal(playersFaces, 0, 'every hand is face down for a spectator');
+  assert.equal(await watcher.$$eval('.seat .card:not(.back)', (n) => n.length), 0, 'every hand is face down for a spectator');
+  assert.deepEqual(await chatLines(watcher), [], 'the players\' room is closed to spectators');
+  await watcher.fill('#chat-input', 'Omar holds a seven');
+  await watcher.press('#chat-input', 'Enter');
+  await watcher.waitForFunction(() => [...document.querySelectorAll('.chat-message .chat-text')]
+    .some((n) => n.textContent === 'Omar holds a seven'));
+  // The players see that someone watches, and never the spectators' tip: a word said after it
+  // arrives, and the tip (which would have come first) did not.
+  await omar.waitForSelector('.tag.spectators[data-spectators="1"]', { timeout: 15000 });
+  await sara.fill('#chat-input', 'your move');
+  await sara.press('#chat-input', 'Enter');
+  await omar.waitForFunction(() => [...document.querySelectorAll('.chat-message .chat-text')]
+    .some((n) => n.textContent === 'your move'), null, { timeout: 15000 });
+  assert.ok(!(await chatLines(omar)).includes('Omar holds a seven'), 'a spectator tipped a player');
   await shot(watcher, 'watching');
+  const seatBefore = await omar.$eval('.mine .seat', (el) => el.dataset.seat);
+
   const played = await Promise.all(pages.map((page) => playToEnd(page, 'basra')));
   assert.ok(played.every((p) => p.moves > 0));
+  assert.equal(await watcher.$$eval('.seat .card:not(.back)', (n) => n.length), 0, 'still face down');
+  // Once the game is over, both rooms are open to everyone at the table.
+  await omar.waitForFunction(() => [...document.querySelectorAll('.chat-message .chat-text')]
+    .some((n) => n.textContent === 'Omar holds a seven'), null, { timeout: 15000 });
+
+  // The rematch: Omar offers, Sara accepts, and both are taken to the same new table.
+  await omar.click('[data-action="rematch"]');
+  await sara.waitForSelector('.rematch[data-rematch="offered"] [data-action="rematch"]', { timeout: 15000 });
+  await shot(sara, 'rematch-offered');
+  await sara.click('.rematch [data-action="rematch"]');
+  await Promise.all(pages.map((page) => page.waitForFunction(
+    (old) => /#\/game\/\d+$/.test(location.hash) && !location.hash.endsWith(`/${old}`), ids[0], { timeout: 15000 },
+  )));
+  const next = pages.map((page) => Number(page.url().match(/#\/game\/(\d+)/)[1]));
+  assert.equal(next[0], next[1], 'both went to the same rematch');
+  await Promise.all(pages.map((page) => page.waitForSelector('.table[data-status="active"]')));
+  // Every seat moved one place on.
+  const seatAfter = await omar.$eval('.mine .seat', (el) => el.dataset.seat);
+  assert.equal(Number(seatAfter), (Number(seatBefore) + 1) % 2);
+  // The watcher is offered to follow them.
+  await watcher.waitForSelector('[data-action="watch-rematch"]', { timeout: 15000 });
   assert.deepEqual([...pages, watcher].flatMap((page) => page.problems), [], 'no script errors');
   for (const page of [...pages, watcher]) await page.context().close();
 });

@@ -1,0 +1,176 @@
+// The table's chat panel: the room the viewer reads (players' or spectators'; both once the
+// game is over), a box to type in (Enter sends), the preset phrases in the page's language,
+// and a way to mute someone for oneself. The panel is one element kept across the table's
+// redraws, so typing is never lost when a move arrives; messages are always drawn as text.
+
+import * as api from './api.js';
+import { t, language } from './i18n.js';
+import { h, toast } from './ui.js';
+
+let presetCache = null;
+
+async function presets() {
+  if (!presetCache) {
+    try {
+      presetCache = (await api.chatPresets()).presets;
+    } catch {
+      presetCache = [];
+    }
+  }
+  return presetCache;
+}
+
+/** A preset's text in the page's language (its English text if the list is not loaded). */
+function presetText(key, fallback) {
+  const found = (presetCache || []).find((p) => p.key === key);
+  if (!found) return fallback || key;
+  return language() === 'ar' ? found.ar : found.en;
+}
+
+export class ChatPanel {
+  constructor(gameId) {
+    this.id = gameId;
+    this.messages = [];
+    this.cursor = null;
+    this.room = 'players';
+    this.rooms = ['players'];
+    this.muted = new Set();
+    this.sending = false;
+    this.node = h('section', { class: 'chat', 'aria-labelledby': `chat-title-${gameId}` });
+    this.title = h('h2', { id: `chat-title-${gameId}` });
+    this.list = h('ol', { class: 'chat-messages', 'aria-live': 'polite', 'aria-relevant': 'additions' });
+    this.input = h('input', {
+      id: 'chat-input', type: 'text', maxlength: '280', autocomplete: 'off', 'data-focus': 'chat-input',
+    });
+    this.label = h('label', { for: 'chat-input', class: 'visually-hidden' });
+    this.send = h('button', { type: 'submit', class: 'button', 'data-action': 'chat-send' });
+    this.presets = h('div', { class: 'chat-presets', role: 'group' });
+    this.mutedBox = h('div', { class: 'chat-muted' });
+    const form = h('form', { class: 'chat-form' }, this.label, this.input, this.send);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const text = this.input.value.trim();
+      if (text) this.say({ text });
+    });
+    this.node.append(this.title, this.list, form, this.presets, this.mutedBox);
+    this.draw();
+  }
+
+  /** Loads the chat so far (again: when the game ends, the other room opens up). */
+  async load() {
+    await presets();
+    try {
+      const page = await api.chat(this.id);
+      this.messages = page.messages.filter((m) => m.type === 'chat');
+      this.cursor = page.cursor;
+      this.room = page.room;
+      this.rooms = page.rooms;
+      const mine = await api.mutes();
+      this.muted = new Set(mine.names);
+    } catch {
+      // A table the viewer cannot read (yet): the panel stays empty.
+    }
+    this.draw();
+  }
+
+  /** Takes new chat from the events: messages to add, notes of hidden ones to take down. */
+  add(chat) {
+    let changed = false;
+    for (const message of chat || []) {
+      if (message.type === 'chat_hidden') {
+        const before = this.messages.length;
+        this.messages = this.messages.filter((m) => m.id !== message.id);
+        changed = changed || before !== this.messages.length;
+      } else if (!this.messages.some((m) => m.id === message.id)) {
+        this.messages.push(message);
+        changed = true;
+      }
+      this.cursor = Math.max(this.cursor || 0, message.cursor);
+    }
+    if (this.messages.length > 200) this.messages.splice(0, this.messages.length - 200);
+    if (changed) this.drawMessages();
+  }
+
+  async say(body) {
+    if (this.sending) return;
+    this.sending = true;
+    try {
+      const message = await api.say(this.id, body);
+      if (body.text !== undefined) this.input.value = '';
+      this.add([message]);
+    } catch (error) {
+      toast(error.message, 'error');
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  async mute(name) {
+    try {
+      const list = await api.mute(name);
+      this.muted = new Set(list.names);
+      this.messages = this.messages.filter((m) => m.name !== name);
+      toast(t('chat_muted', { name }));
+      this.draw();
+    } catch (error) {
+      toast(error.message, 'error');
+    }
+  }
+
+  async unmute(name) {
+    try {
+      const list = await api.unmute(name);
+      this.muted = new Set(list.names);
+      await this.load();
+    } catch (error) {
+      toast(error.message, 'error');
+    }
+  }
+
+  /** Redraws everything but the text being typed (the language may have changed). */
+  draw() {
+    const title = this.rooms.length > 1 ? 'chat_everyone' : this.room === 'players' ? 'chat_players' : 'chat_spectators';
+    this.title.textContent = t(title);
+    this.label.textContent = t('chat_say');
+    this.input.placeholder = t('chat_placeholder');
+    this.send.textContent = t('chat_send');
+    this.presets.setAttribute('aria-label', t('chat_presets'));
+    this.presets.replaceChildren(...(presetCache || []).map((preset) => {
+      const button = h('button', { type: 'button', class: 'chip', 'data-preset': preset.key }, presetText(preset.key));
+      button.addEventListener('click', () => this.say({ preset: preset.key }));
+      return button;
+    }));
+    this.mutedBox.replaceChildren(...[...this.muted].sort().map((name) => {
+      const button = h('button', { type: 'button', class: 'link', 'data-unmute': name }, t('chat_unmute', { name }));
+      button.addEventListener('click', () => this.unmute(name));
+      return button;
+    }));
+    this.drawMessages();
+  }
+
+  drawMessages() {
+    const me = (api.currentUser() || {}).name;
+    const both = this.rooms.length > 1;
+    const items = this.messages.map((message) => {
+      const text = message.preset ? presetText(message.preset, message.text) : message.text;
+      const item = h('li', { class: `chat-message room-${message.room}`, 'data-message': String(message.id) },
+        both ? h('span', { class: 'chat-room' }, t(message.room === 'players' ? 'chat_room_players' : 'chat_room_spectators')) : null,
+        h('bdi', { class: 'chat-name' }, message.name), ': ',
+        h('bdi', { class: 'chat-text', dir: 'auto' }, text));
+      if (message.name && message.name !== me) {
+        const mute = h('button', {
+          type: 'button', class: 'link chat-mute', 'data-mute': message.name,
+          title: t('chat_mute', { name: message.name }), 'aria-label': t('chat_mute', { name: message.name }),
+        }, t('chat_mute_short'));
+        mute.addEventListener('click', () => this.mute(message.name));
+        item.append(' ', mute);
+      }
+      return item;
+    });
+    if (!items.length) items.push(h('li', { class: 'note chat-empty' }, t('chat_empty')));
+    this.list.replaceChildren(...items);
+    queueMicrotask(() => {
+      this.list.scrollTop = this.list.scrollHeight;
+    });
+  }
+}
