@@ -66,6 +66,7 @@ pub async fn post_chat(
         (status = 200, body = ChatPage),
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
+        (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -95,6 +96,7 @@ pub async fn get_chat(
         (status = 403, description = "`forbidden`: not a person at this table", body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game_not_finished`, `no_rematch_offered` (to decline), `rematch_started` (to decline), `version_conflict`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`validation_failed`: a field of the wrong type, or one too many", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -138,6 +140,7 @@ pub async fn mutes(state: web::Data<AppState>, caller: Caller) -> Result<HttpRes
         (status = 200, description = "Everyone the caller muted", body = MuteList),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`self_mute`: oneself", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`validation_failed`: a name no one can have (a NUL)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -159,6 +162,7 @@ pub async fn mute(
     responses(
         (status = 200, description = "Everyone the caller still mutes", body = MuteList),
         (status = 404, description = "`not_found`: no such person, or not muted", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`validation_failed`: a name no one can have (a NUL)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
