@@ -242,8 +242,11 @@ fn end_event(version: i64, revoked: Revoked) -> sse::Event {
 /// The type of the event that ends a stream (see [`end_event`]).
 pub const STREAM_END: &str = "stream_end";
 
-/// How often a stream looks at who is at the table (and says so when it changed).
-const PRESENCE_EVERY: Duration = Duration::from_secs(2);
+/// How often a stream looks at who is at the table (and says so when it changed): as often as
+/// the processes write it, a quarter of the presence window.
+fn presence_every() -> Duration {
+    crate::presence::window() / 4
+}
 
 /// A stream's event id: the version, and once the stream has a chat cursor, `:` and it. A
 /// client sends the last one back as `Last-Event-ID` and the stream resumes after both.
@@ -355,7 +358,7 @@ pub fn stream(
                 // The database is away or the game is gone: try again at the next look.
                 Err(_) => {}
             }
-            if presence_looked.is_none_or(|at| at.elapsed() >= PRESENCE_EVERY) {
+            if presence_looked.is_none_or(|at| at.elapsed() >= presence_every()) {
                 presence_looked = Some(tokio::time::Instant::now());
                 if let Ok(presence) = run(&state, move |conn, _| play::presence(conn, id)).await
                     && presence_sent.as_ref() != Some(&presence)

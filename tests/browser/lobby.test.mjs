@@ -68,12 +68,14 @@ test('two strangers meet through quick match, chat, play to the end and rematch;
     await page.check('#kind-basra');
     await page.fill('[data-option="target"]', '31');
   }
+  const asked = Date.now();
   await Promise.all(pages.map((page) => page.click('#quick-match')));
   await Promise.all(pages.map((page) => page.waitForURL(/#\/game\/\d+$/, { timeout: 15000 })));
   const ids = pages.map((page) => Number(page.url().match(/#\/game\/(\d+)/)[1]));
   assert.equal(ids[0], ids[1], 'both are at the same table');
   const [omar, sara] = pages;
   await Promise.all(pages.map((page) => page.waitForSelector('.table[data-status="active"]')));
+  console.log(`quick match: both strangers at the dealt table ${Date.now() - asked} ms after asking`);
   // Each sees the other connected.
   await Promise.all(pages.map((page) => page.waitForSelector('.others .presence.on', { timeout: 15000 })));
   await shot(omar, 'quick-match');
