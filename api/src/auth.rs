@@ -3,9 +3,11 @@
 use std::future::{Ready, ready};
 use std::time::Duration;
 
-use actix_web::dev::Payload;
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::http::header;
-use actix_web::{FromRequest, HttpRequest, web};
+use actix_web::middleware::Next;
+use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
@@ -77,15 +79,112 @@ pub struct Caller {
     pub id: i64,
     pub name: String,
     pub role: Role,
-    /// When the token expires (seconds since the epoch).
+    /// When the token expires (seconds since the epoch; a personal API token does not).
     pub expires_at: i64,
+    /// What the credential may do: everything for a session (a token from signing in), the
+    /// scopes it was given for a personal API token.
+    pub scopes: Scopes,
+    /// How the caller signed this request.
+    pub credential: Credential,
+}
+
+/// How a request was signed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Credential {
+    /// A session token from `/auth/*` (a JWT).
+    Session,
+    /// A personal API token (`cdr_…`), by its row id.
+    ApiToken(i64),
+}
+
+/// What a credential may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scopes(u8);
+
+/// One thing a personal API token may be allowed to do.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// Play: create, join and play games, seek, chat, rematch.
+    Play,
+    /// Challenge people and bots, and answer challenges.
+    Challenge,
+    /// Read: views, events, logs, lists, the account's event stream.
+    Read,
+    /// The admin endpoints (admins only).
+    Admin,
+}
+
+impl Scope {
+    pub const ALL: [Scope; 4] = [Scope::Play, Scope::Challenge, Scope::Read, Scope::Admin];
+
+    fn bit(self) -> u8 {
+        match self {
+            Scope::Play => 1,
+            Scope::Challenge => 2,
+            Scope::Read => 4,
+            Scope::Admin => 8,
+        }
+    }
+
+    /// The scope's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Play => "play",
+            Scope::Challenge => "challenge",
+            Scope::Read => "read",
+            Scope::Admin => "admin",
+        }
+    }
+
+    /// The scope of a name.
+    pub fn parse(name: &str) -> Option<Scope> {
+        Scope::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+impl Scopes {
+    /// A session's: everything (the admin endpoints still ask for the admin role).
+    pub const SESSION: Scopes = Scopes(15);
+
+    /// These scopes.
+    pub fn of(scopes: &[Scope]) -> Scopes {
+        Scopes(scopes.iter().fold(0, |bits, s| bits | s.bit()))
+    }
+
+    /// Whether `scope` is among them.
+    pub fn allow(self, scope: Scope) -> bool {
+        self.0 & scope.bit() != 0
+    }
+
+    /// The scopes, in a fixed order.
+    pub fn list(self) -> Vec<Scope> {
+        Scope::ALL.into_iter().filter(|s| self.allow(*s)).collect()
+    }
+
+    /// As stored: the names, space-separated.
+    pub fn stored(self) -> String {
+        self.list()
+            .iter()
+            .map(|s| s.name())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// From the stored form (unknown names are ignored).
+    pub fn from_stored(text: &str) -> Scopes {
+        let scopes: Vec<Scope> = text.split_whitespace().filter_map(Scope::parse).collect();
+        Scopes::of(&scopes)
+    }
 }
 
 impl Caller {
     /// Whether the token has expired by now (with the same leeway as its first check): a stream
     /// opened with it must end.
     pub fn token_expired(&self) -> bool {
-        chrono::Utc::now().timestamp() > self.expires_at + LEEWAY_SECS as i64
+        chrono::Utc::now().timestamp() > self.expires_at.saturating_add(LEEWAY_SECS as i64)
     }
 }
 
@@ -133,6 +232,8 @@ impl Keys {
             name: claims.name,
             role: Role::parse(&claims.role).ok_or_else(invalid)?,
             expires_at: claims.exp,
+            scopes: Scopes::SESSION,
+            credential: Credential::Session,
         })
     }
 }
@@ -146,10 +247,54 @@ impl FromRequest for Caller {
     }
 }
 
+/// What [`check_api_tokens`] found of a request's personal API token: its caller, or none when
+/// the token is unknown, revoked or malformed.
+#[derive(Clone, Debug)]
+struct TokenChecked(Option<Caller>);
+
 fn caller_of(req: &HttpRequest) -> Result<Caller, ApiError> {
     let state = req
         .app_data::<web::Data<AppState>>()
         .ok_or_else(|| ApiError::Internal("application state missing".to_owned()))?;
+    let bearer = bearer(req)?;
+    let caller = if bearer.starts_with(crate::tokens::PREFIX) {
+        req.extensions()
+            .get::<TokenChecked>()
+            .and_then(|checked| checked.0.clone())
+            .ok_or_else(|| ApiError::Unauthorized("the token is invalid or revoked".to_owned()))?
+    } else {
+        state.keys.verify(&bearer)?
+    };
+    state.presence.request(caller.id);
+    Ok(caller)
+}
+
+/// Looks a personal API token up before the request's handler (and its extractors) run, so
+/// that a refused credential is refused before anything else is read, as a session token is
+/// (its check needs no database and happens in the extractor).
+pub async fn check_api_tokens(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let token = bearer(req.request())
+        .ok()
+        .filter(|b| b.starts_with(crate::tokens::PREFIX));
+    if let (Some(token), Some(state)) = (token, req.app_data::<web::Data<AppState>>().cloned()) {
+        match crate::tokens::caller(&state, token).await {
+            Ok(caller) => {
+                req.extensions_mut().insert(TokenChecked(Some(caller)));
+            }
+            Err(ApiError::Unauthorized(_)) => {
+                req.extensions_mut().insert(TokenChecked(None));
+            }
+            Err(other) => return Ok(req.error_response(other)),
+        }
+    }
+    Ok(next.call(req).await?.map_into_boxed_body())
+}
+
+/// The bearer token of a request.
+fn bearer(req: &HttpRequest) -> Result<String, ApiError> {
     let value = req.headers().get(header::AUTHORIZATION).ok_or_else(|| {
         ApiError::Unauthorized("this needs a token: Authorization: Bearer …".to_owned())
     })?;
@@ -162,9 +307,89 @@ fn caller_of(req: &HttpRequest) -> Result<Caller, ApiError> {
         .ok_or_else(|| {
             ApiError::Unauthorized("the Authorization header must be Bearer <token>".to_owned())
         })?;
-    let caller = state.keys.verify(token.trim())?;
-    state.presence.request(caller.id);
-    Ok(caller)
+    Ok(token.trim().to_owned())
+}
+
+/// Declares an extractor for a caller whose credential has a scope: the handler takes it
+/// instead of [`Caller`], and a credential without the scope is refused with
+/// `403 insufficient_scope` before the handler runs.
+macro_rules! scoped {
+    ($(#[$doc:meta])* $name:ident, $scope:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug)]
+        pub struct $name(pub Caller);
+
+        impl FromRequest for $name {
+            type Error = ApiError;
+            type Future = Ready<Result<$name, ApiError>>;
+
+            fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+                ready(caller_of(req).and_then(|caller| {
+                    caller.require($scope)?;
+                    Ok($name(caller))
+                }))
+            }
+        }
+    };
+}
+
+scoped!(
+    /// A caller who may play (scope `play`).
+    Playing,
+    Scope::Play
+);
+scoped!(
+    /// A caller who may read (scope `read`).
+    Reading,
+    Scope::Read
+);
+scoped!(
+    /// A caller who may challenge (scope `challenge`).
+    Challenging,
+    Scope::Challenge
+);
+scoped!(
+    /// A caller who may use the admin endpoints' credential-wise (scope `admin`; the account's
+    /// stored role is checked by the use case).
+    Administering,
+    Scope::Admin
+);
+
+/// A caller signed in with a session token, not a personal API token: managing tokens and the
+/// account itself needs one, so a token that leaks cannot mint others.
+#[derive(Clone, Debug)]
+pub struct Session(pub Caller);
+
+impl FromRequest for Session {
+    type Error = ApiError;
+    type Future = Ready<Result<Session, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(caller_of(req).and_then(|caller| {
+            if caller.credential != Credential::Session {
+                return Err(ApiError::Denied {
+                    code: "session_required",
+                    detail: "this needs the token from signing in, not a personal API token"
+                        .to_owned(),
+                });
+            }
+            Ok(Session(caller))
+        }))
+    }
+}
+
+impl Caller {
+    /// Refuses a credential without `scope`.
+    pub fn require(&self, scope: Scope) -> Result<(), ApiError> {
+        if self.scopes.allow(scope) {
+            Ok(())
+        } else {
+            Err(ApiError::Denied {
+                code: "insufficient_scope",
+                detail: format!("this token lacks the `{}` scope", scope.name()),
+            })
+        }
+    }
 }
 
 #[cfg(test)]

@@ -17,5 +17,6 @@ pub mod settings;
 pub mod startup;
 pub mod state;
 pub mod telemetry;
+pub mod tokens;
 pub mod verify;
 pub mod web;

@@ -37,6 +37,8 @@ pub struct UserInfo {
     /// `player` or `admin`.
     pub role: String,
     pub guest: bool,
+    /// A bot account: a program that plays through personal API tokens.
+    pub bot: bool,
 }
 
 /// A token and the account it is for.
@@ -199,6 +201,8 @@ pub struct SeatInfo {
     /// without a person and in listings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub connected: Option<bool>,
+    /// The seat's person is a bot account: a program, playing through API tokens.
+    pub bot_account: bool,
 }
 
 /// An event as a seat may see it.
@@ -294,6 +298,9 @@ pub struct SeekRequest {
     /// people only.
     #[schema(minimum = 1, maximum = 3600)]
     pub fill_after: Option<i64>,
+    /// Be paired with bot accounts (programs) too. A person is paired with people only unless
+    /// they ask; a bot account with bots unless it says `false`.
+    pub bots: Option<bool>,
 }
 
 /// A quick-match seek.
@@ -402,6 +409,8 @@ pub struct LobbySeat {
     pub bot: Option<String>,
     /// Open to anyone.
     pub open: bool,
+    /// The person is a bot account (a program).
+    pub bot_account: bool,
 }
 
 /// `GET /games/{id}/events` as JSON.

@@ -40,6 +40,7 @@ use crate::state::AppState;
         (name = "catalogue", description = "The games on offer"),
         (name = "games", description = "Playing"),
         (name = "chat", description = "Table chat and mutes"),
+        (name = "account", description = "Personal API tokens and bot accounts: with a session only"),
         (name = "players", description = "Profiles and leaderboards: public"),
         (name = "operations", description = "Health, readiness, metrics"),
         (name = "admin", description = "History, replays, statistics and roles: admins only"),
@@ -105,7 +106,11 @@ fn api_routes(config: &mut ServiceConfig) {
                 .service(routes::table::unmute)
                 .service(routes::table::admin_chat)
                 .service(routes::table::admin_hide)
-                .service(routes::table::admin_mute),
+                .service(routes::table::admin_mute)
+                .service(routes::account::create_token)
+                .service(routes::account::list_tokens)
+                .service(routes::account::revoke_token)
+                .service(routes::account::become_bot),
         )
         .service(routes::healthz)
         .service(routes::readyz)
@@ -489,6 +494,9 @@ impl Application {
                         .route(web::head().to(crate::web::asset)),
                 )
                 .default_service(web::to(fallback))
+                .wrap(actix_web::middleware::from_fn(
+                    crate::auth::check_api_tokens,
+                ))
                 .wrap_fn(move |req, srv| {
                     let metrics = counted.clone();
                     // The route's template, not the path: `/api/v1/games/{id}`, never one per id.

@@ -64,6 +64,8 @@ pub struct SeatRow {
     /// Whether the seat's person is connected now (an open event stream or a recent request);
     /// none for a seat without a person, or where it was not asked.
     pub connected: Option<bool>,
+    /// The seat's person is a bot account (a program, playing through API tokens).
+    pub bot_account: bool,
 }
 
 /// A game with its seats in order.
@@ -705,14 +707,17 @@ pub fn load_with_recent(
     };
     let seats: Vec<SeatRow> = decode_list(row.seat_list.as_deref(), "seats")?
         .into_iter()
-        .map(|(seat, user_id, name, bot, timeouts, connected)| SeatRow {
-            seat,
-            user_id,
-            name,
-            bot,
-            timeouts,
-            connected,
-        })
+        .map(
+            |(seat, user_id, name, bot, timeouts, bot_account, connected)| SeatRow {
+                seat,
+                user_id,
+                name,
+                bot,
+                timeouts,
+                connected,
+                bot_account,
+            },
+        )
         .collect();
     let recent = decode_recent(row.recent_log.as_deref())?;
     Ok(Some(LoadedGame {
@@ -771,6 +776,7 @@ pub(crate) fn seats_of_games(
         Option<String>,
         i32,
         Option<String>,
+        Option<bool>,
     );
     let rows: Vec<Row> = seats::table
         .left_join(users::table.on(seats::user_id.eq(users::id.nullable())))
@@ -784,21 +790,25 @@ pub(crate) fn seats_of_games(
             seats::bot,
             seats::timeouts,
             seats::label,
+            users::bot.nullable(),
         ))
         .load(conn)?;
     Ok(rows
         .into_iter()
-        .map(|(game, seat, user_id, name, bot, timeouts, label)| {
-            let row = SeatRow {
-                seat,
-                user_id,
-                name: name.or(label),
-                bot,
-                timeouts,
-                connected: None,
-            };
-            (game, row)
-        })
+        .map(
+            |(game, seat, user_id, name, bot, timeouts, label, bot_account)| {
+                let row = SeatRow {
+                    seat,
+                    user_id,
+                    name: name.or(label),
+                    bot,
+                    timeouts,
+                    connected: None,
+                    bot_account: bot_account.unwrap_or(false),
+                };
+                (game, row)
+            },
+        )
         .collect())
 }
 

@@ -15,6 +15,7 @@ pub mod schema;
 pub mod seeks;
 mod statements;
 pub mod talk;
+pub mod tokens;
 pub mod users;
 
 pub use connection::{

@@ -22,7 +22,7 @@ use crate::games::SeatResult;
 use crate::schema::{games, rating_history, ratings, results, users};
 
 /// The pools a person is rated in.
-pub const POOLS: [&str; 2] = ["people", "computers"];
+pub const POOLS: [&str; 3] = ["people", "computers", "bots"];
 
 /// A person's rating in one pool of one game kind.
 #[derive(Queryable, Clone, PartialEq, Debug)]
@@ -68,25 +68,39 @@ enum Opponent {
 }
 
 /// The results each registered person's rating is updated from, by person and pool: the
-/// opponent and the score. Pure, for the tests.
+/// opponent and the score. A bot account (a program) is rated only in the pool `bots`, and a
+/// person's games against bot accounts count there too, so that programs never move the
+/// people's scale. Pure, for the tests.
 fn pairings(
     results: &[SeatResult],
     registered: &BTreeSet<i64>,
+    bot_accounts: &BTreeSet<i64>,
 ) -> BTreeMap<(i64, &'static str), Vec<(Opponent, f64)>> {
     let mut out: BTreeMap<(i64, &'static str), Vec<(Opponent, f64)>> = BTreeMap::new();
     for mine in results {
         let Some(me) = mine.user_id.filter(|id| registered.contains(id)) else {
             continue;
         };
+        let i_am_a_bot = bot_accounts.contains(&me);
         for theirs in results.iter().filter(|r| r.side != mine.side) {
             let Some(score) = pair_score(mine.won, theirs.won) else {
                 continue;
             };
             let (pool, opponent) = match (theirs.user_id, theirs.bot.as_deref()) {
-                (Some(id), _) if registered.contains(&id) => ("people", Opponent::Person(id)),
+                (Some(id), _) if registered.contains(&id) => {
+                    let pool = if i_am_a_bot || bot_accounts.contains(&id) {
+                        "bots"
+                    } else {
+                        "people"
+                    };
+                    (pool, Opponent::Person(id))
+                }
                 (Some(_), _) => continue,
                 (None, Some(level)) => match level.parse::<BotLevel>() {
-                    Ok(level) => ("computers", Opponent::Computer(computer_rating(level))),
+                    Ok(level) => (
+                        if i_am_a_bot { "bots" } else { "computers" },
+                        Opponent::Computer(computer_rating(level)),
+                    ),
                     Err(_) => continue,
                 },
                 (None, None) => continue,
@@ -115,26 +129,30 @@ pub(crate) fn rate_game(
         return Ok(());
     }
     let people: Vec<i64> = results.iter().filter_map(|r| r.user_id).collect();
-    let registered: BTreeSet<i64> = users::table
+    let accounts: Vec<(i64, bool)> = users::table
         .filter(users::id.eq_any(&people))
         .filter(users::guest.eq(false))
-        .select(users::id)
-        .load(conn)?
-        .into_iter()
+        .select((users::id, users::bot))
+        .load(conn)?;
+    let registered: BTreeSet<i64> = accounts.iter().map(|&(id, _)| id).collect();
+    let bot_accounts: BTreeSet<i64> = accounts
+        .iter()
+        .filter(|&&(_, bot)| bot)
+        .map(|&(id, _)| id)
         .collect();
-    let mut pairings = pairings(results, &registered);
+    let mut pairings = pairings(results, &registered, &bot_accounts);
     if let Some(user_id) = only {
         pairings.retain(|(id, _), _| *id == user_id);
     }
     if pairings.is_empty() {
         return Ok(());
     }
-    // Every rating the update reads: the rated people's, and their opponents' among people.
+    // Every rating the update reads: the rated people's, and their opponents' in the same pool.
     let mut needed: BTreeSet<(i64, &str)> = pairings.keys().copied().collect();
-    for list in pairings.values() {
+    for ((_, pool), list) in &pairings {
         for (opponent, _) in list {
             if let Opponent::Person(id) = opponent {
-                needed.insert((*id, "people"));
+                needed.insert((*id, *pool));
             }
         }
     }
@@ -183,9 +201,7 @@ pub(crate) fn rate_game(
             .iter()
             .map(|(opponent, score)| Played {
                 opponent: match opponent {
-                    Opponent::Person(id) => {
-                        before.get(&(*id, "people")).copied().unwrap_or_default()
-                    }
+                    Opponent::Person(id) => before.get(&(*id, *pool)).copied().unwrap_or_default(),
                     Opponent::Computer(rating) => *rating,
                 },
                 score: *score,
@@ -397,7 +413,7 @@ mod tests {
             seat(3, None, Some("hard"), 1, false),
         ];
         let registered = BTreeSet::from([1, 2, 3]);
-        let pairs = pairings(&results, &registered);
+        let pairs = pairings(&results, &registered, &BTreeSet::new());
         let hard = computer_rating(BotLevel::Hard);
         assert_eq!(pairs[&(1, "people")], vec![(Opponent::Person(2), 1.0)]);
         assert_eq!(
@@ -425,7 +441,7 @@ mod tests {
             seat(3, None, Some("easy"), 3, false),
         ];
         let registered = BTreeSet::from([1, 2]);
-        let pairs = pairings(&results, &registered);
+        let pairs = pairings(&results, &registered, &BTreeSet::new());
         assert_eq!(pairs[&(1, "people")], vec![(Opponent::Person(2), 1.0)]);
         assert_eq!(pairs[&(2, "people")], vec![(Opponent::Person(1), 0.0)]);
         assert_eq!(pairs[&(1, "computers")].len(), 1);
@@ -439,8 +455,31 @@ mod tests {
             seat(0, Some(1), Some("easy"), 0, false),
             seat(1, Some(2), None, 1, true),
         ];
-        let pairs = pairings(&results, &BTreeSet::from([1, 2]));
+        let pairs = pairings(&results, &BTreeSet::from([1, 2]), &BTreeSet::new());
         assert_eq!(pairs[&(1, "people")], vec![(Opponent::Person(2), 0.0)]);
         assert_eq!(pairs[&(2, "people")], vec![(Opponent::Person(1), 1.0)]);
+    }
+
+    #[test]
+    fn a_bot_account_is_rated_among_bots_and_so_are_peoples_games_against_it() {
+        // 7 is a bot account: it beats person 1 and loses to person 2 and to a computer.
+        let results = [
+            seat(0, Some(7), None, 0, true),
+            seat(1, Some(1), None, 1, false),
+        ];
+        let bots = BTreeSet::from([7]);
+        let pairs = pairings(&results, &BTreeSet::from([1, 7]), &bots);
+        assert_eq!(pairs[&(7, "bots")], vec![(Opponent::Person(1), 1.0)]);
+        assert_eq!(pairs[&(1, "bots")], vec![(Opponent::Person(7), 0.0)]);
+        assert!(
+            !pairs.contains_key(&(1, "people")),
+            "the people's scale is untouched"
+        );
+        let against_computer = [
+            seat(0, Some(7), None, 0, false),
+            seat(1, None, Some("hard"), 1, true),
+        ];
+        let pairs = pairings(&against_computer, &BTreeSet::from([7]), &bots);
+        assert_eq!(pairs.keys().collect::<Vec<_>>(), vec![&(7, "bots")]);
     }
 }

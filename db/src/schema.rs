@@ -10,6 +10,21 @@ diesel::table! {
         guest -> Bool,
         created_at -> Timestamp,
         muted_until -> Nullable<Timestamp>,
+        bot -> Bool,
+    }
+}
+
+diesel::table! {
+    api_tokens (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        public_id -> Text,
+        secret_hash -> Text,
+        description -> Text,
+        scopes -> Text,
+        created_at -> Timestamp,
+        last_used_at -> Nullable<Timestamp>,
+        revoked_at -> Nullable<Timestamp>,
     }
 }
 
@@ -151,6 +166,8 @@ diesel::table! {
         game_id -> Nullable<BigInt>,
         created_at -> Timestamp,
         seen_at -> Timestamp,
+        bot -> Bool,
+        with_bots -> Bool,
     }
 }
 
@@ -187,6 +204,7 @@ diesel::table! {
 
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(chat -> games (game_id));
+diesel::joinable!(api_tokens -> users (user_id));
 diesel::joinable!(chat -> users (user_id));
 diesel::joinable!(game_log -> games (game_id));
 diesel::joinable!(deals -> games (game_id));
@@ -206,5 +224,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     seeks,
     chat,
     mutes,
-    presence
+    presence,
+    api_tokens
 );

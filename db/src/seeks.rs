@@ -31,6 +31,10 @@ pub struct SeekRow {
     pub created_at: NaiveDateTime,
     /// When its client last asked after it.
     pub seen_at: NaiveDateTime,
+    /// The seeker is a bot account.
+    pub bot: bool,
+    /// The seeker will be paired with bot accounts.
+    pub with_bots: bool,
 }
 
 /// A new seek.
@@ -45,6 +49,10 @@ pub struct NewSeek {
     pub rating: f64,
     pub rating_range: Option<i32>,
     pub fill_after: Option<i32>,
+    /// The seeker is a bot account.
+    pub bot: bool,
+    /// The seeker will be paired with bot accounts.
+    pub with_bots: bool,
 }
 
 /// Stores a new open seek.
@@ -64,6 +72,8 @@ pub fn create(conn: &mut AnyConnection, new: &NewSeek) -> Result<SeekRow, DbErro
             seeks::status.eq("open"),
             seeks::created_at.eq(now),
             seeks::seen_at.eq(now),
+            seeks::bot.eq(new.bot),
+            seeks::with_bots.eq(new.with_bots),
         ))
         .returning(seeks::all_columns)
         .get_result(conn)

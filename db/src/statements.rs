@@ -37,8 +37,8 @@ pub(crate) struct LoadGame {
 pub(crate) struct LoadedRow {
     #[diesel(embed)]
     pub game: GameRow,
-    /// `[[seat, user_id, name, bot, timeouts, connected], …]` in seat order (`connected` null
-    /// for a seat without a person), or `NULL` for none.
+    /// `[[seat, user_id, name, bot, timeouts, bot_account, connected], …]` in seat order
+    /// (`connected` null for a seat without a person), or `NULL` for none.
     #[diesel(sql_type = Nullable<Text>)]
     pub seat_list: Option<String>,
     /// One line a version, oldest first: its `seq`, a space, its events (compact JSON, which
@@ -71,6 +71,7 @@ impl QueryFragment<Pg> for LoadGame {
         out.push_sql(GAME_COLUMNS);
         out.push_sql(
             "(SELECT json_agg(json_build_array(s.seat, s.user_id, COALESCE(u.name, s.label), s.bot, s.timeouts, \
+                COALESCE(u.bot, false), \
                 CASE WHEN s.user_id IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM presence p \
                   WHERE p.user_id = s.user_id AND p.seen_at > ",
         );
@@ -96,6 +97,7 @@ impl QueryFragment<Sqlite> for LoadGame {
         out.push_sql(GAME_COLUMNS);
         out.push_sql(
             "(SELECT json_group_array(json_array(s.seat, s.user_id, COALESCE(u.name, s.label), s.bot, s.timeouts, \
+                CASE WHEN u.bot THEN json('true') ELSE json('false') END, \
                 CASE WHEN s.user_id IS NULL THEN NULL WHEN EXISTS (SELECT 1 FROM presence p \
                   WHERE p.user_id = s.user_id AND p.seen_at > ",
         );

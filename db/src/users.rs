@@ -18,6 +18,8 @@ pub struct User {
     pub created_at: NaiveDateTime,
     /// Muted by an admin until then: no chat anywhere.
     pub muted_until: Option<NaiveDateTime>,
+    /// A bot account: plays only through API tokens.
+    pub bot: bool,
 }
 
 /// Creates an account; a taken name is [`DbError::Duplicate`].
@@ -84,4 +86,20 @@ pub fn set_muted_until(
         .set(users::muted_until.eq(until))
         .execute(conn)?;
     Ok(())
+}
+
+/// Makes a registered account without games a bot account (irreversible), in one statement so
+/// that no game can be joined in between. Whether it is a bot account now.
+pub fn make_bot(conn: &mut AnyConnection, id: i64) -> Result<bool, DbError> {
+    use crate::schema::seats;
+    use diesel::dsl::{exists, not};
+    diesel::update(
+        users::table
+            .find(id)
+            .filter(users::guest.eq(false))
+            .filter(not(exists(seats::table.filter(seats::user_id.eq(id))))),
+    )
+    .set(users::bot.eq(true))
+    .execute(conn)?;
+    Ok(by_id(conn, id)?.is_some_and(|user| user.bot))
 }

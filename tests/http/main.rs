@@ -17,6 +17,7 @@ mod lobby;
 mod operations;
 mod outage;
 mod playing;
+mod programs;
 mod ratings;
 mod recovery;
 mod replicas;

@@ -432,6 +432,7 @@ pub fn set_role(
         name: user.name,
         role: role.name().to_owned(),
         guest: user.guest,
+        bot: user.bot,
     })
 }
 

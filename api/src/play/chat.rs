@@ -170,6 +170,10 @@ pub fn post(
     };
     let loaded = load(conn, id)?;
     let viewer = loaded.reader(caller)?;
+    if viewer.seat().is_some() {
+        // (A bot account speaks at its table as it plays: through its tokens.)
+        loaded.require_seat(caller)?;
+    }
     let (room, _) = rooms(viewer, &loaded.record.game.status);
     if wanted.is_some_and(|wanted| wanted != room) {
         return Err(ApiError::Forbidden(format!(
@@ -465,6 +469,7 @@ pub fn admin_mute(
             name: user.name,
             role: user.role,
             guest: user.guest,
+            bot: user.bot,
         },
         muted_until: until.map(|u| u.and_utc()),
     })

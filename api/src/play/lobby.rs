@@ -34,6 +34,7 @@ fn lobby_seats(
             rating: s.user_id.and_then(|u| ratings.get(&u).copied()),
             bot: s.bot.clone(),
             open: s.user_id.is_none() && s.bot.is_none(),
+            bot_account: s.bot_account,
         })
         .collect())
 }

@@ -139,9 +139,20 @@ impl Loaded {
             .map(|s| s.seat as u8)
     }
 
+    /// The caller's seat, to act from: a bot account acts only through a personal API token.
     fn require_seat(&self, caller: &Caller) -> Result<u8, ApiError> {
-        self.seat_of(caller)
-            .ok_or_else(|| ApiError::Forbidden("you are not seated at this game".to_owned()))
+        let seat = self
+            .seat_of(caller)
+            .ok_or_else(|| ApiError::Forbidden("you are not seated at this game".to_owned()))?;
+        let bot_account = self
+            .record
+            .seats
+            .iter()
+            .any(|s| s.seat == i32::from(seat) && s.bot_account);
+        if bot_account {
+            bot_needs_token(caller)?;
+        }
+        Ok(seat)
     }
 
     /// Who the caller is at the table as a reader: their seat, or a spectator of a public
@@ -184,6 +195,32 @@ impl Loaded {
             (None, _) => Err(waiting()),
         }
     }
+}
+
+/// A bot account plays only through personal API tokens: refuses its session token.
+pub(crate) fn bot_needs_token(caller: &Caller) -> Result<(), ApiError> {
+    if caller.credential == crate::auth::Credential::Session {
+        return Err(ApiError::Denied {
+            code: "bot_needs_token",
+            detail: "a bot account plays through its personal API tokens, not a session".to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// Refuses to seat a bot account that signed this request with a session token (a person's
+/// session is fine, and any personal API token is).
+pub(crate) fn may_sit(conn: &mut AnyConnection, caller: &Caller) -> Result<(), ApiError> {
+    if caller.credential != crate::auth::Credential::Session {
+        return Ok(());
+    }
+    let user = cardroom_db::users::by_id(conn, caller.id)?.ok_or_else(|| {
+        ApiError::Unauthorized("the account this token names no longer exists".to_owned())
+    })?;
+    if user.bot {
+        bot_needs_token(caller)?;
+    }
+    Ok(())
 }
 
 fn waiting() -> ApiError {
@@ -261,6 +298,7 @@ fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
             away: s.user_id.is_some() && s.bot.is_some(),
             timeouts: i64::from(s.timeouts),
             connected: s.connected,
+            bot_account: s.bot_account,
         })
         .collect()
 }

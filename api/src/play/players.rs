@@ -20,6 +20,8 @@ const PROFILE_GAMES: i64 = 20;
 pub struct Profile {
     pub name: String,
     pub guest: bool,
+    /// A bot account: a program playing through API tokens, rated in the `bots` pool.
+    pub bot: bool,
     pub member_since: DateTime<Utc>,
     /// Finished real games per kind.
     pub records: Vec<KindStats>,
@@ -84,8 +86,9 @@ pub struct PlayedGameOut {
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct LeaderboardQuery {
-    /// `people` (the default) or `computers`.
-    #[param(pattern = "^(people|computers)$")]
+    /// `people` (the default), `computers`, or `bots` (bot accounts, and people's games
+    /// against them).
+    #[param(pattern = "^(people|computers|bots)$")]
     pub pool: Option<String>,
     /// Only people with at least this many rated games (0 to 10000, default 1).
     #[param(minimum = 0, maximum = 10000)]
@@ -181,6 +184,7 @@ pub fn profile(conn: &mut AnyConnection, name: &str) -> Result<Profile, ApiError
     Ok(Profile {
         name: user.name,
         guest: user.guest,
+        bot: user.bot,
         member_since: user.created_at.and_utc(),
         records,
         ratings: ratings::of_user(conn, user.id)?
@@ -208,7 +212,7 @@ pub fn leaderboard(
     let pool = query.pool.as_deref().unwrap_or("people");
     let Some(pool) = POOLS.into_iter().find(|p| *p == pool) else {
         return Err(ApiError::Invalid(
-            "pool must be `people` or `computers`".to_owned(),
+            "pool must be `people`, `computers` or `bots`".to_owned(),
         ));
     };
     let min_games = query.min_games.unwrap_or(1);

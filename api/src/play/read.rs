@@ -89,7 +89,8 @@ pub enum Revoked {
     /// The caller no longer holds the seat the stream was opened for (they resigned and a
     /// computer took it over): its private events are no longer theirs.
     SeatLost,
-    /// The token the stream was opened with has expired.
+    /// The token the stream was opened with has expired (a session's) or was revoked (a
+    /// personal API token's).
     TokenExpired,
 }
 
@@ -107,7 +108,7 @@ impl Revoked {
         match self {
             Revoked::SeatLost => ApiError::Forbidden("you are not seated at this game".to_owned()),
             Revoked::TokenExpired => {
-                ApiError::Unauthorized("the token is invalid or expired".to_owned())
+                ApiError::Unauthorized("the token is invalid, expired or revoked".to_owned())
             }
         }
     }
@@ -142,6 +143,10 @@ pub fn news_for(
             (chat, Some(cursor))
         }
     };
+    // (After the reads, like the seat: a token revoked meanwhile gets nothing read after it.)
+    if !crate::tokens::still_valid(conn, caller)? {
+        return Ok(Err(Revoked::TokenExpired));
+    }
     if let Some(seat) = viewer.seat() {
         let held = games::seat_held_by(conn, id, caller.id)?;
         if held != Some(i32::from(seat.number())) {

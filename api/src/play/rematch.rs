@@ -253,6 +253,7 @@ mod tests {
             bot: bot.map(str::to_owned),
             timeouts: 0,
             connected: None,
+            bot_account: false,
         }
     }
 

@@ -92,6 +92,8 @@ pub fn create(
         &setup,
     )
     .map_err(|e| ApiError::Invalid(e.to_string()))?;
+    super::may_sit(conn, caller)?;
+    let bot = cardroom_db::users::by_id(conn, caller.id)?.is_some_and(|u| u.bot);
     if seeks::open_of_user(conn, caller.id)?.is_some() {
         return Err(ApiError::Conflict {
             code: "already_seeking",
@@ -115,6 +117,9 @@ pub fn create(
             rating,
             rating_range: request.rating_range.map(|r| r as i32),
             fill_after: request.fill_after.map(|f| f as i32),
+            bot,
+            // A bot account plays bots unless it says otherwise; a person, only if they ask.
+            with_bots: request.bots.unwrap_or(bot),
         },
     )?;
     try_to_pair(conn, row.id, false, metrics)?;
@@ -161,11 +166,14 @@ pub fn cancel(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Seek
     seek_out(&row)
 }
 
-/// Whether two seekers' ratings suit each other (each within the other's range).
+/// Whether two seekers suit each other: each within the other's rating range (for a rated
+/// game), and neither a bot account unless the other will play bots.
 fn suits(a: &SeekRow, b: &SeekRow) -> bool {
     let apart = (a.rating - b.rating).abs();
     let within = |range: Option<i32>| range.is_none_or(|r| apart <= f64::from(r));
-    !a.rated || (within(a.rating_range) && within(b.rating_range))
+    let ratings = !a.rated || (within(a.rating_range) && within(b.rating_range));
+    let bots = (!a.bot || b.with_bots) && (!b.bot || a.with_bots);
+    ratings && bots
 }
 
 /// Tries to seat seek `id` with compatible seekers (with `fill`, with computer players in the
@@ -249,6 +257,8 @@ fn seat_together(
         name: creator.name.clone(),
         role: crate::auth::Role::Player,
         expires_at: i64::MAX,
+        scopes: crate::auth::Scopes::SESSION,
+        credential: crate::auth::Credential::Session,
     };
     let others: Vec<(usize, i64)> = seekers
         .iter()

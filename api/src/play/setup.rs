@@ -76,6 +76,7 @@ pub fn create(
     request: CreateGame,
     metrics: &Metrics,
 ) -> Result<GameCreated, ApiError> {
+    super::may_sit(conn, caller)?;
     create_seated(conn, caller, request, &[], metrics)
 }
 
@@ -238,6 +239,7 @@ pub fn join(
     request: &JoinRequest,
     metrics: &Metrics,
 ) -> Result<GameView, ApiError> {
+    super::may_sit(conn, caller)?;
     with_retries(metrics, || {
         let loaded = load(conn, id)?;
         // A public table seats anyone signed in; the others, whoever has the invite code.

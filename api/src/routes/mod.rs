@@ -9,7 +9,7 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use utoipa::IntoParams;
 
-use crate::auth::Caller;
+use crate::auth::{Administering, Caller, Playing, Reading};
 use crate::error::{ApiError, Problem};
 use crate::model::{
     ActionResponse, AuthResponse, Catalogue, CreateGame, Credentials, EventsQuery, EventsResponse,
@@ -17,6 +17,7 @@ use crate::model::{
     LobbyQuery, LogResponse, MoveRequest, ScoreResponse, Seek, SeekQuery, SeekRequest, UserInfo,
 };
 
+pub mod account;
 pub mod table;
 use crate::play::admin::{
     self, AdminGame, AdminGameList, AdminGamesQuery, Replay, RoleRequest, Stats, StatsParams,
@@ -138,6 +139,7 @@ fn auth_response(
             name: user.name.clone(),
             role: user.role.clone(),
             guest: user.guest,
+            bot: user.bot,
         },
     })
 }
@@ -292,7 +294,7 @@ pub async fn kinds() -> HttpResponse {
 #[post("/games")]
 pub async fn create_game(
     state: web::Data<AppState>,
-    caller: Caller,
+    Playing(caller): Playing,
     body: crate::input::Json<CreateGame>,
 ) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner();
@@ -318,7 +320,7 @@ pub async fn create_game(
 #[get("/games")]
 pub async fn list_games(
     state: web::Data<AppState>,
-    caller: Caller,
+    Reading(caller): Reading,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let query = query.into_inner();
@@ -343,7 +345,7 @@ pub async fn list_games(
 #[post("/games/{id}/join")]
 pub async fn join_game(
     state: web::Data<AppState>,
-    caller: Caller,
+    Playing(caller): Playing,
     id: web::Path<GameId>,
     body: crate::input::Json<JoinRequest>,
 ) -> Result<HttpResponse, ApiError> {
@@ -370,7 +372,7 @@ pub async fn join_game(
 #[get("/games/{id}")]
 pub async fn get_game(
     state: web::Data<AppState>,
-    caller: Caller,
+    Reading(caller): Reading,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
@@ -431,7 +433,7 @@ fn idempotency_key(
 #[post("/games/{id}/moves")]
 pub async fn make_move(
     state: web::Data<AppState>,
-    caller: Caller,
+    Playing(caller): Playing,
     id: web::Path<GameId>,
     req: HttpRequest,
     body: crate::input::Json<MoveRequest>,
@@ -474,7 +476,7 @@ async fn act(
 #[post("/games/{id}/deal")]
 pub async fn deal(
     state: web::Data<AppState>,
-    caller: Caller,
+    Playing(caller): Playing,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     act(state, caller, id.into_inner().0, Action::Deal).await
@@ -495,7 +497,7 @@ pub async fn deal(
 #[post("/games/{id}/resign")]
 pub async fn resign(
     state: web::Data<AppState>,
-    caller: Caller,
+    Playing(caller): Playing,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     act(state, caller, id.into_inner().0, Action::Resign).await
@@ -516,7 +518,7 @@ pub async fn resign(
 #[post("/games/{id}/reclaim")]
 pub async fn reclaim(
     state: web::Data<AppState>,
-    caller: Caller,
+    Playing(caller): Playing,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     act(state, caller, id.into_inner().0, Action::Reclaim).await
@@ -536,7 +538,7 @@ pub async fn reclaim(
 #[get("/games/{id}/score")]
 pub async fn score(
     state: web::Data<AppState>,
-    caller: Caller,
+    Reading(caller): Reading,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
@@ -558,7 +560,7 @@ pub async fn score(
 #[get("/games/{id}/log")]
 pub async fn game_log(
     state: web::Data<AppState>,
-    caller: Caller,
+    Reading(caller): Reading,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
@@ -603,7 +605,7 @@ pub enum ExportFormat {
 #[get("/games/{id}/export")]
 pub async fn export_game(
     state: web::Data<AppState>,
-    caller: Caller,
+    Reading(caller): Reading,
     id: web::Path<GameId>,
     query: web::Query<ExportQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -650,7 +652,7 @@ pub async fn export_game(
 #[get("/games/{id}/events")]
 pub async fn events(
     state: web::Data<AppState>,
-    caller: Caller,
+    Reading(caller): Reading,
     id: web::Path<GameId>,
     query: web::Query<EventsQuery>,
     req: HttpRequest,
@@ -753,7 +755,7 @@ pub async fn lobby(
 #[post("/seeks")]
 pub async fn create_seek(
     state: web::Data<AppState>,
-    caller: Caller,
+    Playing(caller): Playing,
     body: crate::input::Json<SeekRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner();
@@ -781,7 +783,7 @@ pub async fn create_seek(
 #[get("/seeks/{id}")]
 pub async fn get_seek(
     state: web::Data<AppState>,
-    caller: Caller,
+    Playing(caller): Playing,
     id: web::Path<GameId>,
     query: web::Query<SeekQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -814,7 +816,7 @@ pub async fn get_seek(
 #[post("/seeks/{id}/cancel")]
 pub async fn cancel_seek(
     state: web::Data<AppState>,
-    caller: Caller,
+    Playing(caller): Playing,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
@@ -952,7 +954,7 @@ pub async fn leaderboard(
 #[get("/admin/games")]
 pub async fn admin_games(
     state: web::Data<AppState>,
-    caller: Caller,
+    Administering(caller): Administering,
     query: web::Query<AdminGamesQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let query = query.into_inner();
@@ -975,7 +977,7 @@ pub async fn admin_games(
 #[get("/admin/games/{id}")]
 pub async fn admin_game(
     state: web::Data<AppState>,
-    caller: Caller,
+    Administering(caller): Administering,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
@@ -999,7 +1001,7 @@ pub async fn admin_game(
 #[get("/admin/games/{id}/replay")]
 pub async fn admin_replay(
     state: web::Data<AppState>,
-    caller: Caller,
+    Administering(caller): Administering,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
@@ -1022,7 +1024,7 @@ pub async fn admin_replay(
 #[get("/admin/stats")]
 pub async fn admin_stats(
     state: web::Data<AppState>,
-    caller: Caller,
+    Administering(caller): Administering,
     query: web::Query<StatsParams>,
 ) -> Result<HttpResponse, ApiError> {
     let params = query.into_inner();
@@ -1048,7 +1050,7 @@ pub async fn admin_stats(
 #[post("/admin/users/{name}/role")]
 pub async fn admin_set_role(
     state: web::Data<AppState>,
-    caller: Caller,
+    Administering(caller): Administering,
     name: web::Path<String>,
     body: crate::input::Json<RoleRequest>,
 ) -> Result<HttpResponse, ApiError> {

@@ -4,7 +4,7 @@
 use actix_web::{HttpResponse, delete, get, post, put, web};
 
 use super::{GameId, run};
-use crate::auth::Caller;
+use crate::auth::{Administering, Playing, Reading};
 use crate::error::{ApiError, Problem};
 use crate::model::{
     ChatMessage, ChatPage, ChatQuery, ChatRequest, MuteList, Presets, RematchRequest, RematchState,
@@ -42,7 +42,7 @@ pub async fn presets() -> HttpResponse {
 #[post("/games/{id}/chat")]
 pub async fn post_chat(
     state: web::Data<AppState>,
-    caller: Caller,
+    Playing(caller): Playing,
     id: web::Path<GameId>,
     body: crate::input::Json<ChatRequest>,
 ) -> Result<HttpResponse, ApiError> {
@@ -73,7 +73,7 @@ pub async fn post_chat(
 #[get("/games/{id}/chat")]
 pub async fn get_chat(
     state: web::Data<AppState>,
-    caller: Caller,
+    Reading(caller): Reading,
     id: web::Path<GameId>,
     query: web::Query<ChatQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -103,7 +103,7 @@ pub async fn get_chat(
 #[post("/games/{id}/rematch")]
 pub async fn post_rematch(
     state: web::Data<AppState>,
-    caller: Caller,
+    Playing(caller): Playing,
     id: web::Path<GameId>,
     body: crate::input::Json<RematchRequest>,
 ) -> Result<HttpResponse, ApiError> {
@@ -127,7 +127,10 @@ pub async fn post_rematch(
     security(("bearer" = []))
 )]
 #[get("/mutes")]
-pub async fn mutes(state: web::Data<AppState>, caller: Caller) -> Result<HttpResponse, ApiError> {
+pub async fn mutes(
+    state: web::Data<AppState>,
+    Reading(caller): Reading,
+) -> Result<HttpResponse, ApiError> {
     let list = run(&state, move |conn, _| chat::mutes(conn, &caller)).await?;
     Ok(HttpResponse::Ok().json(list))
 }
@@ -147,7 +150,7 @@ pub async fn mutes(state: web::Data<AppState>, caller: Caller) -> Result<HttpRes
 #[put("/mutes/{name}")]
 pub async fn mute(
     state: web::Data<AppState>,
-    caller: Caller,
+    Playing(caller): Playing,
     name: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let name = name.into_inner();
@@ -169,7 +172,7 @@ pub async fn mute(
 #[delete("/mutes/{name}")]
 pub async fn unmute(
     state: web::Data<AppState>,
-    caller: Caller,
+    Playing(caller): Playing,
     name: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let name = name.into_inner();
@@ -192,7 +195,7 @@ pub async fn unmute(
 #[get("/admin/chat")]
 pub async fn admin_chat(
     state: web::Data<AppState>,
-    caller: Caller,
+    Administering(caller): Administering,
     query: web::Query<AdminChatQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let query = query.into_inner();
@@ -219,7 +222,7 @@ pub async fn admin_chat(
 #[post("/admin/chat/{id}/hide")]
 pub async fn admin_hide(
     state: web::Data<AppState>,
-    caller: Caller,
+    Administering(caller): Administering,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
@@ -246,7 +249,7 @@ pub async fn admin_hide(
 #[post("/admin/users/{name}/mute")]
 pub async fn admin_mute(
     state: web::Data<AppState>,
-    caller: Caller,
+    Administering(caller): Administering,
     name: web::Path<String>,
     body: crate::input::Json<MuteRequest>,
 ) -> Result<HttpResponse, ApiError> {
