@@ -16,7 +16,8 @@ use serde_json::Value;
 use crate::error::ApiError;
 
 /// A JSON request body, read as `actix_web`'s `Json` reads it (its limit and error handler),
-/// with one difference: a whole number written with a fraction (`87.0`, `1e2`) is that number.
+/// with two differences: a whole number written with a fraction (`87.0`, `1e2`) is that number,
+/// and the body must be an object (serde alone would read a struct from an array).
 /// JSON Schema, and so the OpenAPI document, calls `87.0` an integer, and generated clients
 /// and some languages' encoders send integers so.
 #[derive(Debug)]
@@ -37,6 +38,10 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
         let value = web::Json::<Value>::from_request(req, payload);
         Box::pin(async move {
             let value = whole_numbers(value.await?.into_inner());
+            // Every body of this API is an object (serde would read a struct from an array too).
+            if !value.is_object() {
+                return Err(ApiError::Invalid("the body must be a JSON object".to_owned()).into());
+            }
             serde_json::from_value(value)
                 .map(Json)
                 .map_err(|e| ApiError::Invalid(e.to_string()).into())

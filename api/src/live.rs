@@ -7,6 +7,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
+use actix_web::Either;
 use actix_web::web;
 use actix_web_lab::sse::{self, Sse};
 use cardroom_core::Viewer;
@@ -26,10 +27,11 @@ const EVERY_GAME: i64 = -1;
 /// shared by several processes, the only way news arrives).
 const FALLBACK_POLL: Duration = Duration::from_millis(1000);
 
-/// The hub: a broadcast of game ids that changed.
+/// The hub: a broadcast of game ids that changed, and one of accounts with new events.
 #[derive(Debug)]
 pub struct Hub {
     notices: broadcast::Sender<i64>,
+    accounts: broadcast::Sender<i64>,
     shutdown: Notify,
     shutting_down: AtomicBool,
     open_streams: AtomicUsize,
@@ -41,6 +43,7 @@ impl Default for Hub {
     fn default() -> Hub {
         Hub {
             notices: broadcast::channel(4096).0,
+            accounts: broadcast::channel(4096).0,
             shutdown: Notify::new(),
             shutting_down: AtomicBool::new(false),
             open_streams: AtomicUsize::new(0),
@@ -53,6 +56,24 @@ impl Hub {
     /// Game `id` changed (or, with `None`, anything may have).
     pub fn publish(&self, id: Option<i64>) {
         let _ = self.notices.send(id.unwrap_or(EVERY_GAME));
+    }
+
+    /// Account `id` has new events.
+    pub fn publish_account(&self, id: i64) {
+        let _ = self.accounts.send(id);
+    }
+
+    /// A notice from the database's channel (any replica's change).
+    pub fn hear(&self, notice: cardroom_db::notify::Notice) {
+        use cardroom_db::notify::Notice;
+        match notice {
+            Notice::Game(id) => self.publish(Some(id)),
+            Notice::Account(id) => self.publish_account(id),
+            Notice::Everything => {
+                self.publish(None);
+                self.publish_account(EVERY_GAME);
+            }
+        }
     }
 
     /// Starts closing streams and long-polls: the process is stopping.
@@ -507,6 +528,217 @@ pub fn lobby_stream(
     Ok(Sse::from_infallible_receiver(rx)
         .with_keep_alive(heartbeat)
         .with_retry_duration(Duration::from_secs(1)))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The account's event stream.
+
+/// The form an account stream takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamFormat {
+    /// Server-Sent Events: `event:` the type, `id:` the event's id, `data:` the event.
+    Sse,
+    /// Newline-delimited JSON: one event a line (each with its `id`), an empty line as a
+    /// heartbeat.
+    NdJson,
+}
+
+/// Where an account stream's events go, in its form.
+enum Sink {
+    Sse(mpsc::Sender<sse::Event>),
+    Lines(mpsc::Sender<actix_web::web::Bytes>),
+}
+
+impl Sink {
+    /// Sends one event; false once the client has gone.
+    async fn send(&self, id: Option<i64>, event: &serde_json::Value) -> bool {
+        match self {
+            Sink::Sse(tx) => {
+                let Ok(mut data) = sse::Data::new_json(event) else {
+                    return true;
+                };
+                if let Some(kind) = event.get("type").and_then(|t| t.as_str()) {
+                    data = data.event(kind.to_owned());
+                }
+                if let Some(id) = id {
+                    data = data.id(id.to_string());
+                }
+                tx.send(sse::Event::Data(data)).await.is_ok()
+            }
+            Sink::Lines(tx) => {
+                let mut line = event.to_string();
+                line.push('\n');
+                tx.send(actix_web::web::Bytes::from(line)).await.is_ok()
+            }
+        }
+    }
+
+    /// A heartbeat for a quiet newline-delimited stream (SSE has its own).
+    async fn heartbeat(&self) -> bool {
+        match self {
+            Sink::Sse(_) => true,
+            Sink::Lines(tx) => tx
+                .send(actix_web::web::Bytes::from_static(b"\n"))
+                .await
+                .is_ok(),
+        }
+    }
+
+    async fn closed(&self) {
+        match self {
+            Sink::Sse(tx) => tx.closed().await,
+            Sink::Lines(tx) => tx.closed().await,
+        }
+    }
+}
+
+/// A receiver as a body stream, for the newline-delimited form.
+struct Lines(mpsc::Receiver<actix_web::web::Bytes>);
+
+impl futures_core::Stream for Lines {
+    type Item = Result<actix_web::web::Bytes, std::convert::Infallible>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        self.0.poll_recv(cx).map(|line| line.map(Ok))
+    }
+}
+
+/// Waits until account `id` (or every account) may have news, `limit` passes, or the process
+/// stops; whether to look again.
+async fn wait_for_account(
+    hub: &Hub,
+    notices: &mut broadcast::Receiver<i64>,
+    id: i64,
+    limit: Duration,
+) -> bool {
+    let shutdown = hub.shutdown.notified();
+    tokio::pin!(shutdown);
+    shutdown.as_mut().enable();
+    if hub.is_shutting_down() {
+        return false;
+    }
+    let deadline = tokio::time::sleep(limit);
+    tokio::pin!(deadline);
+    loop {
+        tokio::select! {
+            notice = notices.recv() => match notice {
+                Ok(account) if account == id || account == EVERY_GAME => return true,
+                Ok(_) => continue,
+                Err(broadcast::error::RecvError::Lagged(_)) => return true,
+                Err(broadcast::error::RecvError::Closed) => return false,
+            },
+            () = &mut deadline => return true,
+            () = &mut shutdown => return false,
+        }
+    }
+}
+
+/// `GET /stream/events`: everything that concerns the caller's account, as it happens — a game
+/// started, their turn, a game over, challenges, a quick match — from any replica. After
+/// `after` (an event id; `Last-Event-ID` does the same) it resumes from the account's event
+/// log, missing and repeating nothing; without one it begins with what waits for the account
+/// now (its turns, the challenges to it), then goes on with new events. Before each batch the
+/// credential is checked again: an expired session or a revoked token ends the stream with a
+/// `stream_end` event.
+pub fn account_stream(
+    state: web::Data<AppState>,
+    caller: Caller,
+    after: Option<i64>,
+    format: StreamFormat,
+) -> Result<Either<impl actix_web::Responder, actix_web::HttpResponse>, ApiError> {
+    let slot = StreamSlot::take(&state, Some(caller.id))?;
+    let following = state.presence.follow(caller.id, 0);
+    let heartbeat = state.settings.heartbeat;
+    let (sink, response) = match format {
+        StreamFormat::Sse => {
+            let (tx, rx) = mpsc::channel::<sse::Event>(64);
+            let stream = Sse::from_infallible_receiver(rx)
+                .with_keep_alive(heartbeat)
+                .with_retry_duration(Duration::from_secs(1));
+            (Sink::Sse(tx), Either::Left(stream))
+        }
+        StreamFormat::NdJson => {
+            let (tx, rx) = mpsc::channel(64);
+            (Sink::Lines(tx), Either::Right(Lines(rx)))
+        }
+    };
+    actix_web::rt::spawn(async move {
+        let _slot = slot;
+        let _following = following;
+        let mut notices = state.hub.accounts.subscribe();
+        let me = caller.id;
+        let mut cursor = match after {
+            Some(after) => after,
+            None => {
+                let reader = caller.clone();
+                let Ok((waiting, newest)) =
+                    run(&state, move |conn, _| play::account_snapshot(conn, &reader)).await
+                else {
+                    return;
+                };
+                for event in &waiting {
+                    if !sink.send(None, event).await {
+                        return;
+                    }
+                }
+                newest
+            }
+        };
+        let mut quiet_since = tokio::time::Instant::now();
+        loop {
+            let reader = caller.clone();
+            let read = run(&state, move |conn, _| {
+                play::account_events_for(conn, &reader, cursor)
+            })
+            .await;
+            match read {
+                Ok(Ok(events)) => {
+                    for (id, event) in events {
+                        if !sink.send(Some(id), &event).await {
+                            return;
+                        }
+                        cursor = id;
+                        quiet_since = tokio::time::Instant::now();
+                    }
+                }
+                Ok(Err(revoked)) => {
+                    let end = serde_json::json!({"type": STREAM_END, "reason": revoked.reason()});
+                    let _ = sink.send(None, &end).await;
+                    return;
+                }
+                // The database is away: try again at the next look.
+                Err(_) => {}
+            }
+            if quiet_since.elapsed() >= heartbeat {
+                if !sink.heartbeat().await {
+                    return;
+                }
+                quiet_since = tokio::time::Instant::now();
+            }
+            tokio::select! {
+                keep_going = wait_for_account(&state.hub, &mut notices, me, FALLBACK_POLL) => {
+                    if !keep_going && state.hub.is_shutting_down() {
+                        return;
+                    }
+                }
+                () = sink.closed() => return,
+            }
+        }
+    });
+    Ok(match response {
+        Either::Left(stream) => Either::Left(
+            actix_web::Responder::customize(stream).insert_header(("X-Accel-Buffering", "no")),
+        ),
+        Either::Right(lines) => Either::Right(
+            actix_web::HttpResponse::Ok()
+                .content_type("application/x-ndjson")
+                .insert_header(("X-Accel-Buffering", "no"))
+                .streaming(lines),
+        ),
+    })
 }
 
 #[cfg(test)]

@@ -48,6 +48,8 @@ pub struct Settings {
     pub presence_window: Duration,
     /// `CARDROOM_CHAT_BURST`: chat messages one person may write in any ten seconds.
     pub chat_burst: u32,
+    /// `CARDROOM_CHALLENGE_SECS`: how long a challenge waits for its answer.
+    pub challenge_expiry: Duration,
     /// `CARDROOM_AUTH_PER_MINUTE`: sign-ins (guest, register, login) per client address per
     /// minute, on average; 0 turns the limit off.
     pub auth_per_minute: u32,
@@ -149,6 +151,9 @@ impl Settings {
                 number("CARDROOM_PRESENCE_SECS", 20)?.clamp(2, 3600),
             ),
             chat_burst: number("CARDROOM_CHAT_BURST", 5)?.clamp(1, 1000) as u32,
+            challenge_expiry: Duration::from_secs(
+                number("CARDROOM_CHALLENGE_SECS", 1800)?.clamp(1, 7 * 24 * 3600),
+            ),
             auth_per_minute: number("CARDROOM_AUTH_PER_MINUTE", 20)?.min(1_000_000) as u32,
             auth_burst: number("CARDROOM_AUTH_BURST", 10)?.clamp(1, 1_000_000) as u32,
             client_ip_header: get("CARDROOM_CLIENT_IP_HEADER").filter(|h| !h.trim().is_empty()),

@@ -40,7 +40,8 @@ use crate::state::AppState;
         (name = "catalogue", description = "The games on offer"),
         (name = "games", description = "Playing"),
         (name = "chat", description = "Table chat and mutes"),
-        (name = "account", description = "Personal API tokens and bot accounts: with a session only"),
+        (name = "account", description = "Personal API tokens, bot accounts, and the account's event stream"),
+        (name = "challenges", description = "Challenging a person or a bot to a game"),
         (name = "players", description = "Profiles and leaderboards: public"),
         (name = "operations", description = "Health, readiness, metrics"),
         (name = "admin", description = "History, replays, statistics and roles: admins only"),
@@ -110,7 +111,14 @@ fn api_routes(config: &mut ServiceConfig) {
                 .service(routes::account::create_token)
                 .service(routes::account::list_tokens)
                 .service(routes::account::revoke_token)
-                .service(routes::account::become_bot),
+                .service(routes::account::become_bot)
+                .service(routes::challenges::create)
+                .service(routes::challenges::list)
+                .service(routes::challenges::get_one)
+                .service(routes::challenges::accept)
+                .service(routes::challenges::decline)
+                .service(routes::challenges::cancel)
+                .service(routes::challenges::account_stream),
         )
         .service(routes::healthz)
         .service(routes::readyz)
@@ -453,7 +461,7 @@ impl Application {
         crate::presence::set_window(settings.presence_window);
         let listening = state.clone();
         cardroom_db::notify::listen(&settings.database_url, move |notice| {
-            listening.hub.publish(notice)
+            listening.hub.hear(notice)
         })?;
         let document = openapi_document();
         let known = web::Data::new(KnownRoutes::from_document(&document));
@@ -607,23 +615,45 @@ async fn stop_on_signal(handle: actix_web::dev::ServerHandle, state: web::Data<A
     handle.stop(true).await;
 }
 
+/// How many days an account's events are kept for its stream to resume from.
+pub const ACCOUNT_EVENTS_DAYS: i64 = 7;
+
 /// Every few seconds, lets computer players finish the turns of games left on their turn, and
 /// plays for the people whose turn timer ran out.
 async fn recovery_sweep(state: web::Data<AppState>) {
     let every = state.settings.sweep_every;
+    let mut forgot: Option<std::time::Instant> = None;
     loop {
         actix_web::rt::time::sleep(every).await;
+        // Once an hour: account events older than the stream keeps them.
+        if forgot.is_none_or(|at| at.elapsed() >= std::time::Duration::from_secs(3600)) {
+            forgot = Some(std::time::Instant::now());
+            let forgotten = routes::run(&state, |conn, _| {
+                let before = cardroom_db::now() - chrono::Duration::days(ACCOUNT_EVENTS_DAYS);
+                Ok(cardroom_db::account_events::forget_before(conn, before)?)
+            })
+            .await;
+            if let Err(error) = forgotten
+                && !matches!(error, ApiError::Unavailable)
+            {
+                tracing::warn!(%error, "could not forget old account events");
+            }
+        }
         let result = routes::run(&state, |conn, state| {
             Ok((
                 crate::play::recover(conn, &state.metrics)?,
                 crate::play::enforce_timers(conn, &state.metrics)?,
                 crate::play::expire_open_tables(conn, state.settings.open_table_expiry)?,
                 crate::play::seeks::sweep(conn, state.settings.seek_timeout, &state.metrics)?,
+                crate::play::challenges::expire(conn)?,
             ))
         })
         .await;
         match result {
-            Ok((recovered, timed_out, expired, matched)) => {
+            Ok((recovered, timed_out, expired, matched, challenges)) => {
+                if challenges > 0 {
+                    tracing::info!(challenges, "challenges expired unanswered");
+                }
                 if !recovered.is_empty() {
                     tracing::info!(
                         games = recovered.len(),

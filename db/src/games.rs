@@ -232,6 +232,9 @@ pub struct Commit {
     /// A person leaving a real game for good (their seat to a computer): rated now, as a loss
     /// against every other seat.
     pub leaving: Option<Leaving>,
+    /// What to tell the people at the table on their account streams (a game started, their
+    /// turn, the game over), written with the change.
+    pub notices: Vec<crate::account_events::AccountNotice>,
 }
 
 /// A person leaving a game before its end: who, and every seat as it stood, the leaver's side
@@ -486,6 +489,7 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
             &change.entries,
             now,
         )?;
+        crate::account_events::add(conn, &change.notices)?;
         for &seat in &movers {
             crate::admin::record_player_day(conn, change.game_id, seat, now)?;
         }
@@ -630,7 +634,7 @@ fn write_move(
     change: &Commit,
     now: NaiveDateTime,
 ) -> Result<i64, DbError> {
-    use crate::statements::{AppendLog, MoveWrite, UpdateGame};
+    use crate::statements::{AppendLog, MoveWrite, Notices, UpdateGame};
     let new_version = change.expected_version + change.entries.len() as i64;
     let log = AppendLog::new(
         change.game_id,
@@ -638,6 +642,7 @@ fn write_move(
         &change.entries,
         now,
     );
+    let notices = Notices::of(&change.notices);
     let written = if crate::notify::sending() {
         MoveWrite {
             update: UpdateGame::<true> {
@@ -646,6 +651,7 @@ fn write_move(
                 now,
             },
             log,
+            notices,
         }
         .execute(conn)?
     } else {
@@ -656,6 +662,7 @@ fn write_move(
                 now,
             },
             log,
+            notices,
         }
         .execute(conn)?
     };

@@ -5,7 +5,9 @@
 //! [`DbError::VersionConflict`], never a lost move. Functions take a connection and are
 //! synchronous; the service runs them off its async workers.
 
+pub mod account_events;
 pub mod admin;
+pub mod challenges;
 pub mod connection;
 pub mod error;
 pub mod games;

@@ -26,6 +26,45 @@ pub(crate) fn sending() -> bool {
     SUPPORTED.load(Ordering::Relaxed)
 }
 
+/// A change notice from any replica.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// Game `id` changed (a move, a join, chat…).
+    Game(i64),
+    /// Account `id` has new events.
+    Account(i64),
+    /// Notices may have been missed (the listener reconnected): look again at everything.
+    Everything,
+}
+
+impl Notice {
+    /// The notice a payload carries: a game's id, or `a` and an account's id.
+    pub fn parse(payload: &str) -> Option<Notice> {
+        match payload.strip_prefix('a') {
+            Some(account) => account.parse().ok().map(Notice::Account),
+            None => payload.parse().ok().map(Notice::Game),
+        }
+    }
+}
+
+/// The payload of an account's notice.
+pub(crate) fn account_payload(user_id: i64) -> String {
+    format!("a{user_id}")
+}
+
+/// Queues a notice that account `user_id` has new events, delivered at the commit.
+pub(crate) fn notify_account(conn: &mut AnyConnection, user_id: i64) -> Result<(), DbError> {
+    if let AnyConnection::Postgresql(pg) = conn
+        && SUPPORTED.load(Ordering::Relaxed)
+    {
+        diesel::sql_query("SELECT pg_notify($1, $2)")
+            .bind::<Text, _>(CHANNEL)
+            .bind::<Text, _>(account_payload(user_id))
+            .execute(pg)?;
+    }
+    Ok(())
+}
+
 /// Queues a notice for `game_id`, delivered when the surrounding transaction commits.
 pub(crate) fn notify(conn: &mut AnyConnection, game_id: i64) -> Result<(), DbError> {
     if let AnyConnection::Postgresql(pg) = conn
@@ -40,14 +79,11 @@ pub(crate) fn notify(conn: &mut AnyConnection, game_id: i64) -> Result<(), DbErr
 }
 
 /// On PostgreSQL, starts a thread that listens for change notices and calls `on_notice` with
-/// each game id, or with `None` when notices may have been missed (after (re)connecting), so
-/// that listeners look again. Returns `false` (and starts nothing) for SQLite, and for a
+/// each, or with [`Notice::Everything`] when notices may have been missed (after
+/// (re)connecting), so that listeners look again. Returns `false` (and starts nothing) for SQLite, and for a
 /// database that refuses `LISTEN` or `pg_notify` (which also stops this process sending
 /// notices).
-pub fn listen(
-    url: &str,
-    on_notice: impl Fn(Option<i64>) + Send + 'static,
-) -> Result<bool, DbError> {
+pub fn listen(url: &str, on_notice: impl Fn(Notice) + Send + 'static) -> Result<bool, DbError> {
     let url = DatabaseUrl::parse(url)?;
     if url.backend != Backend::Postgres {
         return Ok(false);
@@ -73,7 +109,7 @@ pub fn listen(
                 match PgConnection::establish(url.target()) {
                     Ok(mut conn) => {
                         if conn.batch_execute(&format!("LISTEN {CHANNEL}")).is_ok() {
-                            on_notice(None);
+                            on_notice(Notice::Everything);
                             follow(&mut conn, &on_notice);
                         }
                         tracing::warn!("lost the notification connection; reconnecting");
@@ -88,14 +124,14 @@ pub fn listen(
 }
 
 /// Forwards notices until the connection fails. libpq is polled: a notice waits at most 10 ms.
-fn follow(conn: &mut PgConnection, on_notice: &impl Fn(Option<i64>)) {
+fn follow(conn: &mut PgConnection, on_notice: &impl Fn(Notice)) {
     let mut idle = Duration::ZERO;
     loop {
         for notice in conn.notifications_iter() {
             match notice {
                 Ok(notice) => {
-                    if let Ok(id) = notice.payload.parse() {
-                        on_notice(Some(id));
+                    if let Some(notice) = Notice::parse(&notice.payload) {
+                        on_notice(notice);
                     }
                 }
                 Err(_) => return,

@@ -202,6 +202,41 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    challenges (id) {
+        id -> BigInt,
+        challenger_id -> BigInt,
+        to_id -> Nullable<BigInt>,
+        code -> Text,
+        kind -> Text,
+        variant -> Text,
+        options -> Text,
+        seats -> Text,
+        challenger_seat -> Integer,
+        rated -> Bool,
+        turn_seconds -> Nullable<Integer>,
+        takeover_after -> Nullable<Integer>,
+        visibility -> Text,
+        status -> Text,
+        reason -> Nullable<Text>,
+        game_id -> Nullable<BigInt>,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        answered_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    account_events (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        #[sql_name = "type"]
+        kind -> Text,
+        data -> Text,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(chat -> games (game_id));
 diesel::joinable!(api_tokens -> users (user_id));
@@ -225,5 +260,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     chat,
     mutes,
     presence,
-    api_tokens
+    api_tokens,
+    challenges,
+    account_events
 );

@@ -305,10 +305,30 @@ impl QueryFragment<Pg> for AppendLog {
 
 /// A whole move in one statement on PostgreSQL, atomic without `BEGIN` and `COMMIT`: the
 /// versioned update (with the change notice when `NOTIFY`) and, only if it rewrote the row, the
-/// log entries. Returns the number of entries written: none means the version moved on.
+/// account events and the log entries. Returns the number of entries written: none means the
+/// version moved on.
 pub(crate) struct MoveWrite<'a, const NOTIFY: bool> {
     pub update: UpdateGame<'a, NOTIFY>,
     pub log: AppendLog,
+    pub notices: Notices,
+}
+
+/// A move's account events as columns, for `unnest`.
+#[derive(Debug, Default)]
+pub(crate) struct Notices {
+    pub users: Vec<i64>,
+    pub kinds: Vec<String>,
+    pub datas: Vec<String>,
+}
+
+impl Notices {
+    pub fn of(notices: &[crate::account_events::AccountNotice]) -> Notices {
+        Notices {
+            users: notices.iter().map(|n| n.user_id).collect(),
+            kinds: notices.iter().map(|n| n.kind.clone()).collect(),
+            datas: notices.iter().map(|n| n.data.clone()).collect(),
+        }
+    }
 }
 
 /// The cache key of [`MoveWrite`].
@@ -326,6 +346,22 @@ impl<const NOTIFY: bool> QueryFragment<Pg> for MoveWrite<'_, NOTIFY> {
         out.push_sql("WITH u AS (");
         self.update.walk(&mut out)?;
         self.update.walk_returning(&mut out);
+        // The account events, only if the update happened (a data-modifying CTE runs whether
+        // or not it is read), each waking its account's streams.
+        out.push_sql("), a AS (INSERT INTO account_events (user_id, type, data, created_at) SELECT n.user_id, n.type, n.data, ");
+        out.push_bind_param::<Timestamp, _>(&self.log.now)?;
+        out.push_sql(" FROM u, unnest(");
+        out.push_bind_param::<Array<BigInt>, _>(&self.notices.users)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Array<Text>, _>(&self.notices.kinds)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Array<Text>, _>(&self.notices.datas)?;
+        out.push_sql(") AS n(user_id, type, data) RETURNING id");
+        if NOTIFY {
+            out.push_sql(", pg_notify('");
+            out.push_sql(crate::notify::CHANNEL);
+            out.push_sql("', 'a' || user_id::text)");
+        }
         out.push_sql(") ");
         out.push_sql(INSERT_LOG);
         out.push_sql("u.id, e.seq, e.seat, e.action, e.payload, e.events, ");

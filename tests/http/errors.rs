@@ -230,7 +230,22 @@ fn join_errors_name_the_seat(backend: Backend) {
     assert_eq!(join(3).status, 200);
 }
 
+fn a_body_is_an_object_never_an_array(backend: Backend) {
+    let server = Server::start(backend);
+    // serde would read a struct from an array of its fields: the API does not.
+    for (path, body) in [
+        ("/api/v1/auth/guest", json!([null])),
+        ("/api/v1/auth/guest", json!(["amira"])),
+        ("/api/v1/auth/login", json!(["amira", "a long passphrase"])),
+    ] {
+        server
+            .post(path, None, &body)
+            .assert_problem(422, "validation_failed");
+    }
+}
+
 on_both_backends!(
+    a_body_is_an_object_never_an_array,
     every_error_is_problem_json_with_a_stable_code,
     not_your_turn_and_hand_not_over,
     join_errors_name_the_seat,

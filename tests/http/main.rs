@@ -8,6 +8,7 @@ mod support;
 mod accounts;
 mod admin;
 mod authorization;
+mod challenges;
 mod errors;
 mod export;
 mod fairness;

@@ -55,6 +55,7 @@ pub fn leave_on_a_computer_turn(
         idempotency: None,
         tally: Default::default(),
         leaving: None,
+        notices: Vec::new(),
     };
     let new_version = cardroom_db::games::commit(&mut conn, &change).unwrap();
     drop(conn);

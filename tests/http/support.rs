@@ -421,6 +421,45 @@ impl Client {
         rx
     }
 
+    /// Opens a newline-delimited JSON stream (the account's events without SSE): every line
+    /// that holds JSON arrives on the channel; the stream's end as `None`.
+    pub fn ndjson(&self, path: &str, token: &str) -> std::sync::mpsc::Receiver<Option<Value>> {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(None)
+            .timeout_recv_body(None)
+            .build()
+            .into();
+        let response = agent
+            .get(self.url(path))
+            .header("Authorization", format!("Bearer {token}"))
+            .header("Accept", "application/x-ndjson")
+            .call()
+            .expect("the server answered");
+        assert_eq!(response.status(), 200, "the stream opened");
+        let content_type = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        assert_eq!(content_type, "application/x-ndjson");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = BufReader::new(response.into_body().into_reader());
+        std::thread::spawn(move || {
+            for line in reader.lines() {
+                let Ok(line) = line else { break };
+                if let Ok(value) = serde_json::from_str::<Value>(&line)
+                    && tx.send(Some(value)).is_err()
+                {
+                    return;
+                }
+            }
+            let _ = tx.send(None);
+        });
+        rx
+    }
+
     /// Creates a game as `player`; returns its id and the creator's view.
     pub fn create(&self, player: &Player, body: Value) -> (i64, Value) {
         let reply = self.post("/api/v1/games", Some(&player.token), &body);

@@ -10,6 +10,7 @@ use cardroom_core::{
     AnyEvent, AnyGame, Audience, Automatic, BotLevel, Controller, Events, GameKind, Seat, Seed,
     Status, Viewer,
 };
+use cardroom_db::account_events::AccountNotice;
 use cardroom_db::games::{
     self, Commit, GameRecord, LogEntry, NewDeal, NewIdempotency, Reveal, SeatChange, SeatResult,
     SeatRow, Summary, Tally,
@@ -24,8 +25,10 @@ use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::model::{EventOut, GameView, SeatInfo};
 
+mod account;
 mod act;
 pub mod admin;
+pub mod challenges;
 pub mod chat;
 pub mod export;
 mod lobby;
@@ -38,6 +41,7 @@ mod setup;
 mod timers;
 mod view;
 
+pub use account::{account_events_for, account_snapshot};
 pub use act::{Action, act};
 pub use lobby::{expire_open_tables, lobby};
 pub use read::{
@@ -483,11 +487,14 @@ fn run_computers(
 /// The write that abandons a game that never started (its one service entry in `changes`),
 /// checked against the version it was loaded at.
 fn abandonment(loaded: &Loaded, changes: Changes) -> Commit {
+    let summary = summary(None, Some("abandoned"), &loaded.record.seats, None);
+    let version = loaded.version() + changes.entries.len() as i64;
+    let notices = account_notices(loaded, &loaded.record.seats, &summary, version);
     Commit {
         game_id: loaded.id(),
         expected_version: loaded.version(),
         state: None,
-        summary: summary(None, Some("abandoned"), &loaded.record.seats, None),
+        summary,
         entries: changes.entries,
         seats: Vec::new(),
         deals: Vec::new(),
@@ -495,7 +502,86 @@ fn abandonment(loaded: &Loaded, changes: Changes) -> Commit {
         idempotency: None,
         tally: changes.tally,
         leaving: None,
+        notices,
     }
+}
+
+/// What the people at a table hear on their account streams after a change of the game as
+/// `loaded` (seated as `seats` after it) to `summary` at `version`: that it started, that it
+/// is their turn (to move, or to deal the next hand), that it is over.
+fn account_notices(
+    loaded: &Loaded,
+    seats: &[SeatRow],
+    summary: &Summary,
+    version: i64,
+) -> Vec<AccountNotice> {
+    let row = &loaded.record.game;
+    let before = row.status.as_str();
+    let now = summary.status.as_str();
+    let mut out = Vec::new();
+    let mut tell = |user_id: i64, event: Value| {
+        let kind = event
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        out.push(AccountNotice {
+            user_id,
+            kind,
+            data: event.to_string(),
+        });
+    };
+    let game = |kind: &str| {
+        json!({"type": kind, "game_id": row.id, "version": version, "kind": row.kind,
+               "variant": row.variant})
+    };
+    let people = || seats.iter().filter_map(|s| s.user_id.map(|u| (u, s)));
+    if before == "waiting" && matches!(now, "active" | "hand_over" | "finished") {
+        for (user, seat) in people() {
+            let mut event = game("game_started");
+            event["seat"] = json!(seat.seat);
+            tell(user, event);
+        }
+    }
+    match now {
+        "active" => {
+            let to_act = summary
+                .to_act
+                .and_then(|s| seats.iter().find(|row| row.seat == s));
+            // (A person who is away has a computer playing for them.)
+            if let Some(seat) = to_act.filter(|s| s.bot.is_none())
+                && let Some(user) = seat.user_id
+            {
+                let mut event = game("your_turn");
+                event["seat"] = json!(seat.seat);
+                event["action"] = json!("move");
+                tell(user, event);
+            }
+        }
+        "hand_over" if !summary.bot_pending => {
+            for (user, seat) in people().filter(|(_, s)| s.bot.is_none()) {
+                let mut event = game("your_turn");
+                event["seat"] = json!(seat.seat);
+                event["action"] = json!("deal");
+                tell(user, event);
+            }
+        }
+        "finished" | "abandoned" if before != now => {
+            for (user, seat) in people() {
+                let mut event = game("game_over");
+                event["seat"] = json!(seat.seat);
+                event["status"] = json!(now);
+                event["winners"] = summary
+                    .winners
+                    .as_deref()
+                    .and_then(|w| serde_json::from_str(w).ok())
+                    .unwrap_or(Value::Null);
+                tell(user, event);
+            }
+        }
+        _ => {}
+    }
+    out
 }
 
 /// The listing columns of a game after a change; `turn_seconds` is the table's turn timer.
@@ -685,6 +771,7 @@ fn commit_and_view(
             })
         }
     };
+    let notices = account_notices(loaded, &loaded.record.seats, &summary, new_version);
     let change = Commit {
         game_id: loaded.id(),
         expected_version: base,
@@ -697,6 +784,7 @@ fn commit_and_view(
         idempotency,
         tally: changes.tally,
         leaving: changes.leaving,
+        notices,
     };
     match games::commit(conn, &change) {
         Ok(_) => Ok((events, view)),
@@ -721,6 +809,8 @@ fn commit_background(
 ) -> Result<(), ApiError> {
     let summary = summary(Some(game), None, seats, loaded.record.game.turn_seconds);
     changes.announce_deadline(&summary)?;
+    let version = loaded.version() + changes.entries.len() as i64;
+    let notices = account_notices(loaded, seats, &summary, version);
     let change = Commit {
         game_id: loaded.id(),
         expected_version: loaded.version(),
@@ -733,6 +823,7 @@ fn commit_background(
         idempotency: None,
         tally: changes.tally,
         leaving: changes.leaving,
+        notices,
     };
     match games::commit(conn, &change) {
         Ok(_) => Ok(()),

@@ -11,6 +11,7 @@
 use std::time::Duration;
 
 use cardroom_core::{AnyGame, GameKind, Setup};
+use cardroom_db::account_events::AccountNotice;
 use cardroom_db::seeks::{self, NewSeek, SeekRow};
 use cardroom_db::{AnyConnection, DbError};
 
@@ -208,6 +209,16 @@ pub fn try_to_pair(
             DbError::VersionConflict => ApiError::VersionConflict { current: 0 },
             other => other.into(),
         })?;
+        let notices: Vec<AccountNotice> = chosen
+            .iter()
+            .map(|s| AccountNotice {
+                user_id: s.user_id,
+                kind: "seek_matched".to_owned(),
+                data: serde_json::json!({"type": "seek_matched", "seek_id": s.id, "game_id": game})
+                    .to_string(),
+            })
+            .collect();
+        cardroom_db::account_events::add(conn, &notices)?;
         Ok(Some(game))
     });
     match paired {

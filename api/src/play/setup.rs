@@ -342,6 +342,7 @@ pub fn join(
                 idempotency: None,
                 tally: changes.tally,
                 leaving: None,
+                notices: Vec::new(),
             };
             games::commit(conn, &change)?;
             view(conn, caller, id)

@@ -18,6 +18,7 @@ use crate::model::{
 };
 
 pub mod account;
+pub mod challenges;
 pub mod table;
 use crate::play::admin::{
     self, AdminGame, AdminGameList, AdminGamesQuery, Replay, RoleRequest, Stats, StatsParams,
@@ -828,7 +829,7 @@ pub async fn cancel_seek(
 }
 
 /// Whether the request asks for Server-Sent Events.
-fn wants_stream(req: &HttpRequest) -> bool {
+pub(crate) fn wants_stream(req: &HttpRequest) -> bool {
     req.headers()
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())

@@ -1,0 +1,577 @@
+//! Challenges: an account asks another by name — or, open, anyone with the link — for a game
+//! of two people (the other seats computer players). The challenged accepts (the game starts
+//! at once), declines with a reason, or lets it expire; the challenger may cancel. Each answer
+//! is one conditional update of the challenge, so of an acceptance and a cancellation made at
+//! the same moment exactly one counts. Both sides hear of every step on their account streams.
+
+use std::collections::BTreeMap;
+
+use cardroom_core::{AnyGame, GameKind, OptionValue, Setup};
+use cardroom_db::account_events::{self, AccountNotice};
+use cardroom_db::challenges::{self, ChallengeRow, NewChallenge};
+use cardroom_db::{AnyConnection, users};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use utoipa::{IntoParams, ToSchema};
+
+use super::setup::{DEFAULT_TAKEOVER_AFTER, TAKEOVER_AFTER, TURN_SECONDS, create_seated};
+use super::{may_sit, random_code, random_seed};
+use crate::auth::{Caller, Credential, Role, Scopes};
+use crate::error::ApiError;
+use crate::metrics::Metrics;
+use crate::model::{CreateGame, SeatRequest, TurnPolicy, Visibility};
+
+/// `POST /challenges`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"to": "basrabot", "kind": "basra", "rated": false}))]
+pub struct ChallengeRequest {
+    /// The account challenged, by name; without it the challenge is open: anyone with its link
+    /// may accept.
+    #[schema(pattern = r"^[A-Za-z0-9_.-]{3,32}$")]
+    pub to: Option<String>,
+    pub kind: GameKind,
+    /// The variant; the kind's default when left out.
+    #[schema(pattern = "^[a-z0-9_]{1,32}$")]
+    pub variant: Option<String>,
+    /// Every seat: exactly two for people (no `bot`), the rest computer players. Without it, the
+    /// variant's smallest table: the two people in seats 0 and 1, computers of the kind's default
+    /// level in the others.
+    #[schema(min_items = 2, max_items = 8)]
+    pub seats: Option<Vec<SeatRequest>>,
+    /// The challenger's seat: one of the two people's seats (default the first).
+    #[schema(minimum = 0, maximum = 7)]
+    pub seat: Option<i64>,
+    /// House rules, within the catalogue's bounds.
+    #[serde(default)]
+    pub options: BTreeMap<String, OptionValue>,
+    /// Rated (the default) or not (a practice game from a seed nobody knows).
+    pub rated: Option<bool>,
+    /// A turn timer; none: no timer.
+    pub turn: Option<TurnPolicy>,
+    /// Who may watch the game (default `unlisted`).
+    pub visibility: Option<Visibility>,
+}
+
+/// A challenge as its two sides see it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Challenge {
+    pub id: i64,
+    /// Who challenged.
+    pub from: String,
+    /// Who was challenged; none for an open challenge.
+    pub to: Option<String>,
+    /// The challenger is a bot account.
+    pub from_bot: bool,
+    pub kind: GameKind,
+    pub variant: String,
+    #[schema(value_type = Object)]
+    pub options: serde_json::Value,
+    /// Each seat's computer level, or none for a person's seat.
+    pub seats: Vec<Option<String>>,
+    pub challenger_seat: i64,
+    pub rated: bool,
+    pub turn: Option<TurnPolicy>,
+    pub visibility: Visibility,
+    /// `open`, `accepted`, `declined`, `cancelled` or `expired`.
+    pub status: String,
+    /// Why it was declined.
+    pub reason: Option<DeclineReason>,
+    /// The game it made, once accepted.
+    pub game_id: Option<i64>,
+    /// For the challenger of an open challenge: the secret that lets whoever has it accept
+    /// (the page's link `/#/challenge/{id}/{code}`).
+    pub code: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// `GET /challenges`: the caller's open challenges.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChallengeList {
+    /// Made to the caller, newest first.
+    pub incoming: Vec<Challenge>,
+    /// Made by the caller, newest first.
+    pub outgoing: Vec<Challenge>,
+}
+
+/// Why a challenge was declined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DeclineReason {
+    Generic,
+    Later,
+    TooFast,
+    TooSlow,
+    Rated,
+    Casual,
+    Variant,
+    NoBots,
+    OnlyBots,
+}
+
+impl DeclineReason {
+    fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    }
+
+    fn parse(text: &str) -> Option<DeclineReason> {
+        serde_json::from_value(serde_json::Value::String(text.to_owned())).ok()
+    }
+}
+
+/// `POST /challenges/{id}/decline`.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeclineRequest {
+    /// Why (default `generic`).
+    pub reason: Option<DeclineReason>,
+}
+
+/// `POST /challenges/{id}/accept`, and the query of `GET /challenges/{id}`.
+#[derive(Debug, Default, Deserialize, ToSchema, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ChallengeCode {
+    /// An open challenge's code (from its link); not needed by the account challenged.
+    #[schema(pattern = "^[a-z0-9]{1,32}$")]
+    #[param(pattern = "^[a-z0-9]{1,32}$")]
+    pub code: Option<String>,
+}
+
+fn name_of(conn: &mut AnyConnection, id: i64) -> Result<(String, bool), ApiError> {
+    let user = users::by_id(conn, id)?
+        .ok_or_else(|| ApiError::Internal(format!("challenge by an unknown account {id}")))?;
+    Ok((user.name, user.bot))
+}
+
+/// A challenge as `viewer` gets it (the code only for its challenger).
+fn out(conn: &mut AnyConnection, row: &ChallengeRow, viewer: i64) -> Result<Challenge, ApiError> {
+    let (from, from_bot) = name_of(conn, row.challenger_id)?;
+    let to = match row.to_id {
+        None => None,
+        Some(id) => Some(name_of(conn, id)?.0),
+    };
+    let seats: Vec<SeatRequest> = serde_json::from_str(&row.seats)
+        .map_err(|e| ApiError::Internal(format!("stored seats: {e}")))?;
+    Ok(Challenge {
+        id: row.id,
+        from,
+        to,
+        from_bot,
+        kind: row
+            .kind
+            .parse()
+            .map_err(|_| ApiError::Internal(format!("stored kind {}", row.kind)))?,
+        variant: row.variant.clone(),
+        options: serde_json::from_str(&row.options).unwrap_or_default(),
+        seats: seats.into_iter().map(|s| s.bot).collect(),
+        challenger_seat: i64::from(row.challenger_seat),
+        rated: row.rated,
+        turn: row.turn_seconds.map(|seconds| TurnPolicy {
+            seconds: i64::from(seconds),
+            takeover_after: row.takeover_after.map(i64::from),
+        }),
+        visibility: Visibility::of(&row.visibility),
+        status: row.status.clone(),
+        reason: row.reason.as_deref().and_then(DeclineReason::parse),
+        game_id: row.game_id,
+        code: (viewer == row.challenger_id && row.to_id.is_none()).then(|| row.code.clone()),
+        created_at: row.created_at.and_utc(),
+        expires_at: row.expires_at.and_utc(),
+    })
+}
+
+/// The account events of a challenge's step, to `users`.
+fn tell(
+    conn: &mut AnyConnection,
+    row: &ChallengeRow,
+    kind: &str,
+    users: &[i64],
+) -> Result<Vec<AccountNotice>, ApiError> {
+    let mut notices = Vec::new();
+    for &user in users {
+        let challenge = out(conn, row, user)?;
+        let event = json!({"type": kind, "challenge": challenge});
+        notices.push(AccountNotice {
+            user_id: user,
+            kind: kind.to_owned(),
+            data: event.to_string(),
+        });
+    }
+    Ok(notices)
+}
+
+/// Both sides of a challenge (the acceptor of an open one, once known).
+fn sides(row: &ChallengeRow, acceptor: Option<i64>) -> Vec<i64> {
+    let mut users = vec![row.challenger_id];
+    users.extend(row.to_id.or(acceptor));
+    users
+}
+
+/// `POST /challenges`.
+pub fn create(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    request: &ChallengeRequest,
+    expires_after: std::time::Duration,
+) -> Result<Challenge, ApiError> {
+    may_sit(conn, caller)?;
+    let kind = request.kind;
+    let info = kind.describe();
+    let variant = match &request.variant {
+        None => info
+            .variants
+            .iter()
+            .find(|v| v.default)
+            .or(info.variants.first()),
+        Some(name) => info.variants.iter().find(|v| v.name == name.as_str()),
+    }
+    .ok_or_else(|| ApiError::Invalid(format!("{kind} has no such variant")))?;
+    let seats: Vec<SeatRequest> = match &request.seats {
+        Some(seats) => seats
+            .iter()
+            .map(|s| SeatRequest { bot: s.bot.clone() })
+            .collect(),
+        None => {
+            let n = variant.seats.iter().copied().min().unwrap_or(2);
+            (0..n)
+                .map(|seat| SeatRequest {
+                    bot: (seat >= 2).then(|| info.default_level.to_owned()),
+                })
+                .collect()
+        }
+    };
+    let people: Vec<usize> = (0..seats.len())
+        .filter(|&i| seats[i].bot.is_none())
+        .collect();
+    if people.len() != 2 {
+        return Err(ApiError::Invalid(
+            "a challenge seats exactly two people: give every other seat a computer level"
+                .to_owned(),
+        ));
+    }
+    let levels: Vec<&str> = info.levels.iter().map(|l| l.name).collect();
+    if let Some(level) = seats
+        .iter()
+        .filter_map(|s| s.bot.as_deref())
+        .find(|l| !levels.contains(l))
+    {
+        return Err(ApiError::Invalid(format!(
+            "`{}` is not a computer-player level of {kind}; the levels are {}",
+            level.chars().take(32).collect::<String>(),
+            levels.join(", ")
+        )));
+    }
+    let seat = match request.seat {
+        None => people[0],
+        Some(seat) => usize::try_from(seat)
+            .ok()
+            .filter(|s| people.contains(s))
+            .ok_or_else(|| {
+                ApiError::Invalid(format!("seat {seat} is not one of the two people's seats"))
+            })?,
+    };
+    let (turn_seconds, takeover_after) = match &request.turn {
+        None => (None, None),
+        Some(turn) => {
+            let after = turn.takeover_after.unwrap_or(DEFAULT_TAKEOVER_AFTER);
+            if !TURN_SECONDS.contains(&turn.seconds) || !TAKEOVER_AFTER.contains(&after) {
+                return Err(ApiError::Invalid(format!(
+                    "turn.seconds is {} to {}, turn.takeover_after {} to {}",
+                    TURN_SECONDS.start(),
+                    TURN_SECONDS.end(),
+                    TAKEOVER_AFTER.start(),
+                    TAKEOVER_AFTER.end()
+                )));
+            }
+            (Some(turn.seconds as i32), Some(after as i32))
+        }
+    };
+    // The variant, seat count and house rules, checked by the rules themselves.
+    let setup = Setup {
+        seed: random_seed(),
+        deck: None,
+        replay: None,
+    };
+    let (probe, _) = AnyGame::create(
+        kind,
+        Some(variant.name),
+        seats.len(),
+        &request.options,
+        &setup,
+    )
+    .map_err(|e| ApiError::Invalid(e.to_string()))?;
+    let to = match &request.to {
+        None => None,
+        Some(name) => {
+            crate::input::text("to", name)?;
+            let user = users::by_name(conn, name)?
+                .ok_or_else(|| ApiError::NotFound(format!("there is no player {name:?}")))?;
+            if user.id == caller.id {
+                return Err(ApiError::Conflict {
+                    code: "self_challenge",
+                    detail: "you cannot challenge yourself".to_owned(),
+                });
+            }
+            Some(user.id)
+        }
+    };
+    let options = serde_json::to_string(&request.options)
+        .map_err(|e| ApiError::Internal(format!("options encoding: {e}")))?;
+    let stored_seats = serde_json::to_string(
+        &seats
+            .iter()
+            .map(|s| match &s.bot {
+                Some(level) => json!({"bot": level}),
+                None => json!({}),
+            })
+            .collect::<Vec<_>>(),
+    )
+    .map_err(|e| ApiError::Internal(format!("seats encoding: {e}")))?;
+    let expires = chrono::Duration::from_std(expires_after)
+        .map_err(|e| ApiError::Internal(format!("challenge expiry: {e}")))?;
+    let new = NewChallenge {
+        challenger_id: caller.id,
+        to_id: to,
+        code: random_code(12),
+        kind: kind.name().to_owned(),
+        variant: probe.variant().to_owned(),
+        options,
+        seats: stored_seats,
+        challenger_seat: seat as i32,
+        rated: request.rated.unwrap_or(true),
+        turn_seconds,
+        takeover_after,
+        visibility: request.visibility.unwrap_or_default().name().to_owned(),
+        expires_at: cardroom_db::now() + expires,
+    };
+    cardroom_db::in_transaction(conn, |conn| {
+        let row = challenges::create(conn, &new)?;
+        if let Some(to) = row.to_id {
+            let notices = tell(conn, &row, "challenge_received", &[to])?;
+            account_events::add(conn, &notices)?;
+        }
+        out(conn, &row, caller.id)
+    })
+}
+
+/// The challenge, if `caller` may see it: its challenger, the account challenged, or (an open
+/// one) anyone with its code.
+fn visible(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+    code: Option<&str>,
+) -> Result<ChallengeRow, ApiError> {
+    let spelled = |c: &str| {
+        (1..=32).contains(&c.len())
+            && c.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    };
+    if code.is_some_and(|c| !spelled(c)) {
+        return Err(ApiError::Invalid(
+            "code is 1 to 32 lowercase letters and digits".to_owned(),
+        ));
+    }
+    let missing = || ApiError::NotFound(format!("there is no challenge {id} for you"));
+    let row = challenges::get(conn, id)?.ok_or_else(missing)?;
+    let allowed = row.challenger_id == caller.id
+        || row.to_id == Some(caller.id)
+        || (row.to_id.is_none() && code == Some(row.code.as_str()));
+    if allowed { Ok(row) } else { Err(missing()) }
+}
+
+/// `GET /challenges/{id}`.
+pub fn get(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+    code: Option<&str>,
+) -> Result<Challenge, ApiError> {
+    let row = visible(conn, caller, id, code)?;
+    out(conn, &row, caller.id)
+}
+
+/// `GET /challenges`.
+pub fn list(conn: &mut AnyConnection, caller: &Caller) -> Result<ChallengeList, ApiError> {
+    let now = cardroom_db::now();
+    let mut incoming = Vec::new();
+    let mut outgoing = Vec::new();
+    for row in challenges::open_of(conn, caller.id)? {
+        if row.expires_at <= now {
+            continue;
+        }
+        let challenge = out(conn, &row, caller.id)?;
+        if row.challenger_id == caller.id {
+            outgoing.push(challenge);
+        } else {
+            incoming.push(challenge);
+        }
+    }
+    Ok(ChallengeList { incoming, outgoing })
+}
+
+fn closed() -> ApiError {
+    ApiError::Conflict {
+        code: "challenge_closed",
+        detail: "this challenge is no longer open (accepted, declined, cancelled or expired)"
+            .to_owned(),
+    }
+}
+
+/// `POST /challenges/{id}/accept`: the game starts at once; returns the challenge with it.
+pub fn accept(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+    code: Option<&str>,
+    metrics: &Metrics,
+) -> Result<Challenge, ApiError> {
+    let row = visible(conn, caller, id, code)?;
+    if row.challenger_id == caller.id {
+        return Err(ApiError::Forbidden(
+            "you cannot accept your own challenge".to_owned(),
+        ));
+    }
+    may_sit(conn, caller)?;
+    let challenger = users::by_id(conn, row.challenger_id)?
+        .ok_or_else(|| ApiError::Internal("a challenge without its challenger".to_owned()))?;
+    let seats: Vec<SeatRequest> = serde_json::from_str(&row.seats)
+        .map_err(|e| ApiError::Internal(format!("stored seats: {e}")))?;
+    let mine = (0..seats.len())
+        .find(|&i| seats[i].bot.is_none() && i as i32 != row.challenger_seat)
+        .ok_or_else(|| ApiError::Internal("a challenge without a second seat".to_owned()))?;
+    let request = CreateGame {
+        kind: row
+            .kind
+            .parse()
+            .map_err(|_| ApiError::Internal(format!("stored kind {}", row.kind)))?,
+        variant: Some(row.variant.clone()),
+        seats,
+        options: serde_json::from_str(&row.options)
+            .map_err(|e| ApiError::Internal(format!("stored options: {e}")))?,
+        seat: Some(i64::from(row.challenger_seat)),
+        // An unrated game is a practice game from a seed nobody knows: never rated or counted.
+        seed: (!row.rated).then(|| random_seed().to_hex()),
+        deck: None,
+        turn: row.turn_seconds.map(|seconds| TurnPolicy {
+            seconds: i64::from(seconds),
+            takeover_after: row.takeover_after.map(i64::from),
+        }),
+        visibility: Some(Visibility::of(&row.visibility)),
+    };
+    let as_challenger = Caller {
+        id: challenger.id,
+        name: challenger.name.clone(),
+        role: Role::parse(&challenger.role).unwrap_or(Role::Player),
+        expires_at: i64::MAX,
+        scopes: Scopes::SESSION,
+        credential: Credential::Session,
+    };
+    cardroom_db::in_transaction(conn, |conn| {
+        if !challenges::close(conn, id, "accepted", None, cardroom_db::now())? {
+            return Err(closed());
+        }
+        let game = create_seated(conn, &as_challenger, request, &[(mine, caller.id)], metrics)?;
+        challenges::set_game(conn, id, game.id)?;
+        let row = challenges::get(conn, id)?.ok_or_else(closed)?;
+        let notices = tell(
+            conn,
+            &row,
+            "challenge_accepted",
+            &sides(&row, Some(caller.id)),
+        )?;
+        account_events::add(conn, &notices)?;
+        out(conn, &row, caller.id)
+    })
+}
+
+/// `POST /challenges/{id}/decline`: only the account challenged.
+pub fn decline(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+    reason: DeclineReason,
+) -> Result<Challenge, ApiError> {
+    let row = visible(conn, caller, id, None)?;
+    if row.to_id != Some(caller.id) {
+        return Err(ApiError::Forbidden(
+            "only the account challenged declines; its challenger cancels".to_owned(),
+        ));
+    }
+    answer(
+        conn,
+        caller,
+        row,
+        "declined",
+        Some(reason.name()),
+        "challenge_declined",
+    )
+}
+
+/// `POST /challenges/{id}/cancel`: only its challenger.
+pub fn cancel(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Challenge, ApiError> {
+    let row = visible(conn, caller, id, None)?;
+    if row.challenger_id != caller.id {
+        return Err(ApiError::Forbidden(
+            "only its challenger cancels a challenge; decline it instead".to_owned(),
+        ));
+    }
+    answer(conn, caller, row, "cancelled", None, "challenge_cancelled")
+}
+
+/// Closes `row` with `status` and tells both sides.
+fn answer(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    row: ChallengeRow,
+    status: &str,
+    reason: Option<String>,
+    event: &str,
+) -> Result<Challenge, ApiError> {
+    cardroom_db::in_transaction(conn, |conn| {
+        if !challenges::close(conn, row.id, status, reason.as_deref(), cardroom_db::now())? {
+            return Err(closed());
+        }
+        let row = challenges::get(conn, row.id)?.ok_or_else(closed)?;
+        let notices = tell(conn, &row, event, &sides(&row, None))?;
+        account_events::add(conn, &notices)?;
+        out(conn, &row, caller.id)
+    })
+}
+
+/// The sweep's part: marks the challenges whose time is up as expired and tells both sides.
+/// Returns how many expired.
+pub fn expire(conn: &mut AnyConnection) -> Result<usize, ApiError> {
+    cardroom_db::in_transaction(conn, |conn| {
+        let expired = challenges::expire(conn, cardroom_db::now(), 200)?;
+        for row in &expired {
+            let mut row = row.clone();
+            row.status = "expired".to_owned();
+            let notices = tell(conn, &row, "challenge_expired", &sides(&row, None))?;
+            account_events::add(conn, &notices)?;
+        }
+        Ok(expired.len())
+    })
+}
+
+/// The open challenges made to `user_id`, as the start of their account stream tells them.
+pub(super) fn waiting_for(
+    conn: &mut AnyConnection,
+    user_id: i64,
+) -> Result<Vec<serde_json::Value>, ApiError> {
+    let now = cardroom_db::now();
+    let mut events = Vec::new();
+    for row in challenges::open_of(conn, user_id)? {
+        if row.to_id == Some(user_id) && row.expires_at > now {
+            let challenge = out(conn, &row, user_id)?;
+            events.push(json!({"type": "challenge_received", "challenge": challenge}));
+        }
+    }
+    Ok(events)
+}

@@ -1,0 +1,2 @@
+DROP TABLE account_events;
+DROP TABLE challenges;
