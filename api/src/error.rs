@@ -38,6 +38,9 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Vec<Object>>)]
     pub legal_moves: Option<serde_json::Value>,
+    /// With `rate_limited`: the limit's name (`sign_ins`, `writes`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<String>,
 }
 
 /// Every way a request can fail.
@@ -88,9 +91,13 @@ pub enum ApiError {
         detail: String,
         retry_after: u64,
     },
-    /// Too many sign-ins from one address; try again after `retry_after` seconds.
-    #[error("too many sign-ins from this address; try again in {retry_after} s")]
-    RateLimited { retry_after: u64 },
+    /// Over the rate limit `limit` (`sign_ins`, `writes`); try again after `retry_after`
+    /// seconds.
+    #[error("over the `{limit}` rate limit; try again in {retry_after} s")]
+    RateLimited {
+        retry_after: u64,
+        limit: &'static str,
+    },
     /// A defect. The cause goes to the log, never to the client.
     #[error("internal error")]
     Internal(String),
@@ -159,6 +166,10 @@ impl ApiError {
                 ApiError::IllegalMove { legal_moves, .. } => Some(legal_moves.clone()),
                 _ => None,
             },
+            limit: match self {
+                ApiError::RateLimited { limit, .. } => Some((*limit).to_owned()),
+                _ => None,
+            },
         }
     }
 }
@@ -200,7 +211,8 @@ impl ResponseError for ApiError {
         if let ApiError::Unavailable | ApiError::Busy { .. } = self {
             response.insert_header((header::RETRY_AFTER, HeaderValue::from_static("2")));
         }
-        if let ApiError::RateLimited { retry_after } | ApiError::TooMany { retry_after, .. } = self
+        if let ApiError::RateLimited { retry_after, .. } | ApiError::TooMany { retry_after, .. } =
+            self
         {
             response.insert_header((header::RETRY_AFTER, HeaderValue::from(*retry_after)));
         }

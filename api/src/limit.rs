@@ -1,5 +1,8 @@
-//! Sign-in rate limiting: a token bucket per client address for guest creation, registration
-//! and login, so passwords cannot be guessed at speed and names cannot be squatted in bulk.
+//! Rate limits: token buckets, one a key. `sign_ins` counts guest creation, registration and
+//! login per client address, so passwords cannot be guessed at speed and names cannot be
+//! squatted in bulk; `writes` counts every other write (POST, PUT, DELETE) per credential, or per
+//! address without one, and tells each client where it stands in `RateLimit-Policy` and
+//! `RateLimit` headers (the IETF HTTPAPI draft's fields).
 //!
 //! Per process: behind a load balancer each replica keeps its own buckets, so a client gets
 //! at most `replicas ×` the rate. The client's address is the connection's peer, or — only
@@ -10,9 +13,16 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use actix_web::HttpRequest;
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::Method;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::middleware::Next;
+use actix_web::{HttpRequest, web};
+use sha2::{Digest, Sha256};
 
 use crate::error::ApiError;
+use crate::state::AppState;
 
 /// Buckets kept before full (idle) ones are dropped.
 const PRUNE_ABOVE: usize = 10_000;
@@ -23,23 +33,64 @@ struct Bucket {
     at: Instant,
 }
 
-/// `per_minute` sign-ins per address on average, `burst` at once; `per_minute` 0 turns it off.
+/// A limit named `name`: `per_minute` requests a key on average, `burst` at once; `per_minute`
+/// 0 turns it off.
 #[derive(Debug)]
-pub struct AuthLimiter {
+pub struct Limiter {
+    name: &'static str,
     per_minute: u32,
     burst: u32,
     header: Option<String>,
     buckets: Mutex<HashMap<String, Bucket>>,
 }
 
-impl AuthLimiter {
-    pub fn new(per_minute: u32, burst: u32, header: Option<String>) -> AuthLimiter {
-        AuthLimiter {
+/// Where a key stands after a request it was allowed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Quota {
+    /// Requests left at once.
+    pub remaining: u32,
+    /// Seconds until the bucket is full again.
+    pub reset: u64,
+}
+
+/// The sign-in limit (its old name).
+pub type AuthLimiter = Limiter;
+
+impl Limiter {
+    /// The sign-in limit.
+    pub fn new(per_minute: u32, burst: u32, header: Option<String>) -> Limiter {
+        Limiter::named("sign_ins", per_minute, burst, header)
+    }
+
+    /// A limit named `name` (the name a 429's problem and the headers give).
+    pub fn named(
+        name: &'static str,
+        per_minute: u32,
+        burst: u32,
+        header: Option<String>,
+    ) -> Limiter {
+        Limiter {
+            name,
             per_minute,
             burst: burst.max(1),
             header,
             buckets: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Whether the limit is on.
+    pub fn is_on(&self) -> bool {
+        self.per_minute > 0
+    }
+
+    /// `RateLimit-Policy`: the limit's name, its quota and window (a minute).
+    pub fn policy(&self) -> String {
+        format!("\"{}\";q={};w=60", self.name, self.per_minute)
+    }
+
+    /// `RateLimit`: what is left now and when the bucket is full again.
+    pub fn state(&self, quota: Quota) -> String {
+        format!("\"{}\";r={};t={}", self.name, quota.remaining, quota.reset)
     }
 
     /// The address a request comes from, as this limiter counts it.
@@ -60,12 +111,20 @@ impl AuthLimiter {
 
     /// Takes one token for `client`, or says how long to wait for one.
     pub fn check(&self, client: &str) -> Result<(), ApiError> {
-        self.check_at(client, Instant::now())
+        self.take_at(client, Instant::now()).map(|_| ())
     }
 
-    fn check_at(&self, client: &str, now: Instant) -> Result<(), ApiError> {
+    /// Takes one token for `key`: where it stands then, or how long to wait.
+    pub fn take(&self, key: &str) -> Result<Quota, ApiError> {
+        self.take_at(key, Instant::now())
+    }
+
+    fn take_at(&self, client: &str, now: Instant) -> Result<Quota, ApiError> {
         if self.per_minute == 0 {
-            return Ok(());
+            return Ok(Quota {
+                remaining: self.burst,
+                reset: 0,
+            });
         }
         let rate = f64::from(self.per_minute) / 60.0;
         let burst = f64::from(self.burst);
@@ -85,14 +144,73 @@ impl AuthLimiter {
         bucket.at = now;
         if bucket.tokens >= 1.0 {
             bucket.tokens -= 1.0;
-            Ok(())
+            Ok(Quota {
+                remaining: bucket.tokens.floor() as u32,
+                reset: ((burst - bucket.tokens) / rate).ceil() as u64,
+            })
         } else {
             let wait = Duration::from_secs_f64((1.0 - bucket.tokens) / rate);
             Err(ApiError::RateLimited {
                 retry_after: wait.as_secs().max(1),
+                limit: self.name,
             })
         }
     }
+}
+
+/// Counts every write but signing in (which has its own limit) against the `writes` limit of
+/// its credential (or address, without one), and says where it stands in `RateLimit-Policy` and
+/// `RateLimit`; over the limit, `429 rate_limited` with `Retry-After` and the limit's name.
+pub async fn limit_writes(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let write = matches!(
+        *req.method(),
+        Method::POST | Method::PUT | Method::DELETE | Method::PATCH
+    ) && req.path().starts_with("/api/v1/")
+        && !req.path().starts_with("/api/v1/auth/");
+    let state = req.app_data::<web::Data<AppState>>().cloned();
+    let Some(state) = state.filter(|s| write && s.write_limiter.is_on()) else {
+        return Ok(next.call(req).await?.map_into_boxed_body());
+    };
+    let limiter = &state.write_limiter;
+    // A credential counts as itself (its digest: the key must not hold a secret); no
+    // credential, as its address.
+    let key = match req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+    {
+        Some(credential) => {
+            let digest = Sha256::digest(credential.as_bytes());
+            digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
+        }
+        None => limiter.client(req.request()),
+    };
+    let policy = HeaderValue::from_str(&limiter.policy()).ok();
+    let (mut response, quota) = match limiter.take(&key) {
+        Ok(quota) => (next.call(req).await?.map_into_boxed_body(), quota),
+        Err(refused) => {
+            let wait = match &refused {
+                ApiError::RateLimited { retry_after, .. } => *retry_after,
+                _ => 1,
+            };
+            let quota = Quota {
+                remaining: 0,
+                reset: wait,
+            };
+            (req.error_response(refused), quota)
+        }
+    };
+    let headers = response.headers_mut();
+    if let Some(policy) = policy {
+        headers.insert(header::HeaderName::from_static("ratelimit-policy"), policy);
+    }
+    if let Ok(state) = HeaderValue::from_str(&limiter.state(quota)) {
+        headers.insert(header::HeaderName::from_static("ratelimit"), state);
+    }
+    Ok(response)
 }
 
 #[cfg(test)]
@@ -104,25 +222,27 @@ mod tests {
         let limiter = AuthLimiter::new(60, 3, None);
         let t0 = Instant::now();
         for _ in 0..3 {
-            assert!(limiter.check_at("10.0.0.1", t0).is_ok());
+            assert!(limiter.take_at("10.0.0.1", t0).is_ok());
         }
-        match limiter.check_at("10.0.0.1", t0) {
-            Err(ApiError::RateLimited { retry_after }) => assert_eq!(retry_after, 1),
+        match limiter.take_at("10.0.0.1", t0) {
+            Err(ApiError::RateLimited { retry_after, limit }) => {
+                assert_eq!((retry_after, limit), (1, "sign_ins"));
+            }
             other => panic!("{other:?}"),
         }
         assert!(
-            limiter.check_at("10.0.0.2", t0).is_ok(),
+            limiter.take_at("10.0.0.2", t0).is_ok(),
             "another address has its own bucket"
         );
         // One a second comes back.
         assert!(
             limiter
-                .check_at("10.0.0.1", t0 + Duration::from_millis(1000))
+                .take_at("10.0.0.1", t0 + Duration::from_millis(1000))
                 .is_ok()
         );
         assert!(
             limiter
-                .check_at("10.0.0.1", t0 + Duration::from_millis(1000))
+                .take_at("10.0.0.1", t0 + Duration::from_millis(1000))
                 .is_err()
         );
     }
@@ -132,7 +252,7 @@ mod tests {
         let limiter = AuthLimiter::new(0, 1, None);
         let t0 = Instant::now();
         for _ in 0..100 {
-            assert!(limiter.check_at("10.0.0.1", t0).is_ok());
+            assert!(limiter.take_at("10.0.0.1", t0).is_ok());
         }
     }
 }

@@ -50,6 +50,14 @@ pub struct Settings {
     pub chat_burst: u32,
     /// `CARDROOM_CHALLENGE_SECS`: how long a challenge waits for its answer.
     pub challenge_expiry: Duration,
+    /// `CARDROOM_WRITES_PER_MINUTE`: writes (POST, PUT, DELETE, but signing in) per credential
+    /// (or address without one) per minute on average; 0 turns the limit off.
+    pub writes_per_minute: u32,
+    /// `CARDROOM_WRITES_BURST`: writes allowed at once.
+    pub writes_burst: u32,
+    /// `CARDROOM_CORS_ORIGINS`: origins whose pages may call the API from a browser
+    /// (comma-separated, or `*` for any); none: no cross-origin calls.
+    pub cors_origins: Vec<String>,
     /// `CARDROOM_AUTH_PER_MINUTE`: sign-ins (guest, register, login) per client address per
     /// minute, on average; 0 turns the limit off.
     pub auth_per_minute: u32,
@@ -154,11 +162,38 @@ impl Settings {
             challenge_expiry: Duration::from_secs(
                 number("CARDROOM_CHALLENGE_SECS", 1800)?.clamp(1, 7 * 24 * 3600),
             ),
+            writes_per_minute: number("CARDROOM_WRITES_PER_MINUTE", 600)?.min(1_000_000) as u32,
+            writes_burst: number("CARDROOM_WRITES_BURST", 120)?.clamp(1, 1_000_000) as u32,
+            cors_origins: cors_origins(get("CARDROOM_CORS_ORIGINS"))?,
             auth_per_minute: number("CARDROOM_AUTH_PER_MINUTE", 20)?.min(1_000_000) as u32,
             auth_burst: number("CARDROOM_AUTH_BURST", 10)?.clamp(1, 1_000_000) as u32,
             client_ip_header: get("CARDROOM_CLIENT_IP_HEADER").filter(|h| !h.trim().is_empty()),
         })
     }
+}
+
+/// `CARDROOM_CORS_ORIGINS`: origins like `https://example.com` (scheme, host, port), comma-
+/// separated, or `*`.
+fn cors_origins(list: Option<String>) -> Result<Vec<String>, SettingsError> {
+    let Some(list) = list else {
+        return Ok(Vec::new());
+    };
+    let mut origins = Vec::new();
+    for origin in list.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+        let origin = origin.trim_end_matches('/');
+        let spelled = origin == "*"
+            || ((origin.starts_with("http://") || origin.starts_with("https://"))
+                && origin.parse::<actix_web::http::Uri>().is_ok_and(|uri| {
+                    uri.host().is_some() && uri.path() == "/" && uri.query().is_none()
+                }));
+        if !spelled {
+            return Err(SettingsError(format!(
+                "CARDROOM_CORS_ORIGINS: {origin:?} is not an origin such as https://example.com"
+            )));
+        }
+        origins.push(origin.to_owned());
+    }
+    Ok(origins)
 }
 
 #[cfg(test)]
@@ -216,5 +251,26 @@ mod tests {
         assert!(settings(&[("CARDROOM_ADMIN", "nopassword")]).is_err());
         let s = settings(&[("CARDROOM_ADMIN", "root:pa:ss")]).unwrap();
         assert_eq!(s.admin, Some(("root".to_owned(), "pa:ss".to_owned())));
+    }
+
+    #[test]
+    fn cors_origins_are_origins_or_a_star() {
+        assert_eq!(cors_origins(None).unwrap(), Vec::<String>::new());
+        assert_eq!(
+            cors_origins(Some(
+                " https://a.example/, http://localhost:3000 ".to_owned()
+            ))
+            .unwrap(),
+            vec!["https://a.example", "http://localhost:3000"]
+        );
+        assert_eq!(cors_origins(Some("*".to_owned())).unwrap(), vec!["*"]);
+        for bad in [
+            "a.example",
+            "https://a.example/path",
+            "ftp://a.example",
+            "https://",
+        ] {
+            assert!(cors_origins(Some(bad.to_owned())).is_err(), "{bad}");
+        }
     }
 }

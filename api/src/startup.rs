@@ -224,8 +224,9 @@ fn state_header_rules(doc: &mut utoipa::openapi::OpenApi) {
 
 /// The answers every operation can give for what it reads, written once instead of on every
 /// route: 400 `validation_failed` where a body, a query or a path is parsed (malformed JSON, a
-/// query that is no query), 401 `unauthorized` where a token is required, and 404 `not_found`
-/// where the path names a game, a player or a game kind.
+/// query that is no query), 401 `unauthorized` where a token is required, 429 `rate_limited`
+/// on every write but signing in, and 404 `not_found` where the path names a game, a player or
+/// a game kind.
 fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
     let problem = |description: &str| {
@@ -243,15 +244,15 @@ fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
     };
     for (path, item) in doc.paths.paths.iter_mut() {
         let names_something = path.contains('{');
-        for operation in [
-            &mut item.get,
-            &mut item.post,
-            &mut item.put,
-            &mut item.delete,
-        ]
-        .into_iter()
-        .flatten()
-        {
+        for (item_writes, operation) in [
+            (false, &mut item.get),
+            (true, &mut item.post),
+            (true, &mut item.put),
+            (true, &mut item.delete),
+        ] {
+            let Some(operation) = operation else {
+                continue;
+            };
             let reads_input = operation.request_body.is_some()
                 || operation.parameters.as_ref().is_some_and(|p| !p.is_empty());
             let responses = &mut operation.responses.responses;
@@ -266,6 +267,17 @@ fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
                 responses.insert(
                     "401".to_owned(),
                     problem("`unauthorized`: no token, or an invalid one"),
+                );
+            }
+            // Every write but signing in counts against the `writes` limit.
+            let writes = item_writes && !path.starts_with("/api/v1/auth/");
+            if writes && !responses.contains_key("429") {
+                responses.insert(
+                    "429".to_owned(),
+                    problem(
+                        "`rate_limited` (the `writes` limit, named in the problem's `limit`): see \
+                         Retry-After, and RateLimit-Policy and RateLimit on every write",
+                    ),
                 );
             }
             if names_something && !responses.contains_key("404") {
@@ -454,6 +466,12 @@ impl Application {
                 settings.auth_burst,
                 settings.client_ip_header.clone(),
             ),
+            write_limiter: crate::limit::Limiter::named(
+                "writes",
+                settings.writes_per_minute,
+                settings.writes_burst,
+                settings.client_ip_header.clone(),
+            ),
             passwords: std::sync::Arc::new(Passwords::for_this_machine()),
             presence: std::sync::Arc::default(),
             settings: settings.clone(),
@@ -466,6 +484,7 @@ impl Application {
         let document = openapi_document();
         let known = web::Data::new(KnownRoutes::from_document(&document));
         let max_body = settings.max_body;
+        let cors_origins = settings.cors_origins.clone();
         let app_state = state.clone();
         let mut server = HttpServer::new(move || {
             let (app, _) = App::new()
@@ -505,6 +524,7 @@ impl Application {
                 .wrap(actix_web::middleware::from_fn(
                     crate::auth::check_api_tokens,
                 ))
+                .wrap(actix_web::middleware::from_fn(crate::limit::limit_writes))
                 .wrap_fn(move |req, srv| {
                     let metrics = counted.clone();
                     // The route's template, not the path: `/api/v1/games/{id}`, never one per id.
@@ -536,6 +556,11 @@ impl Application {
                         Ok(response)
                     }
                 })
+                .wrap(actix_web::middleware::Condition::new(
+                    !cors_origins.is_empty(),
+                    cors(&cors_origins),
+                ))
+                .wrap(actix_web::middleware::from_fn(cors_refusals))
                 .wrap(TracingLogger::default())
         })
         // A client that closes its side of the connection has gone: end its request (an event
@@ -569,6 +594,66 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }
+}
+
+/// Cross-origin calls from the configured origins' pages (`*`: any): the API's methods and the
+/// headers a client sends (the token, an idempotency key, a stream's last id) and reads (limits,
+/// Retry-After, the request id). No cookies are involved: credentials are bearer tokens.
+fn cors(origins: &[String]) -> actix_cors::Cors {
+    let mut cors = actix_cors::Cors::default()
+        .allowed_methods(["GET", "POST", "PUT", "DELETE"])
+        .allowed_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            header::ACCEPT,
+            header::HeaderName::from_static("idempotency-key"),
+            header::HeaderName::from_static("last-event-id"),
+        ])
+        .expose_headers([
+            header::RETRY_AFTER,
+            header::HeaderName::from_static("ratelimit"),
+            header::HeaderName::from_static("ratelimit-policy"),
+            header::HeaderName::from_static("x-request-id"),
+        ])
+        .max_age(3600);
+    if origins.iter().any(|o| o == "*") {
+        cors = cors.allow_any_origin();
+    } else {
+        for origin in origins {
+            cors = cors.allowed_origin(origin);
+        }
+    }
+    cors
+}
+
+/// A CORS preflight the configuration does not allow is refused as every refusal is, in
+/// problem+json (`403 cors_refused`), not as the CORS middleware's plain text.
+async fn cors_refusals(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
+    let preflight = req.method() == actix_web::http::Method::OPTIONS
+        && req.headers().contains_key(header::ORIGIN)
+        && req
+            .headers()
+            .contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
+    let response = next.call(req).await?.map_into_boxed_body();
+    let problem = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/problem+json"));
+    if preflight && response.status().is_client_error() && !problem {
+        let refusal = ApiError::Denied {
+            code: "cors_refused",
+            detail: "this cross-origin request is not allowed: its origin, method or headers are \
+                     not among those CARDROOM_CORS_ORIGINS permits"
+                .to_owned(),
+        };
+        let (request, _) = response.into_parts();
+        let answer = actix_web::ResponseError::error_response(&refusal);
+        return Ok(actix_web::dev::ServiceResponse::new(request, answer));
+    }
+    Ok(response)
 }
 
 fn ensure_admin(pool: &cardroom_db::Pool, name: &str, password: &str) -> Result<(), StartupError> {

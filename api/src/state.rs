@@ -19,6 +19,8 @@ pub struct AppState {
     pub metrics: Metrics,
     pub hub: Hub,
     pub auth_limiter: crate::limit::AuthLimiter,
+    /// The limit on writes, per credential or address.
+    pub write_limiter: crate::limit::Limiter,
     pub passwords: std::sync::Arc<crate::passwords::Passwords>,
     /// Who this process saw: people following games and making requests.
     pub presence: std::sync::Arc<crate::presence::Presence>,

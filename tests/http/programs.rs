@@ -420,3 +420,133 @@ on_both_backends!(
     quick_match_pairs_a_bot_account_only_with_people_who_ask_for_bots,
     games_against_bot_accounts_are_rated_in_the_bots_pool,
 );
+
+fn writes_are_limited_per_credential_and_every_write_says_where_it_stands(backend: Backend) {
+    let server = Server::start_with(
+        backend,
+        &[
+            ("CARDROOM_WRITES_PER_MINUTE", "60"),
+            ("CARDROOM_WRITES_BURST", "3"),
+        ],
+    );
+    let alice = server.register("alice");
+    // (Making a token is a write too: the bucket fills again at one a second.)
+    let token = api_token(&server, &alice, &["play"]);
+    std::thread::sleep(Duration::from_millis(1100));
+    let basra = json!({"kind": "basra", "seats": [{}, {"bot": "easy"}]});
+    let mut ids = Vec::new();
+    for left in [2, 1, 0] {
+        let made = server.post("/api/v1/games", Some(&alice.token), &basra);
+        assert_eq!(made.status, 201, "{made:?}");
+        assert_eq!(
+            made.header("ratelimit-policy"),
+            Some("\"writes\";q=60;w=60")
+        );
+        let state = made.header("ratelimit").unwrap().to_owned();
+        assert!(
+            state.starts_with(&format!("\"writes\";r={left};t=")),
+            "{state}"
+        );
+        ids.push(made.body["id"].as_i64().unwrap());
+    }
+    let refused = server.post("/api/v1/games", Some(&alice.token), &basra);
+    refused.assert_problem(429, "rate_limited");
+    assert_eq!(refused.body["limit"], "writes");
+    assert!(refused.header("retry-after").is_some(), "{refused:?}");
+    assert!(
+        refused.header("ratelimit").unwrap().contains("r=0"),
+        "{refused:?}"
+    );
+    // Reading is not a write; another credential has its own bucket; a second later, one more.
+    assert_eq!(server.view(&alice, ids[0])["id"], ids[0]);
+    assert_eq!(
+        server.post("/api/v1/games", Some(&token), &basra).status,
+        201
+    );
+    std::thread::sleep(Duration::from_millis(1100));
+    assert_eq!(
+        server
+            .post("/api/v1/games", Some(&alice.token), &basra)
+            .status,
+        201
+    );
+}
+
+fn pages_of_the_configured_origins_may_call_the_api(backend: Backend) {
+    let server = Server::start_with(
+        backend,
+        &[(
+            "CARDROOM_CORS_ORIGINS",
+            "https://bots.example, http://localhost:5173",
+        )],
+    );
+    let alice = server.guest("alice");
+    let preflight = server.options(
+        "/api/v1/games",
+        &[
+            ("Origin", "https://bots.example"),
+            ("Access-Control-Request-Method", "POST"),
+            (
+                "Access-Control-Request-Headers",
+                "authorization, content-type, idempotency-key",
+            ),
+        ],
+    );
+    assert_eq!(preflight.status, 200, "{preflight:?}");
+    assert_eq!(
+        preflight.header("access-control-allow-origin"),
+        Some("https://bots.example")
+    );
+    let allowed = preflight
+        .header("access-control-allow-headers")
+        .unwrap()
+        .to_lowercase();
+    for name in ["authorization", "content-type", "idempotency-key"] {
+        assert!(allowed.contains(name), "{allowed}");
+    }
+    let read = server.get_with(
+        "/api/v1/games?mine=true",
+        &[
+            ("Origin", "http://localhost:5173"),
+            ("Authorization", &format!("Bearer {}", alice.token)),
+        ],
+    );
+    assert_eq!(read.status, 200, "{read:?}");
+    assert_eq!(
+        read.header("access-control-allow-origin"),
+        Some("http://localhost:5173")
+    );
+    assert!(
+        read.header("access-control-expose-headers")
+            .unwrap_or_default()
+            .to_lowercase()
+            .contains("ratelimit")
+    );
+    // Another origin's page gets no permission (a refused preflight is a problem, as every
+    // refusal is).
+    let other = server.get_with("/api/v1/games/kinds", &[("Origin", "https://evil.example")]);
+    assert_eq!(
+        other.header("access-control-allow-origin"),
+        None,
+        "{other:?}"
+    );
+    let refused = server.options(
+        "/api/v1/games",
+        &[
+            ("Origin", "https://evil.example"),
+            ("Access-Control-Request-Method", "POST"),
+        ],
+    );
+    refused.assert_problem(403, "cors_refused");
+    assert_eq!(refused.header("access-control-allow-origin"), None);
+    // Without the setting, no cross-origin permission at all.
+    let plain = Server::start(backend);
+    let read = plain.get_with("/api/v1/games/kinds", &[("Origin", "https://bots.example")]);
+    assert_eq!(read.status, 200);
+    assert_eq!(read.header("access-control-allow-origin"), None);
+}
+
+on_both_backends!(
+    writes_are_limited_per_credential_and_every_write_says_where_it_stands,
+    pages_of_the_configured_origins_may_call_the_api,
+);

@@ -102,6 +102,8 @@ impl Server {
             .env("CARDROOM_LONG_POLL_SECS", "5")
             // Tests sign many players in from one address; the limit has its own test.
             .env("CARDROOM_AUTH_PER_MINUTE", "0")
+            // Likewise writes: their limit has its own test too.
+            .env("CARDROOM_WRITES_PER_MINUTE", "0")
             .env("RUST_LOG", "warn,tracing_actix_web=error")
             .stdout(Stdio::piped())
             .stderr(stderr);
@@ -354,6 +356,15 @@ impl Client {
             request = request.header(*name, *value);
         }
         Reply::from(request.send(&body[..]))
+    }
+
+    /// An `OPTIONS` request (a browser's CORS preflight) with these headers.
+    pub fn options(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
+        let mut request = self.agent().options(self.url(path));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        Reply::from(request.call())
     }
 
     /// A `PUT` without a body.
