@@ -1,6 +1,8 @@
 //! The account event log: what concerns an account — a game started, its turn, a game over, a
 //! challenge, a quick match — in order, for the account's event stream to resume from.
 
+use std::cell::RefCell;
+
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -28,12 +30,36 @@ pub struct EventRow {
     pub created_at: NaiveDateTime,
 }
 
+thread_local! {
+    /// The accounts this thread wrote events for since it was last asked (see [`take_woken`]).
+    static WOKEN: RefCell<Vec<i64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Notes that `users` have new events (once their write commits), for [`take_woken`].
+pub(crate) fn note_woken(users: impl IntoIterator<Item = i64>) {
+    WOKEN.with(|woken| woken.borrow_mut().extend(users));
+}
+
+/// The accounts this thread wrote events for since it was last asked: the caller wakes their
+/// streams in this process once the work that wrote them is done (other processes hear the
+/// database's notification; SQLite has none). One written in a transaction that was undone is
+/// named too: a stream woken for nothing reads nothing new.
+pub fn take_woken() -> Vec<i64> {
+    WOKEN.with(|woken| {
+        let mut users = std::mem::take(&mut *woken.borrow_mut());
+        users.sort_unstable();
+        users.dedup();
+        users
+    })
+}
+
 /// Stores `notices` and wakes each account's streams on every replica (at the commit of the
 /// surrounding transaction, if there is one).
 pub fn add(conn: &mut AnyConnection, notices: &[AccountNotice]) -> Result<(), DbError> {
     if notices.is_empty() {
         return Ok(());
     }
+    note_woken(notices.iter().map(|n| n.user_id));
     let now = crate::now();
     let rows: Vec<_> = notices
         .iter()

@@ -643,6 +643,7 @@ fn write_move(
         now,
     );
     let notices = Notices::of(&change.notices);
+    crate::account_events::note_woken(notices.users.iter().copied());
     let written = if crate::notify::sending() {
         MoveWrite {
             update: UpdateGame::<true> {

@@ -65,6 +65,11 @@ pub async fn run_within<T: Send + 'static>(
         let _entered = span.enter();
         let mut conn = cardroom_db::checkout(&state.pool, &state.db_health, wait)?;
         let result = work(&mut conn, &state);
+        // Accounts that got events: wake their streams here (other replicas hear the
+        // database's notice).
+        for account in cardroom_db::account_events::take_woken() {
+            state.hub.publish_account(account);
+        }
         if let Err(ApiError::Unavailable) = result {
             // The server may have gone away: close this connection rather than offer it again.
             conn.mark_failed();
