@@ -22,6 +22,16 @@ export function currentUser() {
   }
 }
 
+/** The signed-in account's token, if any. */
+export function currentToken() {
+  return localStorage.getItem(TOKEN);
+}
+
+/** Keeps the account's details as the server now tells them (its token unchanged). */
+export function rememberUser(user) {
+  localStorage.setItem(USER, JSON.stringify(user));
+}
+
 export function signOut() {
   localStorage.removeItem(TOKEN);
   localStorage.removeItem(USER);
@@ -140,3 +150,11 @@ export const mutes = () => request('GET', '/mutes');
 export const mute = (name) => request('PUT', `/mutes/${encodeURIComponent(name)}`);
 export const unmute = (name) => request('DELETE', `/mutes/${encodeURIComponent(name)}`);
 export const rematch = (id, accept) => request('POST', `/games/${id}/rematch`, { accept });
+export const challenges = () => request('GET', '/challenges');
+export const challenge = (body) => request('POST', '/challenges', body);
+export const getChallenge = (id) => request('GET', `/challenges/${id}`);
+export const answerChallenge = (id, action, body) => request('POST', `/challenges/${id}/${action}`, body);
+export const tokens = () => request('GET', '/account/tokens');
+export const createToken = (body) => request('POST', '/account/tokens', body);
+export const revokeToken = (id) => request('DELETE', `/account/tokens/${id}`);
+export const becomeBot = () => request('POST', '/account/bot', {});

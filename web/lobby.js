@@ -6,6 +6,7 @@ import { t, language } from './i18n.js';
 import { h, toast } from './ui.js';
 import { levelName, timerText } from './table.js';
 import { rulesOf } from './help.js';
+import { challengesPanel, followAccount, onAccountEvent } from './account.js';
 
 let catalogueCache = null;
 /** The catalogue's turn-timer bounds, once loaded. */
@@ -39,6 +40,7 @@ function identity(onChange) {
   const account = async (isNew) => {
     try {
       await api.login(name.value.trim(), password.value, isNew);
+      followAccount();
       onChange();
     } catch (error) {
       toast(error.message, 'error');
@@ -258,7 +260,7 @@ function newGameForm(all, preset, root) {
 function gameRow(game) {
   const mine = game.your_seat;
   const yourTurn = game.status === 'active' && game.to_act === mine;
-  const players = game.seats.map((s) => (s.seat === mine ? t('you') : s.name || (s.bot ? t('computer_level', { level: levelName(s.bot) }) : t('open_seat')))).join(', ');
+  const players = game.seats.map((s) => (s.seat === mine ? t('you') : botMarked(s) || (s.bot ? t('computer_level', { level: levelName(s.bot) }) : t('open_seat')))).join(', ');
   return h('li', { class: `game-row${yourTurn ? ' your-turn' : ''}`, 'data-game': String(game.id) },
     h('a', { href: `#/game/${game.id}` },
       h('strong', {}, `${t(`kind_${game.kind}`)} · ${t(`variant_${game.kind}_${game.variant}`)}`),
@@ -267,12 +269,18 @@ function gameRow(game) {
       h('time', { datetime: game.updated_at }, new Date(game.updated_at).toLocaleString())));
 }
 
+/** A seat's person's name, marked when the person is a bot account (a program). */
+function botMarked(seat) {
+  if (!seat.name) return null;
+  return seat.bot_account ? `${seat.name} [${t('bot_tag')}]` : seat.name;
+}
+
 /** A public table in the lobby, with a button that takes its first open seat. */
 function openTableRow(table) {
   const seats = table.seats.map((s) => {
     if (s.open) return t('open_seat');
     if (s.bot) return t('computer_level', { level: levelName(s.bot) });
-    return s.rating ? `${s.name} (${Math.round(s.rating)})` : s.name;
+    return s.rating ? `${botMarked(s)} (${Math.round(s.rating)})` : botMarked(s);
   }).join(', ');
   const sit = h('button', { type: 'button', class: 'button primary sit-down', 'data-game': String(table.id) }, t('sit_down'));
   sit.addEventListener('click', async () => {
@@ -301,7 +309,7 @@ function openTableRow(table) {
 
 /** A public game being played, with a link to watch it. */
 function liveRow(game) {
-  const seats = game.seats.map((s) => (s.bot ? t('computer_level', { level: levelName(s.bot) }) : s.name)).join(', ');
+  const seats = game.seats.map((s) => (s.bot ? t('computer_level', { level: levelName(s.bot) }) : botMarked(s))).join(', ');
   const link = h('a', { href: `#/game/${game.id}` },
     h('strong', {}, `${t(`kind_${game.kind}`)} · ${t(`variant_${game.kind}_${game.variant}`)}`),
     h('span', {}, seats),
@@ -395,6 +403,22 @@ async function gamesList() {
   });
   await load();
   box.append(h('h3', {}, t('in_progress')), current, h('h3', {}, t('finished_games')), done, more);
+  // The account's stream says when a game starts, waits for you, or ends: the list follows.
+  let reloading = Promise.resolve();
+  const stop = onAccountEvent((event) => {
+    if (!box.isConnected) {
+      stop();
+      return;
+    }
+    if (!['game_started', 'your_turn', 'game_over'].includes(event.type)) return;
+    reloading = reloading.then(async () => {
+      const shown = page;
+      current.replaceChildren();
+      done.replaceChildren();
+      for (page = 1; page <= shown; page++) await load();
+      page = shown;
+    });
+  });
   return box;
 }
 
@@ -406,6 +430,7 @@ export async function showLobby(root, preset) {
       h('h1', {}, t('welcome')),
       h('p', { class: 'lead' }, t('tagline')),
       identity(redraw),
+      api.currentUser() ? await challengesPanel() : null,
       await openTables(),
       newGameForm(all, preset, root),
       await gamesList()));

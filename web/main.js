@@ -1,6 +1,6 @@
 // The page's entry point: a hash router (#/, #/new/KIND/VARIANT, #/game/ID, #/join/ID/CODE,
-// #/help/KIND/VARIANT, #/player/NAME, #/leaderboard/KIND/POOL), and the language and speed
-// switches.
+// #/help/KIND/VARIANT, #/player/NAME, #/leaderboard/KIND/POOL, #/account), the language and
+// speed switches, and the account's event stream while someone is signed in.
 
 import { t, setLanguage, language, onLanguageChange } from './i18n.js';
 import { currentUser } from './api.js';
@@ -9,11 +9,13 @@ import { openTable, closeTable } from './table.js';
 import { h, setBusy, SPEEDS, SPEED_KEY } from './ui.js';
 import { showHelp } from './help.js';
 import { showProfile, showLeaderboard } from './players.js';
+import { followAccount, showAccount } from './account.js';
 
 function chrome() {
   document.getElementById('brand').textContent = t('brand');
   document.getElementById('nav-help').textContent = t('rules');
   document.getElementById('nav-boards').textContent = t('leaderboards');
+  document.getElementById('nav-account').textContent = t('account');
   document.getElementById('speed-label').textContent = t('speed');
   document.getElementById('skip').textContent = t('skip');
   const speed = document.getElementById('speed');
@@ -34,6 +36,7 @@ async function route() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   chrome();
   leaveLobby();
+  followAccount();
   setBusy(true);
   try {
     if (parts[0] === 'game' && /^\d+$/.test(parts[1] || '')) {
@@ -44,6 +47,7 @@ async function route() {
       else if (parts[0] === 'help') showHelp(app, parts[1], parts[2]);
       else if (parts[0] === 'player' && parts[1]) await showProfile(app, parts[1]);
       else if (parts[0] === 'leaderboard') await showLeaderboard(app, parts[1], parts[2]);
+      else if (parts[0] === 'account') await showAccount(app);
       else if (parts[0] === 'new') await showLobby(app, { kind: parts[1], variant: parts[2] });
       else await showLobby(app, {});
     }

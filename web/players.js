@@ -4,9 +4,10 @@
 import * as api from './api.js';
 import { t } from './i18n.js';
 import { h } from './ui.js';
+import { challengeForm } from './account.js';
 
 const KINDS = ['basra', 'thirty_one', 'rummy', 'tarneeb'];
-const POOLS = ['people', 'computers'];
+const POOLS = ['people', 'computers', 'bots'];
 
 const round = (x) => String(Math.round(x));
 const percent = (x) => `${Math.round(x * 100)}%`;
@@ -62,9 +63,12 @@ export async function showProfile(root, name) {
     h('strong', {}, `${t(`kind_${g.kind}`)} · ${t(`variant_${g.kind}_${g.variant}`)}`),
     h('span', { class: 'tag', 'data-won': String(g.won) }, t(g.won ? 'won' : 'lost')),
     g.finished_at ? h('time', { datetime: g.finished_at }, new Date(g.finished_at).toLocaleString()) : null)));
+  const me = (api.currentUser() || {}).name;
+  const challenge = me === profile.name ? null : challengeForm(profile.name, (await api.catalogue()).kinds);
   root.replaceChildren(h('div', { class: 'profile' },
-    h('h1', {}, profile.name),
+    h('h1', {}, profile.name, profile.bot ? h('span', { class: 'tag bot-account', title: t('bot_note') }, t('bot_tag')) : null),
     h('p', { class: 'lead' }, t(profile.guest ? 'guest_since' : 'member_since', { date: new Date(profile.member_since).toLocaleDateString() })),
+    challenge,
     h('section', { class: 'panel' }, h('h2', {}, t('records')), profile.records.length ? records : h('p', { class: 'note' }, t('no_games_yet'))),
     h('h2', {}, t('ratings')), ratings,
     h('section', { class: 'panel' }, h('h2', {}, t('recent_games')), recent),

@@ -522,6 +522,7 @@ class Table {
       turn ? h('span', { class: 'turn-arrow', 'aria-label': t('to_play') }, '▶') : null,
       here,
       person ? playerLink(info.name) : h('span', {}, this.seatName(seat)),
+      info && info.bot_account ? h('span', { class: 'tag bot-account', title: t('bot_note') }, t('bot_tag')) : null,
       info && info.away ? h('span', { class: 'tag away', title: t('away_note') }, t('away')) : null,
     );
     panel.append(name);

@@ -39,6 +39,7 @@ static ASSETS: &[Asset] = assets![
     "help.js" => JS,
     "players.js" => JS,
     "chat.js" => JS,
+    "account.js" => JS,
     "games/basra.js" => JS,
     "games/thirty_one.js" => JS,
     "games/rummy.js" => JS,

@@ -207,11 +207,13 @@ export async function playToEnd(page, kind, { maxMoves = 4000, shotName } = {}) 
       if (stats.moves > maxMoves) throw new Error(`${kind}: over ${maxMoves} moves`);
       continue;
     }
-    // Someone else's turn: the events endpoint brings it.
+    // Someone else's turn: the events endpoint brings it. (Their move may already have landed
+    // since the look above: then it is this player's turn, and that is the change awaited.)
     await page.waitForFunction(
       ([v, s]) => {
         const table = document.querySelector('.table');
-        return table && (table.dataset.version !== v || table.dataset.status !== s);
+        const mine = document.body.dataset.state === 'idle' && document.querySelector('.status-line .your-turn');
+        return table && (table.dataset.version !== v || table.dataset.status !== s || Boolean(mine));
       },
       [await page.$eval('.table', (el) => el.dataset.version), now],
       { timeout: 30000 },

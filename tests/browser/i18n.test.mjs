@@ -36,7 +36,9 @@ test('every key the page uses is there, and the placeholders agree', () => {
     ...['target', 'partnerships', 'double_basra', 'majority_tie', 'move_cap', 'three_of_a_kind', 'rounds'].map((o) => `option_${o}`),
     ...['lowest_hand', 'knocker_alone_lowest', 'thirty_one'].map((c) => `item_life_lost_${c}`),
     'item_contract_made', 'item_contract_set', 'outcome_won', 'outcome_you_won',
-    'pool_people', 'pool_computers', 'export_json', 'export_text',
+    'pool_people', 'pool_computers', 'pool_bots', 'export_json', 'export_text',
+    ...['declined', 'cancelled', 'expired'].map((s) => `challenge_${s}_note`),
+    ...['generic', 'later', 'too_fast', 'too_slow', 'rated', 'casual', 'variant', 'no_bots', 'only_bots'].map((r) => `decline_${r}`),
   ];
   for (const key of [...used, ...built]) {
     assert.ok(key in STRINGS.en, `en lacks ${key}`);

@@ -748,7 +748,7 @@ fn commit_and_view(
     let events = changes.visible(base, viewer)?;
     let recent = recent_events(loaded, viewer, events.clone())?;
     let status = status_name(&loaded.record, Some(&game));
-    let view = game_view(
+    let mut view = game_view(
         loaded,
         &loaded.record.seats,
         Some(&game),
@@ -758,6 +758,10 @@ fn commit_and_view(
         recent,
         summary.deadline,
     )?;
+    if status == "finished" {
+        // The game ends with this change: nobody has asked for a rematch yet.
+        view.rematch = Some(rematch::state_from(&[], &loaded.record.seats));
+    }
     let idempotency = match idempotency {
         None => None,
         Some((user_id, key, request_hash)) => {
