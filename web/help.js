@@ -1,5 +1,5 @@
 // The rules of every variant in plain words, in English and Arabic: what a player needs at the
-// table (the README's "Rules choices" lists the choices made where the rules leave room).
+// table (docs/rules.md has the whole of each, with the choices made where the rules leave room).
 
 import { t, language } from './i18n.js';
 import { h } from './ui.js';

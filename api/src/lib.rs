@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod auth;
+pub mod document;
 pub mod error;
 pub mod input;
 pub mod limit;

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use cardroom_api::settings::Settings;
-use cardroom_api::startup::{Application, openapi_document};
+use cardroom_api::startup::{Application, openapi_json};
 
 const USAGE: &str = "usage: cardroom [serve | openapi | verify-deal FILE | arena ...]\n\
   serve             run the service (the default); configured by environment variables, see the README\n\
@@ -27,7 +27,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None | Some("serve") => serve(),
-        Some("openapi") => match openapi_document().to_pretty_json() {
+        Some("openapi") => match serde_json::to_string_pretty(&openapi_json()) {
             Ok(json) => {
                 println!("{json}");
                 ExitCode::SUCCESS

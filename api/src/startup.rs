@@ -125,8 +125,8 @@ fn api_routes(config: &mut ServiceConfig) {
         .service(routes::metrics);
 }
 
-/// The OpenAPI document the service serves at `/openapi.json` (committed as
-/// `openapi/openapi.json`).
+/// The OpenAPI document of the routes, as utoipa derives it (see [`openapi_json`] for the one
+/// served).
 pub fn openapi_document() -> utoipa::openapi::OpenApi {
     let (_, mut doc) = App::new()
         .into_utoipa_app()
@@ -138,6 +138,15 @@ pub fn openapi_document() -> utoipa::openapi::OpenApi {
     describe_every_response(&mut doc);
     state_header_rules(&mut doc);
     doc
+}
+
+/// The document as the service serves it at `/openapi.json` (committed as
+/// `openapi/openapi.json`): [`openapi_document`], its schemas reshaped for client generators
+/// ([`crate::document`]).
+pub fn openapi_json() -> serde_json::Value {
+    let mut value = serde_json::to_value(openapi_document()).unwrap_or_default();
+    crate::document::for_generators(&mut value);
+    value
 }
 
 /// OpenAPI requires a description on every response: where a route gave none, the status's
@@ -482,6 +491,9 @@ impl Application {
             listening.hub.hear(notice)
         })?;
         let document = openapi_document();
+        let served = web::Data::new(ServedDocument(
+            serde_json::to_string(&openapi_json()).unwrap_or_default(),
+        ));
         let known = web::Data::new(KnownRoutes::from_document(&document));
         let max_body = settings.max_body;
         let cors_origins = settings.cors_origins.clone();
@@ -495,6 +507,7 @@ impl Application {
             let counted = app_state.clone();
             app.app_data(app_state.clone())
                 .app_data(known.clone())
+                .app_data(served.clone())
                 .app_data(
                     web::JsonConfig::default()
                         .limit(max_body)
@@ -503,7 +516,15 @@ impl Application {
                 .app_data(web::PayloadConfig::default().limit(max_body))
                 .app_data(web::QueryConfig::default().error_handler(query_error))
                 .app_data(web::PathConfig::default().error_handler(path_error))
-                .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", document.clone()))
+                .service(
+                    SwaggerUi::new("/docs/{_:.*}")
+                        .config(utoipa_swagger_ui::Config::from("/openapi.json")),
+                )
+                .service(
+                    web::resource("/openapi.json")
+                        .route(web::get().to(served_document))
+                        .route(web::head().to(served_document)),
+                )
                 .route("/docs", web::get().to(docs_redirect))
                 .service(
                     web::resource("/")
@@ -594,6 +615,16 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }
+}
+
+/// The OpenAPI document, as text, made once at start.
+#[derive(Debug)]
+struct ServedDocument(String);
+
+async fn served_document(document: web::Data<ServedDocument>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(document.0.clone())
 }
 
 /// Cross-origin calls from the configured origins' pages (`*`: any): the API's methods and the

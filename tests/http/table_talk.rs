@@ -431,7 +431,11 @@ fn finished_game(server: &Server, people: &[&Player], body: Value) -> i64 {
     );
     assert_eq!(resigned.status, 200, "{resigned:?}");
     // The answer that ends the game already offers the rematch, as the view will.
-    assert_eq!(resigned.body["view"]["rematch"]["accepted"], json!([]), "{resigned:?}");
+    assert_eq!(
+        resigned.body["view"]["rematch"]["accepted"],
+        json!([]),
+        "{resigned:?}"
+    );
     assert_eq!(server.view(people[0], id)["status"], "finished");
     id
 }
