@@ -379,6 +379,19 @@ impl FromRequest for Session {
 }
 
 impl Caller {
+    /// The caller the service acts as when it does something for an account by itself (seating
+    /// quick-match seekers, a challenger whose challenge was accepted, …).
+    pub fn acting_for(user: &cardroom_db::users::User) -> Caller {
+        Caller {
+            id: user.id,
+            name: user.name.clone(),
+            role: Role::parse(&user.role).unwrap_or(Role::Player),
+            expires_at: i64::MAX,
+            scopes: Scopes::SESSION,
+            credential: Credential::Session,
+        }
+    }
+
     /// Refuses a credential without `scope`.
     pub fn require(&self, scope: Scope) -> Result<(), ApiError> {
         if self.scopes.allow(scope) {

@@ -101,6 +101,20 @@ async fn wait_for_news(
     id: Option<i64>,
     limit: Duration,
 ) -> bool {
+    wait_for(hub, notices, limit, |game| {
+        id.is_none_or(|id| game == id || game == EVERY_GAME)
+    })
+    .await
+}
+
+/// Waits until a notice `wanted` says yes to comes (or notices were missed), `limit` passes, or
+/// the process stops. Returns whether to look again.
+async fn wait_for(
+    hub: &Hub,
+    notices: &mut broadcast::Receiver<i64>,
+    limit: Duration,
+    wanted: impl Fn(i64) -> bool,
+) -> bool {
     // Register for the shutdown notice before looking at the flag: `notify_waiters` wakes only
     // those registered, so a request busy elsewhere when the signal came sees the flag instead.
     let shutdown = hub.shutdown.notified();
@@ -114,7 +128,7 @@ async fn wait_for_news(
     loop {
         tokio::select! {
             notice = notices.recv() => match notice {
-                Ok(game) if id.is_none_or(|id| game == id || game == EVERY_GAME) => return true,
+                Ok(notice) if wanted(notice) => return true,
                 Ok(_) => continue,
                 Err(broadcast::error::RecvError::Lagged(_)) => return true,
                 Err(broadcast::error::RecvError::Closed) => return false,
@@ -614,26 +628,10 @@ async fn wait_for_account(
     id: i64,
     limit: Duration,
 ) -> bool {
-    let shutdown = hub.shutdown.notified();
-    tokio::pin!(shutdown);
-    shutdown.as_mut().enable();
-    if hub.is_shutting_down() {
-        return false;
-    }
-    let deadline = tokio::time::sleep(limit);
-    tokio::pin!(deadline);
-    loop {
-        tokio::select! {
-            notice = notices.recv() => match notice {
-                Ok(account) if account == id || account == EVERY_GAME => return true,
-                Ok(_) => continue,
-                Err(broadcast::error::RecvError::Lagged(_)) => return true,
-                Err(broadcast::error::RecvError::Closed) => return false,
-            },
-            () = &mut deadline => return true,
-            () = &mut shutdown => return false,
-        }
-    }
+    wait_for(hub, notices, limit, |account| {
+        account == id || account == EVERY_GAME
+    })
+    .await
 }
 
 /// `GET /stream/events`: everything that concerns the caller's account, as it happens — a game
@@ -643,13 +641,23 @@ async fn wait_for_account(
 /// now (its turns, the challenges to it), then goes on with new events. Before each batch the
 /// credential is checked again: an expired session or a revoked token ends the stream with a
 /// `stream_end` event.
-pub fn account_stream(
+///
+/// The starting point is read before the response's headers go out, so a client that has the
+/// headers misses nothing that happens after (what happened just before is in the snapshot).
+pub async fn account_stream(
     state: web::Data<AppState>,
     caller: Caller,
     after: Option<i64>,
     format: StreamFormat,
 ) -> Result<Either<impl actix_web::Responder, actix_web::HttpResponse>, ApiError> {
     let slot = StreamSlot::take(&state, Some(caller.id))?;
+    let (waiting, mut cursor) = match after {
+        Some(after) => (Vec::new(), after),
+        None => {
+            let reader = caller.clone();
+            run(&state, move |conn, _| play::account_snapshot(conn, &reader)).await?
+        }
+    };
     let following = state.presence.follow(caller.id, 0);
     let heartbeat = state.settings.heartbeat;
     let (sink, response) = match format {
@@ -670,23 +678,11 @@ pub fn account_stream(
         let _following = following;
         let mut notices = state.hub.accounts.subscribe();
         let me = caller.id;
-        let mut cursor = match after {
-            Some(after) => after,
-            None => {
-                let reader = caller.clone();
-                let Ok((waiting, newest)) =
-                    run(&state, move |conn, _| play::account_snapshot(conn, &reader)).await
-                else {
-                    return;
-                };
-                for event in &waiting {
-                    if !sink.send(None, event).await {
-                        return;
-                    }
-                }
-                newest
+        for event in &waiting {
+            if !sink.send(None, event).await {
+                return;
             }
-        };
+        }
         let mut quiet_since = tokio::time::Instant::now();
         loop {
             let reader = caller.clone();

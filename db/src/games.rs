@@ -1062,10 +1062,9 @@ pub fn with_claimed_game<T, E: From<DbError>>(
         // to the write; the work's own commit writes first and checks the version.
         return work(conn).map(Some);
     }
-    let mut outcome = None;
-    let result: Result<(), TransactionError<E>> = conn.transaction(|conn| {
+    crate::connection::in_transaction(conn, |conn| {
         let AnyConnection::Postgresql(pg) = conn else {
-            return Ok(());
+            return Ok(None);
         };
         let claimed = match claim {
             Claim::BotPending => diesel::sql_query(
@@ -1080,30 +1079,12 @@ pub fn with_claimed_game<T, E: From<DbError>>(
             .bind::<diesel::sql_types::Timestamp, _>(now)
             .load::<Claimed>(pg),
         }
-        .map_err(|e| TransactionError::Db(e.into()))?;
+        .map_err(DbError::from)?;
         if claimed.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
-        outcome = Some(work(conn).map_err(TransactionError::Work)?);
-        Ok(())
-    });
-    match result {
-        Ok(()) => Ok(outcome),
-        Err(TransactionError::Db(e)) => Err(E::from(e)),
-        Err(TransactionError::Work(e)) => Err(e),
-    }
-}
-
-/// An error inside [`with_claimed_game`]'s transaction.
-enum TransactionError<E> {
-    Db(DbError),
-    Work(E),
-}
-
-impl<E> From<diesel::result::Error> for TransactionError<E> {
-    fn from(error: diesel::result::Error) -> TransactionError<E> {
-        TransactionError::Db(error.into())
-    }
+        work(conn).map(Some)
+    })
 }
 
 /// Games whose deadline is at or before `now`, the longest overdue first, at most `limit`.

@@ -155,26 +155,27 @@ pub fn with_pairing<T, E: From<DbError>>(
         #[diesel(sql_type = diesel::sql_types::BigInt)]
         id: i64,
     }
-    let mut outcome = None;
-    let result: Result<(), Failure<E>> = conn.transaction(|conn| {
+    crate::connection::in_transaction(conn, |conn| {
         match conn {
             AnyConnection::Postgresql(pg) => {
                 diesel::sql_query("SELECT id FROM seeks WHERE id = $1 FOR UPDATE")
                     .bind::<diesel::sql_types::BigInt, _>(id)
-                    .load::<Locked>(pg)?;
+                    .load::<Locked>(pg)
+                    .map_err(DbError::from)?;
             }
             AnyConnection::Sqlite(_) => {
                 // A write first: SQLite's deferred BEGIN could not upgrade a read to a write.
                 diesel::update(seeks::table.find(id))
                     .set(seeks::seen_at.eq(seeks::seen_at))
-                    .execute(conn)?;
+                    .execute(conn)
+                    .map_err(DbError::from)?;
             }
         }
         let Some(seek) = get(conn, id)? else {
-            return Ok(());
+            return Ok(None);
         };
         if seek.status != "open" {
-            return Ok(());
+            return Ok(None);
         }
         let mut candidates: Vec<SeekRow> = seeks::table
             .filter(seeks::status.eq("open"))
@@ -187,7 +188,8 @@ pub fn with_pairing<T, E: From<DbError>>(
             .filter(seeks::rated.eq(seek.rated))
             .order((seeks::created_at.asc(), seeks::id.asc()))
             .limit(50)
-            .load(conn)?;
+            .load(conn)
+            .map_err(DbError::from)?;
         if let AnyConnection::Postgresql(pg) = conn
             && !candidates.is_empty()
         {
@@ -197,20 +199,15 @@ pub fn with_pairing<T, E: From<DbError>>(
                  FOR UPDATE SKIP LOCKED",
             )
             .bind::<diesel::sql_types::Array<diesel::sql_types::BigInt>, _>(&ids)
-            .load::<Locked>(pg)?
+            .load::<Locked>(pg)
+            .map_err(DbError::from)?
             .into_iter()
             .map(|l| l.id)
             .collect();
             candidates.retain(|c| locked.contains(&c.id));
         }
-        outcome = work(conn, seek, candidates).map_err(Failure::Work)?;
-        Ok(())
-    });
-    match result {
-        Ok(()) => Ok(outcome),
-        Err(Failure::Db(e)) => Err(E::from(e)),
-        Err(Failure::Work(e)) => Err(e),
-    }
+        work(conn, seek, candidates)
+    })
 }
 
 /// Marks these open seeks matched to `game_id`, inside [`with_pairing`]; fails (undoing the
@@ -227,23 +224,5 @@ pub fn mark_matched(conn: &mut AnyConnection, ids: &[i64], game_id: i64) -> Resu
         Ok(())
     } else {
         Err(DbError::VersionConflict)
-    }
-}
-
-/// An error inside [`with_pairing`]'s transaction.
-enum Failure<E> {
-    Db(DbError),
-    Work(E),
-}
-
-impl<E> From<diesel::result::Error> for Failure<E> {
-    fn from(error: diesel::result::Error) -> Failure<E> {
-        Failure::Db(error.into())
-    }
-}
-
-impl<E> From<DbError> for Failure<E> {
-    fn from(error: DbError) -> Failure<E> {
-        Failure::Db(error)
     }
 }

@@ -214,12 +214,7 @@ impl Client {
         ),
         Reply,
     > {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(None)
-            .timeout_recv_body(None)
-            .build()
-            .into();
+        let agent = stream_agent();
         let mut request = agent
             .get(self.url(path))
             .header("Authorization", format!("Bearer {token}"))
@@ -393,12 +388,7 @@ impl Client {
         token: &str,
         last_event_id: Option<&str>,
     ) -> std::sync::mpsc::Receiver<Option<SseEvent>> {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(None)
-            .timeout_recv_body(None)
-            .build()
-            .into();
+        let agent = stream_agent();
         let mut request = agent
             .get(self.url(path))
             .header("Authorization", format!("Bearer {token}"))
@@ -435,12 +425,7 @@ impl Client {
     /// Opens a newline-delimited JSON stream (the account's events without SSE): every line
     /// that holds JSON arrives on the channel; the stream's end as `None`.
     pub fn ndjson(&self, path: &str, token: &str) -> std::sync::mpsc::Receiver<Option<Value>> {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(None)
-            .timeout_recv_body(None)
-            .build()
-            .into();
+        let agent = stream_agent();
         let response = agent
             .get(self.url(path))
             .header("Authorization", format!("Bearer {token}"))
@@ -496,6 +481,16 @@ impl Client {
             &json!({"expected_version": view["version"], "move": mv}),
         )
     }
+}
+
+/// An agent for a stream: no timeout, however long the stream stays open.
+fn stream_agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(None)
+        .timeout_recv_body(None)
+        .build()
+        .into()
 }
 
 fn agent() -> ureq::Agent {

@@ -17,7 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::setup::{DEFAULT_TAKEOVER_AFTER, TAKEOVER_AFTER, TURN_SECONDS, create_seated};
 use super::{may_sit, random_code, random_seed};
-use crate::auth::{Caller, Credential, Role, Scopes};
+use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::model::{CreateGame, SeatRequest, TurnPolicy, Visibility};
@@ -465,14 +465,7 @@ pub fn accept(
         }),
         visibility: Some(Visibility::of(&row.visibility)),
     };
-    let as_challenger = Caller {
-        id: challenger.id,
-        name: challenger.name.clone(),
-        role: Role::parse(&challenger.role).unwrap_or(Role::Player),
-        expires_at: i64::MAX,
-        scopes: Scopes::SESSION,
-        credential: Credential::Session,
-    };
+    let as_challenger = Caller::acting_for(&challenger);
     cardroom_db::in_transaction(conn, |conn| {
         if !challenges::close(conn, id, "accepted", None, cardroom_db::now())? {
             return Err(closed());

@@ -263,14 +263,7 @@ fn seat_together(
         turn: None,
         visibility: Some(Visibility::Public),
     };
-    let caller = Caller {
-        id: creator.id,
-        name: creator.name.clone(),
-        role: crate::auth::Role::Player,
-        expires_at: i64::MAX,
-        scopes: crate::auth::Scopes::SESSION,
-        credential: crate::auth::Credential::Session,
-    };
+    let caller = Caller::acting_for(&creator);
     let others: Vec<(usize, i64)> = seekers
         .iter()
         .enumerate()

@@ -231,5 +231,5 @@ pub async fn account_stream(
     } else {
         StreamFormat::NdJson
     };
-    crate::live::account_stream(state, caller, after, format)
+    crate::live::account_stream(state, caller, after, format).await
 }
