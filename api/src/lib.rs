@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod auth;
+pub mod dd_table;
 pub mod document;
 pub mod error;
 pub mod input;

@@ -1,7 +1,8 @@
 //! `cardroom`: serves the API, the docs and the page (`cardroom` or `cardroom serve`), prints
 //! the OpenAPI document (`cardroom openapi`), or checks a game's deals against its log
 //! (`cardroom verify-deal FILE`), imports an exported game (`cardroom import FILE`), or
-//! measures computer players against each other (`cardroom arena ...`).
+//! measures computer players against each other (`cardroom arena ...`), or solves deals double
+//! dummy (`cardroom dd-table`).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -9,7 +10,7 @@ use std::process::ExitCode;
 use cardroom_api::settings::Settings;
 use cardroom_api::startup::{Application, openapi_json};
 
-const USAGE: &str = "usage: cardroom [serve | openapi | verify-deal FILE | arena ...]\n\
+const USAGE: &str = "usage: cardroom [serve | openapi | verify-deal FILE | import FILE | arena ... | dd-table]\n\
   serve             run the service (the default); configured by environment variables, see the README\n\
   openapi           print the OpenAPI document\n\
   verify-deal FILE  check a game's log (the JSON of GET /games/{id}/log; `-` reads standard\n\
@@ -21,7 +22,8 @@ const USAGE: &str = "usage: cardroom [serve | openapi | verify-deal FILE | arena
                     commitment and the final state against the export's digest, and store it in
                     DATABASE_URL as a practice game. Exits 0 when it replays exactly, 1 when
                     not, 2 on bad input
-  arena ...         duplicate matches between two computer-player levels (`cardroom arena --help`)";
+  arena ...         duplicate matches between two computer-player levels (`cardroom arena --help`)
+  dd-table          the double-dummy table of each deal on standard input (`cardroom dd-table --help`)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -53,6 +55,20 @@ fn main() -> ExitCode {
             }
         },
         Some("arena") => arena(args.get(1..).unwrap_or_default()),
+        Some("dd-table") => match args.get(1).map(String::as_str) {
+            Some("-h" | "--help") => {
+                println!("{}", cardroom_api::dd_table::USAGE);
+                ExitCode::SUCCESS
+            }
+            None => ExitCode::from(cardroom_api::dd_table::run()),
+            Some(_) => {
+                eprintln!(
+                    "cardroom: dd-table takes no arguments\n{}",
+                    cardroom_api::dd_table::USAGE
+                );
+                ExitCode::from(2)
+            }
+        },
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS

@@ -10,6 +10,7 @@ pub mod bots;
 pub mod card;
 pub mod cardset;
 pub mod deck;
+pub mod double_dummy;
 pub mod game;
 pub mod games;
 #[cfg(feature = "openapi")]
