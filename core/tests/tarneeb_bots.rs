@@ -1,4 +1,5 @@
-//! Tarneeb's computer players: greedy (the original design) and strong (sampling and playouts).
+//! Tarneeb's computer players: greedy (the original design), strong (sampling and playouts) and
+//! hard (sampling consistent with the auction, solved exactly).
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use cardroom_core::game::Game;
@@ -151,4 +152,66 @@ fn share(variant: &str, first: BotLevel, second: BotLevel, deals: u8) -> f64 {
 fn greedy_beats_random_and_strong_beats_greedy() {
     assert!(share("standard", BotLevel::Greedy, BotLevel::Random, 10) > 0.8);
     assert!(share("standard", BotLevel::Strong, BotLevel::Greedy, 4) >= 0.5);
+}
+
+/// The auction about to start, seat 0 to call first.
+fn bidding(hands: [&str; 4]) -> Tarneeb {
+    let position = TarneebPosition {
+        dealer: Seat::new(3),
+        hands: hands.iter().map(|h| set(h)).collect(),
+        contract: None,
+        trump: None,
+        totals: Vec::new(),
+    };
+    let config = TarneebConfig::new(None, 4, &Options::new()).unwrap();
+    Tarneeb::from_position(config, position, Seed::from_bytes([4; 32])).unwrap()
+}
+
+#[test]
+fn hard_bids_high_on_a_powerhouse_and_passes_a_worthless_hand() {
+    let strong = [
+        "AS KS QS JS TS 9S 8S AH KH QH AD KD AC",
+        "2H 3H 4H 5H 6H 7H 8H 2D 3D 4D 5D 6D 7D",
+        "7S 6S 5S 4S 3S 2S 9H TH JH 8D 9D TD JD",
+        "QD 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC",
+    ];
+    match decide(&bidding(strong), BotLevel::Hard) {
+        TarneebMove::Bid { tricks, .. } => assert!(tricks >= 11, "bid only {tricks}"),
+        other => panic!("passed a powerhouse: {other:?}"),
+    }
+    // Seat 0 holds nothing but small cards, spread over every suit.
+    let weak = [
+        "2S 3S 4S 2H 3H 4H 5H 2D 3D 4D 2C 3C 4C",
+        "5S 6S 7S 8S 9S TS JS QS KS AS 6H 7H 8H",
+        "9H TH JH QH KH AH 5D 6D 7D 8D 9D TD JD",
+        "QD KD AD 5C 6C 7C 8C 9C TC JC QC KC AC",
+    ];
+    assert_eq!(decide(&bidding(weak), BotLevel::Hard), TarneebMove::Pass {});
+}
+
+#[test]
+fn hard_names_its_long_strong_suit_as_trump() {
+    let hands = [
+        "AH KH QH JH TH 9H 2S 3S 4D 5D 6C 7C 8C",
+        "AS KS QS JS 8H 7H 5S 6S 2D 3D 2C 3C 4C",
+        "TS 9S 8S 7S 6H 5H AD KD QD JD 5C TC 9C",
+        "4S 4H 3H 2H TD 9D 8D 7D 6D AC KC QC JC",
+    ];
+    // Seat 0 bids eight and everyone else passes: seat 0 names the trump.
+    let mut game = bidding(hands);
+    game.play(
+        Seat::new(0),
+        &TarneebMove::Bid {
+            tricks: 8,
+            suit: None,
+        },
+    )
+    .unwrap();
+    for seat in 1..4 {
+        game.play(Seat::new(seat), &TarneebMove::Pass {}).unwrap();
+    }
+    assert_eq!(
+        decide(&game, BotLevel::Hard),
+        TarneebMove::Trump { suit: Suit::Hearts }
+    );
 }

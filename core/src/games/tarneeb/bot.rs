@@ -8,35 +8,45 @@
 //!   with `greedy` at all four seats, and picks the card (or the trump, or the bid) that does
 //!   best on average. This is perfect-information Monte Carlo with greedy playouts, the method
 //!   BOTS.md reports working for trick-taking games. It is also `medium`.
-//! - `hard`: the same with 48 samples; from 16 cards left (four tricks) each sample is solved
-//!   exactly with every hand open (double dummy) instead of played out greedily, and a playout
-//!   is valued by the contract made or set as well as by the tricks.
+//! - `hard`: perfect-information Monte Carlo with exact solutions. Each of its 24 samples deals
+//!   the unseen cards consistently with the play (the suits a seat showed out of) *and* with
+//!   the auction (a seat that bid holds the strength its bid suggests, one that passed does not,
+//!   the declarer holds length in the trump it named); the hand is then played greedily only
+//!   until eight cards a hand are left and solved from there with every hand open, exactly, by
+//!   [`crate::double_dummy`] (from eight cards a hand on, from the current position). A card,
+//!   a trump or a bid is valued by the contract's expected score for its team (made or set,
+//!   and by how much), not by tricks alone. Bids come from the same simulation over sampled
+//!   partner and opponent hands: the bid with the best expected score, if it is positive.
+//!   The budget is a count of samples, never a clock, so a replay makes the same choices.
 
 use crate::bots::BotLevel;
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
+use crate::double_dummy::{Position, Solver};
 use crate::rng::CardRng;
 use crate::seat::Seat;
 
-use super::auction::{Bid, Denomination, PlayedCard, strength, trick_winner};
+use super::auction::{Bid, Call, Denomination, PlayedCard, score, strength, trick_winner};
 use super::config::Variant;
 use super::{TarneebMove, TarneebView};
 
 /// Samples per decision for `strong` and `medium`.
 const SAMPLES: usize = 20;
 /// Samples per decision for `hard`.
-const HARD_SAMPLES: usize = 48;
-/// From how many cards left in the four hands `hard` solves the rest exactly (double dummy).
-const EXACT_CARDS: u32 = 16;
-/// What making (or setting) the contract is worth to `hard`, in tricks.
-const CONTRACT_BONUS: u32 = 4;
+const HARD_SAMPLES: usize = 24;
+/// Cards a hand holds when `hard` stops playing greedily and solves the rest exactly.
+const EXACT_EACH: usize = 8;
+/// Deals tried for each of `hard`'s samples to find one the auction fits.
+const AUCTION_TRIES: usize = 30;
+/// Entries in `hard`'s double-dummy table, made afresh for each decision.
+const HARD_TABLE: usize = 1 << 18;
 
 /// A computer player's move.
 pub fn choose(view: &TarneebView, level: BotLevel, rng: &mut CardRng) -> Option<TarneebMove> {
     let mv = match level {
         BotLevel::Random => return rng.choose(&view.legal_moves).copied(),
-        BotLevel::Strong | BotLevel::Medium => strong(view, rng, SAMPLES, false),
-        BotLevel::Hard => strong(view, rng, HARD_SAMPLES, true),
+        BotLevel::Strong | BotLevel::Medium => strong(view, rng, SAMPLES),
+        BotLevel::Hard => hard(view, rng),
         // No numbered scale in Tarneeb: the numbers play the original heuristic, as `easy`.
         BotLevel::Easy | BotLevel::Greedy | BotLevel::Level(_) => greedy(view),
     };
@@ -263,11 +273,6 @@ struct World {
 }
 
 impl World {
-    /// Cards still in the four hands.
-    fn cards_left(&self) -> u32 {
-        self.hands.iter().map(|h| h.len() as u32).sum()
-    }
-
     /// Plays `card` for the seat to act, finishing the trick when it is full.
     fn play(&mut self, card: Card) {
         let seat = self.next;
@@ -284,49 +289,6 @@ impl World {
         } else {
             self.next = seat.next(4);
         }
-    }
-
-    /// The tricks `team_max`'s team ends the hand with when both teams play perfectly with
-    /// every hand open (double dummy): minimax with alpha-beta pruning over the cards left.
-    fn double_dummy(&self, team_max: usize, mut alpha: u8, mut beta: u8) -> u8 {
-        let seat = self.next;
-        let cards = playable(self.hands[seat.index()], &self.trick);
-        if cards.is_empty() {
-            return self.tricks[team_max];
-        }
-        let maximizing = team(seat) == team_max;
-        let mut best = if maximizing { 0 } else { 13 };
-        let mut order: Vec<Card> = cards.iter().collect();
-        order.sort_by_key(|&c| (c.suit() as u8, strength(c)));
-        let mut previous: Option<Card> = None;
-        for card in order {
-            // Touching cards of one hand are equivalent: after the 7, the 8 is worth trying
-            // only if a card between them is still out (none is between adjacent strengths).
-            if let Some(p) = previous.filter(|p| p.suit() == card.suit()) {
-                let between = (CardSet::suit(card.suit()) - self.played)
-                    .iter()
-                    .any(|c| strength(c) > strength(p) && strength(c) < strength(card));
-                if !between {
-                    previous = Some(card);
-                    continue;
-                }
-            }
-            previous = Some(card);
-            let mut next = self.clone();
-            next.play(card);
-            let value = next.double_dummy(team_max, alpha, beta);
-            if maximizing {
-                best = best.max(value);
-                alpha = alpha.max(value);
-            } else {
-                best = best.min(value);
-                beta = beta.min(value);
-            }
-            if alpha >= beta {
-                break;
-            }
-        }
-        best
     }
 
     /// Plays the hand out with `greedy` at every seat.
@@ -425,29 +387,8 @@ fn simulated_tricks(
     f64::from(total) / samples.max(1) as f64
 }
 
-/// How `me` values a finished playout: the tricks of its team and, when `contract_aware`, a
-/// bonus for making the contract (declaring) or setting it (defending).
-fn playout_value(view: &TarneebView, me: Seat, tricks: [u8; 2], contract_aware: bool) -> u32 {
-    let own = u32::from(tricks[team(me)]);
-    let Some(contract) = view.contract.filter(|_| contract_aware) else {
-        return own;
-    };
-    let declaring = team(contract.declarer);
-    let made = tricks[declaring] >= contract.bid.tricks;
-    if made == (declaring == team(me)) {
-        own + CONTRACT_BONUS
-    } else {
-        own
-    }
-}
-
 /// Perfect-information Monte Carlo with greedy playouts: `samples` consistent worlds.
-fn strong(
-    view: &TarneebView,
-    rng: &mut CardRng,
-    samples: usize,
-    contract_aware: bool,
-) -> Option<TarneebMove> {
+fn strong(view: &TarneebView, rng: &mut CardRng, samples: usize) -> Option<TarneebMove> {
     let me = view.seat?;
     match view.phase.as_str() {
         "bidding" => {
@@ -484,21 +425,11 @@ fn strong(
                 let Some(world) = sample_world(view, me, rng) else {
                     break;
                 };
-                // `hard` solves the last tricks exactly instead of playing them out greedily.
-                let exact = contract_aware && world.cards_left() <= EXACT_CARDS;
                 for (i, &card) in legal.iter().enumerate() {
                     let mut w = world.clone();
                     w.play(card);
-                    if exact {
-                        let mine = w.double_dummy(team(me), 0, 13);
-                        let mut tricks = [0u8; 2];
-                        tricks[team(me)] = mine;
-                        tricks[1 - team(me)] = 13u8.saturating_sub(mine);
-                        w.tricks = tricks;
-                    } else {
-                        w.play_out();
-                    }
-                    totals[i] += playout_value(view, me, w.tricks, contract_aware);
+                    w.play_out();
+                    totals[i] += u32::from(w.tricks[team(me)]);
                 }
             }
             legal
@@ -511,62 +442,286 @@ fn strong(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rng::Seed;
+// ---------------------------------------------------------------------------------------------
+// Hard: samples consistent with the auction, solved exactly, valued by the contract's score.
 
-    /// Plain minimax over every card, no pruning and no equivalences: the reference.
-    fn minimax(world: &World, team_max: usize) -> u8 {
-        let seat = world.next;
-        let cards = playable(world.hands[seat.index()], &world.trick);
-        if cards.is_empty() {
-            return world.tricks[team_max];
+/// What each other seat's calls say about its hand, read from the auction: the least and the
+/// most it should be worth by [`own_tricks`] (with a partner's average added), scaled to the
+/// cards it still holds.
+#[derive(Clone, Copy, Debug)]
+struct Reading {
+    least: f64,
+    most: f64,
+}
+
+/// The auction's readings of every seat but `me`'s (`None` for seats it says nothing about).
+fn read_auction(view: &TarneebView, me: Seat) -> [Option<Reading>; 4] {
+    let mut readings = [None; 4];
+    let mut highest: Option<(Seat, u8)> = None;
+    for record in &view.auction {
+        let seat = record.seat;
+        if seat == me || seat.index() > 3 {
+            continue;
         }
-        let values = cards.iter().map(|card| {
-            let mut next = world.clone();
-            next.play(card);
-            minimax(&next, team_max)
+        let reading = readings[seat.index()].get_or_insert(Reading {
+            least: 0.0,
+            most: 13.0,
         });
-        if team(seat) == team_max {
-            values.max().unwrap_or(0)
-        } else {
-            values.min().unwrap_or(0)
+        match record.call {
+            Call::Bid { tricks, .. } => {
+                // A bidder expects its side to take `tricks`, its partner bringing an average.
+                reading.least = reading.least.max(f64::from(tricks) - PARTNER_TRICKS - 1.0);
+                highest = Some((seat, tricks));
+            }
+            Call::Pass => {
+                // A pass over an opponent's bid (or into an empty auction) says the hand could
+                // not bid one more; a pass over the partner's bid says nothing.
+                let over = highest.map_or(6, |(_, t)| t);
+                let partners_bid = highest.is_some_and(|(s, _)| s == partner(seat));
+                if !partners_bid && over < 13 {
+                    reading.most = reading.most.min(f64::from(over + 1) - PARTNER_TRICKS + 1.0);
+                }
+            }
+        }
+    }
+    readings
+}
+
+/// Whether a dealt world agrees with the auction's readings (and the declarer holds four of
+/// the trump it named), the hands' strength scaled to the cards still in them.
+fn fits_auction(view: &TarneebView, readings: &[Option<Reading>; 4], hands: &[CardSet; 4]) -> bool {
+    let declarer_trump = view.contract.zip(view.trump);
+    (0..4).all(|i| {
+        let hand = hands[i];
+        let share = hand.len() as f64 / 13.0;
+        let worth = own_tricks(hand);
+        let fits = readings[i].is_none_or(|r| {
+            worth >= r.least * share - 0.01 && worth <= r.most * share.max(0.5) + 0.01
+        });
+        let holds_trump = declarer_trump.is_none_or(|(contract, trump)| {
+            contract.declarer.index() != i
+                || view.seat.is_some_and(|me| me.index() == i)
+                || (hand & CardSet::suit(trump)).len() as f64 >= (4.0 * share).floor()
+        });
+        fits && holds_trump
+    })
+}
+
+/// A world for `hard`: [`sample_world`] (or, before the play, a fresh deal), redealt up to
+/// [`AUCTION_TRIES`] times until the auction fits; the last try if none does.
+fn hard_world(
+    view: &TarneebView,
+    me: Seat,
+    readings: &[Option<Reading>; 4],
+    fresh: Option<Option<Suit>>,
+    rng: &mut CardRng,
+) -> Option<World> {
+    let mut world = None;
+    for _ in 0..AUCTION_TRIES {
+        let w = match fresh {
+            Some(trump) => sample_deal(view, me, trump, rng),
+            None => sample_world(view, me, rng)?,
+        };
+        let fits = fits_auction(view, readings, &w.hands);
+        world = Some(w);
+        if fits {
+            break;
+        }
+    }
+    world
+}
+
+impl World {
+    /// The solver's view of this world.
+    fn position(&self) -> Position {
+        Position {
+            hands: self.hands,
+            trick: self.trick.iter().map(|p| (p.seat, p.card)).collect(),
+            to_act: self.next,
+            trump: self.trump,
         }
     }
 
-    #[test]
-    fn double_dummy_agrees_with_plain_minimax_on_random_endings() {
-        let mut rng = CardRng::new(&Seed::from_bytes([21; 32]), 0);
-        for case in 0..300 {
-            let mut deck = CardSet::ALL.to_vec();
-            rng.shuffle(&mut deck);
-            let each = 1 + case % 3;
-            let mut cards = deck.into_iter();
-            let mut hands = [CardSet::EMPTY; 4];
-            for hand in &mut hands {
-                *hand = cards.by_ref().take(each).collect();
+    /// The tricks `side` ends the hand with: greedy play until every hand is down to
+    /// [`EXACT_EACH`] cards at a trick's start, then exact play.
+    fn solved_tricks(&mut self, side: usize, solver: &mut Solver) -> u8 {
+        while !self.trick.is_empty() || self.hands.iter().any(|h| h.len() > EXACT_EACH) {
+            let seat = self.next;
+            let Some(card) = greedy_card(
+                self.hands[seat.index()],
+                &self.trick,
+                self.trump,
+                seat,
+                self.played,
+            ) else {
+                break;
+            };
+            self.play(card);
+        }
+        let left = self.hands[self.next.index()].len() as u8;
+        let to_act = match solver.tricks(&self.position()) {
+            Ok(tricks) if left > 0 => tricks,
+            _ => 0,
+        };
+        let mine = if team(self.next) == side {
+            to_act
+        } else {
+            left - to_act
+        };
+        self.tricks[side] + mine
+    }
+}
+
+/// What a hand in which `side` takes `tricks` is worth to `side` under `contract`: its score
+/// less the other side's.
+fn contract_value(variant: Variant, contract: (Seat, Bid), side: usize, tricks: u8) -> i32 {
+    let (declarer, bid) = contract;
+    let declaring = team(declarer) == side;
+    let taken = if declaring {
+        tricks
+    } else {
+        13 - tricks.min(13)
+    };
+    let (made, set) = score(variant, bid, taken);
+    if declaring { made - set } else { set - made }
+}
+
+fn hard(view: &TarneebView, rng: &mut CardRng) -> Option<TarneebMove> {
+    let me = view.seat?;
+    let readings = read_auction(view, me);
+    let mut solver = Solver::with_capacity(HARD_TABLE);
+    match view.phase.as_str() {
+        "bidding" => hard_bid(view, me, &readings, &mut solver, rng),
+        "trump" => {
+            let contract = view.contract?;
+            let values = Suit::ALL.map(|suit| {
+                (0..HARD_SAMPLES)
+                    .filter_map(|_| hard_world(view, me, &readings, Some(Some(suit)), rng))
+                    .map(|mut world| {
+                        let tricks = world.solved_tricks(team(me), &mut solver);
+                        contract_value(
+                            view.config.variant,
+                            (contract.declarer, contract.bid),
+                            team(me),
+                            tricks,
+                        )
+                    })
+                    .sum::<i32>()
+            });
+            Suit::ALL
+                .into_iter()
+                .zip(values)
+                .max_by_key(|&(suit, value)| (value, suit as u8))
+                .map(|(suit, _)| TarneebMove::Trump { suit })
+        }
+        "play" => hard_play(view, me, &readings, &mut solver, rng),
+        _ => None,
+    }
+}
+
+/// `hard`'s bid: for every denomination it could play in, the tricks its side takes over
+/// sampled deals; then the legal bid with the best expected score, if that is positive.
+fn hard_bid(
+    view: &TarneebView,
+    me: Seat,
+    readings: &[Option<Reading>; 4],
+    solver: &mut Solver,
+    rng: &mut CardRng,
+) -> Option<TarneebMove> {
+    if view.contract.is_some_and(|c| c.declarer == partner(me)) {
+        return Some(TarneebMove::Pass {});
+    }
+    let options: Vec<Denomination> = match view.config.variant {
+        Variant::Standard => Suit::ALL.into_iter().map(Denomination::Trump).collect(),
+        Variant::Classic => Denomination::ALL.to_vec(),
+    };
+    let mut best: Option<(i32, TarneebMove)> = None;
+    for denomination in options {
+        let tricks: Vec<u8> = (0..HARD_SAMPLES)
+            .filter_map(|_| hard_world(view, me, readings, Some(denomination.trump()), rng))
+            .map(|mut world| world.solved_tricks(team(me), solver))
+            .collect();
+        let suit = match view.config.variant {
+            Variant::Standard => None,
+            Variant::Classic => Some(denomination),
+        };
+        for level in 7..=13 {
+            let bid = Bid {
+                tricks: level,
+                suit,
+            };
+            if view.contract.is_some_and(|c| !bid.beats(c.bid)) {
+                continue;
             }
-            let trump = match case % 5 {
-                4 => None,
-                s => Some(Suit::ALL[s]),
-            };
-            let world = World {
-                hands,
-                trick: Vec::new(),
-                trump,
-                next: Seat::new((case % 4) as u8),
-                // Cards gone in earlier tricks make cards of one hand touch.
-                played: cards.take(4 * (case % 7)).collect(),
-                tricks: [3, 4],
-            };
-            for side in 0..2 {
-                assert_eq!(
-                    world.double_dummy(side, 0, 13),
-                    minimax(&world, side),
-                    "case {case}: {world:?}"
-                );
+            let value: i32 = tricks
+                .iter()
+                .map(|&t| contract_value(view.config.variant, (me, bid), team(me), t))
+                .sum();
+            if value > 0 && best.as_ref().is_none_or(|(v, _)| value > *v) {
+                best = Some((
+                    value,
+                    TarneebMove::Bid {
+                        tricks: level,
+                        suit,
+                    },
+                ));
             }
         }
     }
+    Some(best.map_or(TarneebMove::Pass {}, |(_, mv)| mv))
+}
+
+/// `hard`'s card: over sampled worlds, the card whose exact outcome scores best on average.
+fn hard_play(
+    view: &TarneebView,
+    me: Seat,
+    readings: &[Option<Reading>; 4],
+    solver: &mut Solver,
+    rng: &mut CardRng,
+) -> Option<TarneebMove> {
+    let contract = view.contract?;
+    let contract = (contract.declarer, contract.bid);
+    let side = team(me);
+    let legal: Vec<Card> = view
+        .legal_moves
+        .iter()
+        .filter_map(|m| match m {
+            TarneebMove::Play { card } => Some(*card),
+            _ => None,
+        })
+        .collect();
+    if legal.len() <= 1 {
+        return legal.first().map(|&card| TarneebMove::Play { card });
+    }
+    let mut totals = vec![0i64; legal.len()];
+    for _ in 0..HARD_SAMPLES {
+        let Some(world) = hard_world(view, me, readings, None, rng) else {
+            break;
+        };
+        if view.hand.len() <= EXACT_EACH {
+            // Small enough to solve every card exactly from here.
+            let Ok(values) = solver.card_tricks(&world.position()) else {
+                continue;
+            };
+            for (i, &card) in legal.iter().enumerate() {
+                if let Some(&(_, tricks)) = values.iter().find(|(c, _)| *c == card) {
+                    let total = world.tricks[side] + tricks;
+                    totals[i] +=
+                        i64::from(contract_value(view.config.variant, contract, side, total));
+                }
+            }
+        } else {
+            for (i, &card) in legal.iter().enumerate() {
+                let mut w = world.clone();
+                w.play(card);
+                let total = w.solved_tricks(side, solver);
+                totals[i] += i64::from(contract_value(view.config.variant, contract, side, total));
+            }
+        }
+    }
+    legal
+        .iter()
+        .zip(&totals)
+        .max_by_key(|&(c, t)| (*t, std::cmp::Reverse(strength(*c))))
+        .map(|(&card, _)| TarneebMove::Play { card })
 }
