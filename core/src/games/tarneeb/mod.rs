@@ -424,9 +424,10 @@ impl Game for Tarneeb {
                 },
                 LevelInfo {
                     name: "hard",
-                    summary: "the same search with 48 samples, solving the last four tricks \
-                              exactly (double dummy) and valuing a playout by the contract made or \
-                              set as well as the tricks",
+                    summary: "24 samples dealt to fit the auction as well as the play, each \
+                              solved exactly with every hand open (double dummy) from eight cards \
+                              a hand; cards, trumps and bids chosen by the contract's expected \
+                              score",
                 },
                 LevelInfo {
                     name: "random",
