@@ -153,6 +153,8 @@ pub struct Solver {
     /// Entries in the table.
     stored: usize,
     nodes: u64,
+    /// Store every result for its exact position only (no partitions): for checking.
+    exact: bool,
 }
 
 impl Default for Solver {
@@ -176,6 +178,7 @@ impl Solver {
             capacity: entries.max(1),
             stored: 0,
             nodes: 0,
+            exact: false,
         }
     }
 
@@ -234,7 +237,8 @@ impl Solver {
 
     /// The search state of a position, the table emptied if the trump changed or it is full.
     fn prepare(&mut self, position: &Position) -> Result<State, PositionError> {
-        let state = State::of(position)?;
+        let mut state = State::of(position)?;
+        state.exact = self.exact;
         if state.trump != self.trump || self.stored >= self.capacity {
             self.table.clear();
             self.stored = 0;
@@ -375,6 +379,7 @@ struct State {
     nodes: u64,
     /// Entries this state added to the table.
     stored: usize,
+    exact: bool,
 }
 
 impl State {
@@ -401,6 +406,7 @@ impl State {
             left: 0,
             nodes: 0,
             stored: 0,
+            exact: false,
         };
         if position.trick.len() > 3 {
             return Err(PositionError::TrickOrder);
@@ -799,6 +805,9 @@ impl State {
             if lowest != 0 {
                 size[suit] = (self.rest[suit] & !(lowest - 1)).count_ones() as u8;
             }
+            if self.exact {
+                size[suit] = counts[suit];
+            }
         }
         let left = self.left;
         let bounds = table.results.entry(pattern(size)).or_insert_with(|| {
@@ -1076,6 +1085,21 @@ mod tests {
                 };
                 assert_eq!(tricks, mine, "case {case}: {card}");
             }
+        }
+    }
+
+    #[test]
+    fn partitions_agree_with_exact_positions() {
+        let mut rng = CardRng::new(&Seed::from_bytes([7; 32]), 0);
+        let mut partitioned = Solver::new();
+        let mut exact = Solver::new();
+        exact.exact = true;
+        for case in 0..3000 {
+            let each = 5 + case % 3;
+            let position = random_position(&mut rng, each, 0, case);
+            let a = partitioned.tricks(&position);
+            let b = exact.tricks(&position);
+            assert_eq!(a, b, "case {case}: {position:?}");
         }
     }
 
