@@ -846,16 +846,15 @@ impl State {
         };
         let (lead_suit, lead_rank) = card(leader);
         let mut winner = (leader, lead_suit, lead_rank);
-        let mut by_rank = false;
         for offset in 1..4 {
             let seat = (leader + offset) % 4;
             let (suit, rank) = card(seat);
-            if suit == winner.1 {
-                by_rank = true;
-                if rank > winner.2 {
-                    winner = (seat, suit, rank);
-                }
-            } else if suit == self.trump {
+            let beats = if suit == winner.1 {
+                rank > winner.2
+            } else {
+                suit == self.trump
+            };
+            if beats {
                 winner = (seat, suit, rank);
             }
         }
@@ -864,7 +863,7 @@ impl State {
         let of_suit = (0..4)
             .filter(|&seat| self.hands[seat][winner.1] != 0)
             .count();
-        if by_rank && of_suit > 1 {
+        if of_suit > 1 {
             wins[winner.1] = winner.2;
         }
         (u8::from(winner.0 % 2 == 0), wins)

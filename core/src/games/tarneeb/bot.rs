@@ -293,7 +293,12 @@ impl World {
 
     /// Plays the hand out with `greedy` at every seat.
     fn play_out(&mut self) {
-        while self.hands.iter().any(|h| !h.is_empty()) {
+        self.play_greedily_while(|w| w.hands.iter().any(|h| !h.is_empty()));
+    }
+
+    /// Plays `greedy` at every seat for as long as `going` holds (and a seat has a card).
+    fn play_greedily_while(&mut self, going: impl Fn(&World) -> bool) {
+        while going(self) {
             let seat = self.next;
             let Some(card) = greedy_card(
                 self.hands[seat.index()],
@@ -545,19 +550,9 @@ impl World {
     /// The tricks `side` ends the hand with: greedy play until every hand is down to
     /// [`EXACT_EACH`] cards at a trick's start, then exact play.
     fn solved_tricks(&mut self, side: usize, solver: &mut Solver) -> u8 {
-        while !self.trick.is_empty() || self.hands.iter().any(|h| h.len() > EXACT_EACH) {
-            let seat = self.next;
-            let Some(card) = greedy_card(
-                self.hands[seat.index()],
-                &self.trick,
-                self.trump,
-                seat,
-                self.played,
-            ) else {
-                break;
-            };
-            self.play(card);
-        }
+        self.play_greedily_while(|w| {
+            !w.trick.is_empty() || w.hands.iter().any(|h| h.len() > EXACT_EACH)
+        });
         let left = self.hands[self.next.index()].len() as u8;
         let to_act = match solver.tricks(&self.position()) {
             Ok(tricks) if left > 0 => tricks,
