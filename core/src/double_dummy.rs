@@ -913,6 +913,17 @@ impl State {
                 *a |= w;
             }
         }
+        // Every move was searched, each group of equivalent cards through its lowest card. That
+        // the group's cards are equivalent rests on which cards lie between them, so a group
+        // that reaches the ranks the result rests on must lie wholly within them: elsewhere
+        // its upper cards may have a card of another hand in between, and be a move of their
+        // own that was never searched.
+        for candidate in candidates.list() {
+            let threshold = all[candidate.suit] & all[candidate.suit].wrapping_neg();
+            if threshold != 0 && top(candidate.group) >= threshold && candidate.low < threshold {
+                all[candidate.suit] |= candidate.low;
+            }
+        }
         (!maximizing, all, None)
     }
 }
@@ -1100,6 +1111,38 @@ mod tests {
             let b = exact.tricks(&position);
             assert_eq!(a, b, "case {case}: {position:?}");
         }
+    }
+
+    #[test]
+    fn a_group_of_equivalent_cards_is_kept_whole_in_what_it_proves() {
+        // In the first position West's JC and 9C touch, so they are one move; playing either
+        // under the ace, North-South cannot take three tricks, and the result rests on the
+        // AC and JC being where they are. In the second, North's TC lies between them: West
+        // can unblock the jack, and North-South take three. A table entry from the first must
+        // not answer for the second.
+        let first = Position {
+            hands: [
+                cards("2C 4C JD 9S"),
+                cards("AC 7C 6C 8D"),
+                cards("JC 9C KD 7D"),
+                cards("QD TD TS 8S"),
+            ],
+            trick: Vec::new(),
+            to_act: Seat::new(1),
+            trump: None,
+        };
+        let second = Position {
+            hands: [
+                cards("4C TC 3D QS"),
+                cards("AC 6C 7C 8D"),
+                cards("9C JC 7D KD"),
+                cards("TD QD 8S TS"),
+            ],
+            ..first.clone()
+        };
+        let mut solver = Solver::new();
+        assert_eq!(solver.tricks(&first), Ok(2));
+        assert_eq!(solver.tricks(&second), Ok(1));
     }
 
     #[test]
