@@ -11,6 +11,8 @@
 //! On PostgreSQL it also measures the cross-replica event delay: two people play through
 //! replica A while a client streams the game's events (SSE) from replica B; the delay runs from
 //! A's answer to the move until B's stream delivers it (LISTEN/NOTIFY between them).
+//! `… --bench moves -- replicas` measures that alone; `CARDROOM_SERVER_BIN=path` runs another
+//! build of the server, to compare two in one run.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "benchmark")]
 
 use std::time::{Duration, Instant};
@@ -176,7 +178,16 @@ fn measure_replicas(games: usize, moves_each: usize) {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; anything else is ignored.
+    // `cargo bench` passes `--bench`; `replicas` measures the cross-replica delay alone.
+    if std::env::args().any(|arg| arg == "replicas") {
+        assert!(
+            std::env::var("CARDROOM_TEST_POSTGRES_URL").is_ok(),
+            "the cross-replica delay needs PostgreSQL: run under scripts/with-postgres"
+        );
+        measure_replicas(1, 300);
+        measure_replicas(4, 150);
+        return;
+    }
     let mut backends = vec![Backend::Sqlite];
     if std::env::var("CARDROOM_TEST_POSTGRES_URL").is_ok() {
         backends.push(Backend::Postgres);

@@ -1,6 +1,8 @@
 //! Cross-replica change notices on PostgreSQL: every committed change of a game sends
 //! `NOTIFY cardroom_games, '<game id>'` in its transaction, and each replica listens on its own
-//! connection. (SQLite has no such channel: replicas of one SQLite file fall back to polling.)
+//! connection, an asynchronous one that wakes when a notification arrives (libpq's, polled
+//! every 10 ms, only where that one cannot connect, as when the server requires TLS). (SQLite
+//! has no such channel: replicas of one SQLite file fall back to polling.)
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -105,16 +107,37 @@ pub fn listen(url: &str, on_notice: impl Fn(Notice) + Send + 'static) -> Result<
     std::thread::Builder::new()
         .name("cardroom-listen".to_owned())
         .spawn(move || {
+            let mut polling = false;
             loop {
-                match PgConnection::establish(url.target()) {
-                    Ok(mut conn) => {
-                        if conn.batch_execute(&format!("LISTEN {CHANNEL}")).is_ok() {
-                            on_notice(Notice::Everything);
-                            follow(&mut conn, &on_notice);
-                        }
-                        tracing::warn!("lost the notification connection; reconnecting");
+                match follow_waking(url.target(), &on_notice) {
+                    Ended::Lost(error) => {
+                        polling = false;
+                        tracing::warn!(%error, "lost the notification connection; reconnecting");
                     }
-                    Err(error) => tracing::warn!(%error, "cannot listen for notifications"),
+                    // The asynchronous connection speaks no TLS: where the server requires it,
+                    // libpq's connection (the pool's own) listens, polled.
+                    Ended::NotConnected(async_error) => {
+                        match PgConnection::establish(url.target()) {
+                            Ok(mut conn) => {
+                                if conn.batch_execute(&format!("LISTEN {CHANNEL}")).is_ok() {
+                                    if !polling {
+                                        tracing::warn!(
+                                            error = %async_error,
+                                            "listening for notifications on a polled \
+                                             connection (every 10 ms)"
+                                        );
+                                        polling = true;
+                                    }
+                                    on_notice(Notice::Everything);
+                                    follow_polled(&mut conn, &on_notice);
+                                }
+                                tracing::warn!("lost the notification connection; reconnecting");
+                            }
+                            Err(error) => {
+                                tracing::warn!(%error, "cannot listen for notifications");
+                            }
+                        }
+                    }
                 }
                 std::thread::sleep(Duration::from_secs(1));
             }
@@ -123,8 +146,86 @@ pub fn listen(url: &str, on_notice: impl Fn(Notice) + Send + 'static) -> Result<
     Ok(true)
 }
 
+/// How a listening connection ended.
+enum Ended {
+    /// It could not be made (the database is away, or asks for what this connection does not
+    /// speak).
+    NotConnected(String),
+    /// It was made, and then failed.
+    Lost(String),
+}
+
+/// The listening connection's `application_name`, unless the URL names one.
+pub const LISTENER_NAME: &str = "cardroom-listen";
+
+/// How often a quiet listening connection is checked with a query, and how long the answer may
+/// take: a connection dropped without a word (a half-open TCP connection) sends no error.
+const CHECK_EVERY: Duration = Duration::from_secs(5);
+
+/// Listens on an asynchronous connection, forwarding each notice the moment its message
+/// arrives (the connection's socket wakes this thread; nothing polls), until the connection
+/// fails. Announces [`Notice::Everything`] once listening.
+fn follow_waking(target: &str, on_notice: &impl Fn(Notice)) -> Ended {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => return Ended::NotConnected(error.to_string()),
+    };
+    runtime.block_on(async {
+        let mut config: tokio_postgres::Config = match target.parse() {
+            Ok(config) => config,
+            Err(error) => return Ended::NotConnected(error.to_string()),
+        };
+        if config.get_application_name().is_none() {
+            // So operators (and a test) can tell it in `pg_stat_activity`.
+            config.application_name(LISTENER_NAME);
+        }
+        let (client, mut connection) = match config.connect(tokio_postgres::NoTls).await {
+            Ok(pair) => pair,
+            Err(error) => return Ended::NotConnected(error.to_string()),
+        };
+        // Driving the connection delivers notifications and the client's queries' answers.
+        let messages = async {
+            loop {
+                match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+                    Some(Ok(tokio_postgres::AsyncMessage::Notification(notification))) => {
+                        if let Some(notice) = Notice::parse(notification.payload()) {
+                            on_notice(notice);
+                        }
+                    }
+                    Some(Ok(_)) => {}
+                    Some(Err(error)) => return error.to_string(),
+                    None => return "the server closed the connection".to_owned(),
+                }
+            }
+        };
+        let listening = async {
+            if let Err(error) = client.batch_execute(&format!("LISTEN {CHANNEL}")).await {
+                return error.to_string();
+            }
+            on_notice(Notice::Everything);
+            loop {
+                tokio::time::sleep(CHECK_EVERY).await;
+                match tokio::time::timeout(CHECK_EVERY, client.batch_execute("SELECT 1")).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(error)) => return error.to_string(),
+                    Err(_) => return "the server did not answer a check".to_owned(),
+                }
+            }
+        };
+        let reason = tokio::select! {
+            reason = messages => reason,
+            reason = listening => reason,
+        };
+        Ended::Lost(reason)
+    })
+}
+
 /// Forwards notices until the connection fails. libpq is polled: a notice waits at most 10 ms.
-fn follow(conn: &mut PgConnection, on_notice: &impl Fn(Notice)) {
+/// (Only where the asynchronous connection cannot be made.)
+fn follow_polled(conn: &mut PgConnection, on_notice: &impl Fn(Notice)) {
     let mut idle = Duration::ZERO;
     loop {
         for notice in conn.notifications_iter() {
@@ -140,7 +241,7 @@ fn follow(conn: &mut PgConnection, on_notice: &impl Fn(Notice)) {
         std::thread::sleep(Duration::from_millis(10));
         idle += Duration::from_millis(10);
         // A query now and then notices a dead connection that polling alone would not.
-        if idle >= Duration::from_secs(5) {
+        if idle >= CHECK_EVERY {
             idle = Duration::ZERO;
             if conn.batch_execute("SELECT 1").is_err() {
                 return;

@@ -641,3 +641,72 @@ fn the_load_balancers_own_refusals_are_problem_json() {
     reply.assert_problem(502, "unavailable");
     assert_eq!(reply.header("retry-after"), Some("2"), "{reply:?}");
 }
+
+/// The process ids of the replicas' listening connections to `server`'s database.
+fn listeners(server: &Server) -> Vec<i32> {
+    use diesel::{Connection, QueryableByName, RunQueryDsl};
+    #[derive(QueryableByName)]
+    struct Pid {
+        #[diesel(sql_type = diesel::sql_types::Integer)]
+        pid: i32,
+    }
+    let mut conn = diesel::PgConnection::establish(&server.database_url).unwrap();
+    let pids: Vec<Pid> = diesel::sql_query(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() \
+         AND application_name = $1 ORDER BY pid",
+    )
+    .bind::<diesel::sql_types::Text, _>(cardroom_db::notify::LISTENER_NAME)
+    .load(&mut conn)
+    .unwrap();
+    pids.into_iter().map(|p| p.pid).collect()
+}
+
+/// Waits until `server`'s database has `count` listening connections, none of them in `gone`.
+fn await_listeners(server: &Server, count: usize, gone: &[i32]) -> Vec<i32> {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let now = listeners(server);
+        if now.len() == count && now.iter().all(|pid| !gone.contains(pid)) {
+            return now;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "listeners: {now:?}, gone: {gone:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_replica_whose_listening_connection_is_killed_listens_again() {
+    use diesel::{Connection, RunQueryDsl};
+    let a = Server::start(Backend::Postgres);
+    let b = a.replica(&[]);
+    // One listening connection a replica, each on its own (asynchronous) connection.
+    let before = await_listeners(&a, 2, &[]);
+    let (amira, karim, id) = two_people(&a, json!({"kind": "basra", "seats": [{}, {}]}));
+    let start = a.view(&amira, id)["version"].as_i64().unwrap();
+    let stream = b
+        .stream(
+            &format!("/api/v1/games/{id}/events?after={start}"),
+            &karim.token,
+            None,
+        )
+        .unwrap();
+    let mut conn = diesel::PgConnection::establish(&a.database_url).unwrap();
+    for pid in &before {
+        diesel::sql_query("SELECT pg_terminate_backend($1)")
+            .bind::<diesel::sql_types::Integer, _>(pid)
+            .execute(&mut conn)
+            .unwrap();
+    }
+    await_listeners(&a, 2, &before);
+    // The stream on B goes on: moves through A reach it.
+    for _ in 0..3 {
+        let version = move_once(&a, [&amira, &karim], id).unwrap();
+        assert!(
+            delivered(&stream, version, Duration::from_secs(5)),
+            "version {version} was not delivered"
+        );
+    }
+}

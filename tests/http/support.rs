@@ -90,7 +90,10 @@ impl Server {
         env: &[(&str, &str)],
         stderr: Stdio,
     ) -> Server {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_cardroom"));
+        // CARDROOM_SERVER_BIN runs another build of the server (a benchmark comparing two).
+        let binary = std::env::var_os("CARDROOM_SERVER_BIN")
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_cardroom").into());
+        let mut command = Command::new(binary);
         command
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
