@@ -6,6 +6,7 @@ pub mod auth;
 pub mod dd_table;
 pub mod document;
 pub mod error;
+pub mod feeds;
 pub mod input;
 pub mod limit;
 pub mod live;

@@ -12,11 +12,13 @@ use actix_web::web;
 use actix_web_lab::sse::{self, Sse};
 use cardroom_core::Viewer;
 use tokio::sync::{Notify, broadcast, mpsc};
+use tokio::time::Instant;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::feeds::{self, GameLog, Shared};
 use crate::model::{EventOut, EventsResponse, Lobby, LobbyQuery, PresenceOut};
-use crate::play::{self, ChatWanted, Revoked};
+use crate::play::{self, ChatWanted, News, Revoked};
 use crate::routes::run;
 use crate::state::AppState;
 
@@ -27,11 +29,15 @@ const EVERY_GAME: i64 = -1;
 /// shared by several processes, the only way news arrives).
 const FALLBACK_POLL: Duration = Duration::from_millis(1000);
 
+/// A notice on the hub: what changed, and when this process learnt of it (a read begun after
+/// that sees the change).
+type Notice = (i64, Instant);
+
 /// The hub: a broadcast of game ids that changed, and one of accounts with new events.
 #[derive(Debug)]
 pub struct Hub {
-    notices: broadcast::Sender<i64>,
-    accounts: broadcast::Sender<i64>,
+    notices: broadcast::Sender<Notice>,
+    accounts: broadcast::Sender<Notice>,
     shutdown: Notify,
     shutting_down: AtomicBool,
     open_streams: AtomicUsize,
@@ -55,12 +61,14 @@ impl Default for Hub {
 impl Hub {
     /// Game `id` changed (or, with `None`, anything may have).
     pub fn publish(&self, id: Option<i64>) {
-        let _ = self.notices.send(id.unwrap_or(EVERY_GAME));
+        let _ = self
+            .notices
+            .send((id.unwrap_or(EVERY_GAME), Instant::now()));
     }
 
     /// Account `id` has new events.
     pub fn publish_account(&self, id: i64) {
-        let _ = self.accounts.send(id);
+        let _ = self.accounts.send((id, Instant::now()));
     }
 
     /// A notice from the database's channel (any replica's change).
@@ -94,13 +102,14 @@ impl Hub {
 }
 
 /// Waits until game `id` (or, with `None`, any game) may have news, `limit` passes, or the
-/// process stops. Returns whether to look again.
+/// process stops. Returns the instant a read must have begun after to see the news (see
+/// [`wait_for`]); none: stop.
 async fn wait_for_news(
     hub: &Hub,
-    notices: &mut broadcast::Receiver<i64>,
+    notices: &mut broadcast::Receiver<Notice>,
     id: Option<i64>,
     limit: Duration,
-) -> bool {
+) -> Option<Instant> {
     wait_for(hub, notices, limit, |game| {
         id.is_none_or(|id| game == id || game == EVERY_GAME)
     })
@@ -108,40 +117,114 @@ async fn wait_for_news(
 }
 
 /// Waits until a notice `wanted` says yes to comes (or notices were missed), `limit` passes, or
-/// the process stops. Returns whether to look again.
+/// the process stops. Returns the instant a read must have begun after to see what woke the
+/// wait — the notice's time; now, when notices were missed; the wait's start, when `limit`
+/// passed — or none when the process stops.
 async fn wait_for(
     hub: &Hub,
-    notices: &mut broadcast::Receiver<i64>,
+    notices: &mut broadcast::Receiver<Notice>,
     limit: Duration,
     wanted: impl Fn(i64) -> bool,
-) -> bool {
+) -> Option<Instant> {
     // Register for the shutdown notice before looking at the flag: `notify_waiters` wakes only
     // those registered, so a request busy elsewhere when the signal came sees the flag instead.
     let shutdown = hub.shutdown.notified();
     tokio::pin!(shutdown);
     shutdown.as_mut().enable();
     if hub.is_shutting_down() {
-        return false;
+        return None;
     }
+    let began = Instant::now();
     let deadline = tokio::time::sleep(limit);
     tokio::pin!(deadline);
     loop {
         tokio::select! {
             notice = notices.recv() => match notice {
-                Ok(notice) if wanted(notice) => return true,
+                Ok((changed, at)) if wanted(changed) => return Some(at),
                 Ok(_) => continue,
-                Err(broadcast::error::RecvError::Lagged(_)) => return true,
-                Err(broadcast::error::RecvError::Closed) => return false,
+                Err(broadcast::error::RecvError::Lagged(_)) => return Some(Instant::now()),
+                Err(broadcast::error::RecvError::Closed) => return None,
             },
-            () = &mut deadline => return true,
-            () = &mut shutdown => return false,
+            () = &mut deadline => return Some(began),
+            () = &mut shutdown => return None,
         }
     }
 }
 
+/// Who follows a game: its id, the caller, and who they were authorised to read as.
+struct Follower {
+    id: i64,
+    caller: Caller,
+    viewer: Viewer,
+}
+
+/// One look at a game for `follower`: the events after `after` and the chat `chat` asks for,
+/// from a shared read of the log begun no earlier than `not_before` (see [`crate::feeds`]),
+/// then the follower's own part, checked again (see [`play::personal`]). Also whether the
+/// follower is still behind (the events came as a page of a longer gap).
+async fn look(
+    state: &web::Data<AppState>,
+    log: &Shared<GameLog>,
+    follower: &Follower,
+    after: i64,
+    chat: ChatWanted,
+    not_before: Instant,
+) -> Result<Result<(News, bool), Revoked>, ApiError> {
+    let Follower { id, viewer, .. } = *follower;
+    let caller = &follower.caller;
+    let read = feeds::game_log(state, log, id, after, not_before).await?;
+    let log = &read.value;
+    let page = play::EVENTS_PAGE as usize;
+    let (events, version) = match log.after(after, viewer, page)? {
+        Some(found) => found,
+        // Further behind than the shared read reaches: a page of its own.
+        None => {
+            state.metrics.stream_reads.fetch_add(1, Ordering::Relaxed);
+            run(state, move |conn, _| {
+                play::events_after(conn, id, viewer, after)
+            })
+            .await?
+        }
+    };
+    let personal = match play::personal_without_storage(caller, viewer, chat, log.chat_newest) {
+        Some(personal) => personal,
+        None => {
+            state.metrics.stream_reads.fetch_add(1, Ordering::Relaxed);
+            let (reader, status) = (caller.clone(), log.status.clone());
+            run(state, move |conn, _| {
+                play::personal(conn, id, &reader, viewer, &status, chat)
+            })
+            .await?
+        }
+    };
+    let behind = version < log.version;
+    Ok(personal.map(|personal| {
+        let news = News {
+            events,
+            version,
+            chat: personal.chat,
+            chat_cursor: personal.chat_cursor,
+        };
+        (news, behind)
+    }))
+}
+
+/// Who is at game `id`, as read within the last half of [`presence_every`].
+async fn presence_now(
+    state: &web::Data<AppState>,
+    shared: &Shared<PresenceOut>,
+    id: i64,
+) -> Result<PresenceOut, ApiError> {
+    let not_before = Instant::now()
+        .checked_sub(presence_every() / 2)
+        .unwrap_or_else(Instant::now);
+    let read = feeds::presence(state, shared, id, not_before).await?;
+    Ok(read.value.clone())
+}
+
 /// The JSON long-poll: answers at once when there is news after `after` (or, with
 /// `chat_after`, chat after it), otherwise when news arrives or `wait` passes, with who is at
-/// the table then. Every look at the log re-checks the caller (see [`play::news_for`]): a
+/// the table then. Every look at the log re-checks the caller (see [`play::personal`]): a
 /// caller who lost the seat, or whose token expired, while waiting gets the refusal a new
 /// request would. While it waits, the caller counts as following the game (presence).
 pub async fn long_poll(
@@ -154,33 +237,32 @@ pub async fn long_poll(
     wait: Duration,
 ) -> Result<EventsResponse, ApiError> {
     let _following = state.presence.follow(caller.id, id);
+    let follower = Follower { id, caller, viewer };
+    let log = state.feeds.game(id);
     let mut notices = state.hub.notices.subscribe();
-    let deadline = tokio::time::Instant::now() + wait;
+    let deadline = Instant::now() + wait;
     let chat = chat_after.map_or(ChatWanted::No, ChatWanted::After);
+    let mut not_before = Instant::now();
     loop {
-        let reader = caller.clone();
-        let news = run(&state, move |conn, _| {
-            play::news_for(conn, id, &reader, viewer, after, chat)
-        })
-        .await?
-        .map_err(Revoked::error)?;
-        let now = tokio::time::Instant::now();
+        let (news, _) = look(&state, &log, &follower, after, chat, not_before)
+            .await?
+            .map_err(Revoked::error)?;
+        let now = Instant::now();
         let fresh = news.version > after || !news.chat.is_empty();
-        if fresh || now >= deadline || state.hub.is_shutting_down() {
-            let presence = run(&state, move |conn, _| play::presence(conn, id)).await?;
-            return Ok(EventsResponse {
-                events: news.events,
-                version: news.version,
-                chat: chat_after.map(|_| news.chat),
-                chat_cursor: news.chat_cursor,
-                presence,
-            });
-        }
-        let left = (deadline - now).min(FALLBACK_POLL);
-        if !wait_for_news(&state.hub, &mut notices, Some(id), left).await
-            && state.hub.is_shutting_down()
-        {
-            let presence = run(&state, move |conn, _| play::presence(conn, id)).await?;
+        let stop = if fresh || now >= deadline || state.hub.is_shutting_down() {
+            true
+        } else {
+            let left = (deadline - now).min(FALLBACK_POLL);
+            match wait_for_news(&state.hub, &mut notices, Some(id), left).await {
+                Some(at) => {
+                    not_before = at;
+                    false
+                }
+                None => state.hub.is_shutting_down(),
+            }
+        };
+        if stop {
+            let presence = presence_now(&state, &state.feeds.presence(id), id).await?;
             return Ok(EventsResponse {
                 events: news.events,
                 version: news.version,
@@ -309,14 +391,158 @@ fn sse_event(kind: &str, version: i64, event: serde_json::Value) -> Option<sse::
         .map(|data| data.event(kind.to_owned()))
 }
 
+/// Events a stream holds for its reader: beyond this, it waits for them to read.
+const QUEUE: usize = 64;
+
+/// How long a stream waits for a reader that does not read: then it drops them (the reader
+/// gets what was queued, a hint to reconnect, and the end of the stream).
+const SLOW_READER: Duration = Duration::from_secs(10);
+
+/// The comment that ends a stream whose reader fell behind.
+const SLOW_HINT: &str = "you read too slowly and fell behind: reconnect (with Last-Event-ID) \
+                         to resume";
+
+/// Why a stream stops sending.
+#[derive(Debug, PartialEq, Eq)]
+enum Ended {
+    /// The client closed the connection.
+    Gone,
+    /// The reader did not make room within [`SLOW_READER`].
+    Slow,
+}
+
+/// A stream's side of its bounded queue to the connection.
+struct Outbox {
+    tx: mpsc::Sender<sse::Event>,
+    slow: std::sync::Arc<AtomicBool>,
+    patience: Duration,
+}
+
+impl Outbox {
+    /// Queues `events` together, as room comes: a version's events go as one batch, so a
+    /// reader dropped for slowness has seen whole versions only (the `id` is on a version's
+    /// last event) and resumes exactly. A reader who leaves no room for `patience` is marked
+    /// slow and the stream ends.
+    async fn send(&self, events: Vec<sse::Event>) -> Result<(), Ended> {
+        let mut left = events.into_iter();
+        while left.len() > 0 {
+            let room = left.len().min(self.tx.max_capacity());
+            match tokio::time::timeout(self.patience, self.tx.reserve_many(room)).await {
+                Ok(Ok(permits)) => {
+                    for (permit, event) in permits.zip(left.by_ref()) {
+                        permit.send(event);
+                    }
+                }
+                Ok(Err(_)) => return Err(Ended::Gone),
+                Err(_) => {
+                    self.slow.store(true, Ordering::SeqCst);
+                    return Err(Ended::Slow);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    async fn closed(&self) {
+        self.tx.closed().await;
+    }
+}
+
+/// The connection's side: the queued events, then — when the stream ended for a slow reader
+/// — [`SLOW_HINT`].
+struct Inbox {
+    rx: mpsc::Receiver<sse::Event>,
+    slow: std::sync::Arc<AtomicBool>,
+    hinted: bool,
+}
+
+impl futures_core::Stream for Inbox {
+    type Item = Result<sse::Event, std::convert::Infallible>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        match self.rx.poll_recv(cx) {
+            std::task::Poll::Ready(None) if !self.hinted && self.slow.load(Ordering::SeqCst) => {
+                self.hinted = true;
+                std::task::Poll::Ready(Some(Ok(sse::Event::Comment(SLOW_HINT.into()))))
+            }
+            polled => polled.map(|event| event.map(Ok)),
+        }
+    }
+}
+
+/// A bounded queue from a stream's task to its connection (see [`Outbox`]).
+fn queue(patience: Duration) -> (Outbox, Inbox) {
+    let (tx, rx) = mpsc::channel(QUEUE);
+    let slow = std::sync::Arc::new(AtomicBool::new(false));
+    (
+        Outbox {
+            tx,
+            slow: slow.clone(),
+            patience,
+        },
+        Inbox {
+            rx,
+            slow,
+            hinted: false,
+        },
+    )
+}
+
+/// A Server-Sent Events response fed by `inbox`, with heartbeats and a retry hint.
+fn sse_response(heartbeat: Duration, inbox: Inbox) -> Sse<Inbox> {
+    Sse::from_stream(inbox)
+        .with_keep_alive(heartbeat)
+        .with_retry_duration(Duration::from_secs(1))
+}
+
+/// A game's news as SSE events: each game event with `event:` its type and, on the last event
+/// of a version, `id:` the version and chat cursor; then the chat.
+fn news_events(news: &News, mut cursor: i64) -> (Vec<sse::Event>, i64) {
+    let mut out = Vec::new();
+    for (i, event) in news.events.iter().enumerate() {
+        let ends_version = news
+            .events
+            .get(i + 1)
+            .is_none_or(|next| next.version != event.version);
+        let Ok(mut data) = sse::Data::new_json(event) else {
+            continue;
+        };
+        if let Some(kind) = event.event.get("type").and_then(|t| t.as_str()) {
+            data = data.event(kind.to_owned());
+        }
+        if ends_version {
+            data = data.id(event_id(event.version, cursor));
+        }
+        out.push(sse::Event::Data(data));
+    }
+    for message in &news.chat {
+        cursor = cursor.max(message.cursor);
+        let Ok(event) = serde_json::to_value(message) else {
+            continue;
+        };
+        let Some(data) = sse_event(&message.kind, news.version, event) else {
+            continue;
+        };
+        out.push(sse::Event::Data(data.id(event_id(news.version, cursor))));
+    }
+    (out, cursor)
+}
+
 /// Server-Sent Events from version `after` on: each game event with `event:` its type and
 /// `id:` (on the last event of a version, so that `Last-Event-ID` resumes after complete
 /// versions) its version and chat cursor; the table's chat (`event: chat`, `chat_hidden`) as
 /// `chat` asks; `event: presence` whenever who is at the table changes; heartbeats and a retry
 /// hint; closed when the process stops. Before each batch is sent, the caller is checked again
-/// ([`play::news_for`]): a caller who lost the seat, or whose token expired, gets a
+/// ([`play::personal`]): a caller who lost the seat, or whose token expired, gets a
 /// `stream_end` event and the stream closes. The stream's slot is given back as soon as the
 /// client closes the connection (the server ends a request whose client closed its side).
+///
+/// All of a process's followers of one game share its reads (see [`crate::feeds`]); each
+/// stream holds at most [`QUEUE`] events for its reader, and a reader who makes no room for
+/// [`SLOW_READER`] is dropped with a hint to reconnect, never holding up anyone else.
 pub fn stream(
     state: web::Data<AppState>,
     id: i64,
@@ -327,11 +553,14 @@ pub fn stream(
 ) -> Result<impl actix_web::Responder, ApiError> {
     let slot = StreamSlot::take(&state, Some(caller.id))?;
     let following = state.presence.follow(caller.id, id);
-    let heartbeat = state.settings.heartbeat;
-    let (tx, rx) = mpsc::channel::<sse::Event>(64);
+    let (outbox, inbox) = queue(SLOW_READER);
+    let response = sse_response(state.settings.heartbeat, inbox);
     actix_web::rt::spawn(async move {
         let _slot = slot;
         let _following = following;
+        let follower = Follower { id, caller, viewer };
+        let log = state.feeds.game(id);
+        let presence = state.feeds.presence(id);
         let mut notices = state.hub.notices.subscribe();
         let mut after = after;
         let mut chat = chat;
@@ -340,91 +569,69 @@ pub fn stream(
             ChatWanted::Latest | ChatWanted::No => 0,
         };
         let mut presence_sent: Option<PresenceOut> = None;
-        let mut presence_looked: Option<tokio::time::Instant> = None;
+        let mut presence_looked: Option<Instant> = None;
+        let mut not_before = Instant::now();
         loop {
-            let reader = caller.clone();
-            match run(&state, move |conn, _| {
-                play::news_for(conn, id, &reader, viewer, after, chat)
-            })
-            .await
-            {
-                Ok(Ok(news)) => {
-                    for (i, event) in news.events.iter().enumerate() {
-                        let ends_version = news
-                            .events
-                            .get(i + 1)
-                            .is_none_or(|next| next.version != event.version);
-                        let Ok(mut data) = sse::Data::new_json(event) else {
-                            continue;
-                        };
-                        if let Some(kind) = event.event.get("type").and_then(|t| t.as_str()) {
-                            data = data.event(kind.to_owned());
-                        }
-                        if ends_version {
-                            data = data.id(event_id(event.version, cursor));
-                        }
-                        if tx.send(sse::Event::Data(data)).await.is_err() {
-                            return;
-                        }
+            let mut behind = false;
+            match look(&state, &log, &follower, after, chat, not_before).await {
+                Ok(Ok((news, more))) => {
+                    behind = more;
+                    let (events, next) = news_events(&news, cursor);
+                    if outbox.send(events).await.is_err() {
+                        return;
                     }
                     after = news.version;
-                    for message in &news.chat {
-                        cursor = cursor.max(message.cursor);
-                        let Ok(event) = serde_json::to_value(message) else {
-                            continue;
-                        };
-                        let Some(data) = sse_event(&message.kind, after, event) else {
-                            continue;
-                        };
-                        let data = data.id(event_id(after, cursor));
-                        if tx.send(sse::Event::Data(data)).await.is_err() {
-                            return;
-                        }
-                    }
+                    cursor = next;
                     if let Some(next) = news.chat_cursor {
                         cursor = cursor.max(next);
                         chat = ChatWanted::After(cursor);
                     }
                 }
                 Ok(Err(revoked)) => {
-                    let _ = tx.send(end_event(after, revoked)).await;
+                    let _ = outbox.send(vec![end_event(after, revoked)]).await;
                     return;
                 }
                 // The database is away or the game is gone: try again at the next look.
                 Err(_) => {}
             }
             if presence_looked.is_none_or(|at| at.elapsed() >= presence_every()) {
-                presence_looked = Some(tokio::time::Instant::now());
-                if let Ok(presence) = run(&state, move |conn, _| play::presence(conn, id)).await
-                    && presence_sent.as_ref() != Some(&presence)
+                presence_looked = Some(Instant::now());
+                if let Ok(now) = presence_now(&state, &presence, id).await
+                    && presence_sent.as_ref() != Some(&now)
                 {
                     let event = serde_json::json!({
                         "type": "presence",
-                        "connected": presence.connected,
-                        "spectators": presence.spectators,
+                        "connected": now.connected,
+                        "spectators": now.spectators,
                     });
                     if let Some(data) = sse_event("presence", after, event)
-                        && tx.send(sse::Event::Data(data)).await.is_err()
+                        && outbox.send(vec![sse::Event::Data(data)]).await.is_err()
                     {
                         return;
                     }
-                    presence_sent = Some(presence);
+                    presence_sent = Some(now);
                 }
             }
+            if behind {
+                // Part of a long gap came: the rest at once, from the same read or after it.
+                continue;
+            }
             tokio::select! {
-                keep_going = wait_for_news(&state.hub, &mut notices, Some(id), FALLBACK_POLL) => {
-                    if !keep_going && state.hub.is_shutting_down() {
-                        let _ = tx.send(sse::Event::Comment("the server is restarting: reconnect".into())).await;
-                        return;
+                woke = wait_for_news(&state.hub, &mut notices, Some(id), FALLBACK_POLL) => {
+                    match woke {
+                        Some(at) => not_before = at,
+                        None if state.hub.is_shutting_down() => {
+                            let _ = outbox.send(vec![sse::Event::Comment("the server is restarting: reconnect".into())]).await;
+                            return;
+                        }
+                        None => {}
                     }
                 }
-                () = tx.closed() => return,
+                () = outbox.closed() => return,
             }
         }
     });
-    Ok(Sse::from_infallible_receiver(rx)
-        .with_keep_alive(heartbeat)
-        .with_retry_duration(Duration::from_secs(1)))
+    Ok(response)
 }
 
 /// How often a waiting seek's long-poll tries the pairing again.
@@ -440,10 +647,10 @@ pub async fn seek_long_poll(
     wait: Duration,
 ) -> Result<crate::model::Seek, ApiError> {
     let mut notices = state.hub.notices.subscribe();
-    let deadline = tokio::time::Instant::now() + wait;
-    let mut paired_at: Option<tokio::time::Instant> = None;
+    let deadline = Instant::now() + wait;
+    let mut paired_at: Option<Instant> = None;
     loop {
-        let now = tokio::time::Instant::now();
+        let now = Instant::now();
         let pair = paired_at.is_none_or(|at| now >= at + PAIR_EVERY);
         if pair {
             paired_at = Some(now);
@@ -453,7 +660,7 @@ pub async fn seek_long_poll(
             play::seeks::look(conn, &asker, id, pair, &state.metrics)
         })
         .await?;
-        let now = tokio::time::Instant::now();
+        let now = Instant::now();
         if seek.status != "open" || now >= deadline || state.hub.is_shutting_down() {
             if let Some(game) = seek.game_id {
                 state.hub.publish(Some(game));
@@ -461,7 +668,9 @@ pub async fn seek_long_poll(
             return Ok(seek);
         }
         let left = (deadline - now).min(PAIR_EVERY);
-        if !wait_for_news(&state.hub, &mut notices, None, left).await
+        if wait_for_news(&state.hub, &mut notices, None, left)
+            .await
+            .is_none()
             && state.hub.is_shutting_down()
         {
             return Ok(seek);
@@ -475,7 +684,7 @@ const LOBBY_EVERY: Duration = Duration::from_millis(250);
 
 /// What identifies a lobby listing, apart from the seconds each table has waited (which change
 /// every second and are no news).
-fn lobby_signature(lobby: &Lobby) -> String {
+pub(crate) fn lobby_signature(lobby: &Lobby) -> String {
     let mut value = serde_json::to_value(lobby).unwrap_or_default();
     if let Some(tables) = value.get_mut("tables").and_then(|t| t.as_array_mut()) {
         for table in tables {
@@ -489,59 +698,54 @@ fn lobby_signature(lobby: &Lobby) -> String {
 
 /// The lobby as Server-Sent Events: `event: lobby` with the listing (as `GET /lobby` answers
 /// it) at once and again whenever it changes — a table opened, joined, filled or closed on any
-/// replica — at most every [`LOBBY_EVERY`]; heartbeats; closed when the process stops.
+/// replica — at most every [`LOBBY_EVERY`]; heartbeats; closed when the process stops. Every
+/// lobby stream of the same listing on this process shares its reads.
 pub fn lobby_stream(
     state: web::Data<AppState>,
     query: LobbyQuery,
 ) -> Result<impl actix_web::Responder, ApiError> {
     let slot = StreamSlot::take(&state, None)?;
-    let heartbeat = state.settings.heartbeat;
-    let (tx, rx) = mpsc::channel::<sse::Event>(8);
+    let (outbox, inbox) = queue(SLOW_READER);
+    let response = sse_response(state.settings.heartbeat, inbox);
     actix_web::rt::spawn(async move {
         let _slot = slot;
+        let listing = state.feeds.lobby(&query);
         let mut notices = state.hub.notices.subscribe();
-        let mut sent: Option<String> = None;
+        let mut sent: Option<std::sync::Arc<feeds::Read<feeds::Listing>>> = None;
+        let mut not_before = Instant::now();
         loop {
-            let read = query.clone();
-            let looked = tokio::time::Instant::now();
-            if let Ok(lobby) = run(&state, move |conn, state| {
-                play::lobby(conn, &read, state.settings.open_table_expiry)
-            })
-            .await
+            let looked = Instant::now();
+            if let Ok(read) = feeds::lobby(&state, &listing, &query, not_before).await
+                && sent
+                    .as_ref()
+                    .is_none_or(|sent| sent.value.signature != read.value.signature)
             {
-                let signature = lobby_signature(&lobby);
-                if sent.as_ref() != Some(&signature) {
-                    let Ok(data) = sse::Data::new_json(&lobby) else {
-                        return;
-                    };
-                    if tx
-                        .send(sse::Event::Data(data.event("lobby")))
-                        .await
-                        .is_err()
-                    {
-                        return;
-                    }
-                    sent = Some(signature);
+                let data = sse::Data::new(read.value.json.clone()).event("lobby");
+                if outbox.send(vec![sse::Event::Data(data)]).await.is_err() {
+                    return;
                 }
+                sent = Some(read);
             }
             tokio::select! {
-                keep_going = wait_for_news(&state.hub, &mut notices, None, FALLBACK_POLL) => {
-                    if !keep_going && state.hub.is_shutting_down() {
-                        let _ = tx.send(sse::Event::Comment("the server is restarting: reconnect".into())).await;
-                        return;
+                woke = wait_for_news(&state.hub, &mut notices, None, FALLBACK_POLL) => {
+                    match woke {
+                        Some(at) => not_before = at,
+                        None if state.hub.is_shutting_down() => {
+                            let _ = outbox.send(vec![sse::Event::Comment("the server is restarting: reconnect".into())]).await;
+                            return;
+                        }
+                        None => {}
                     }
                 }
-                () = tx.closed() => return,
+                () = outbox.closed() => return,
             }
             tokio::select! {
                 () = tokio::time::sleep_until(looked + LOBBY_EVERY) => {}
-                () = tx.closed() => return,
+                () = outbox.closed() => return,
             }
         }
     });
-    Ok(Sse::from_infallible_receiver(rx)
-        .with_keep_alive(heartbeat)
-        .with_retry_duration(Duration::from_secs(1)))
+    Ok(response)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -624,10 +828,10 @@ impl futures_core::Stream for Lines {
 /// stops; whether to look again.
 async fn wait_for_account(
     hub: &Hub,
-    notices: &mut broadcast::Receiver<i64>,
+    notices: &mut broadcast::Receiver<Notice>,
     id: i64,
     limit: Duration,
-) -> bool {
+) -> Option<Instant> {
     wait_for(hub, notices, limit, |account| {
         account == id || account == EVERY_GAME
     })
@@ -683,7 +887,7 @@ pub async fn account_stream(
                 return;
             }
         }
-        let mut quiet_since = tokio::time::Instant::now();
+        let mut quiet_since = Instant::now();
         loop {
             let reader = caller.clone();
             let read = run(&state, move |conn, _| {
@@ -697,7 +901,7 @@ pub async fn account_stream(
                             return;
                         }
                         cursor = id;
-                        quiet_since = tokio::time::Instant::now();
+                        quiet_since = Instant::now();
                     }
                 }
                 Ok(Err(revoked)) => {
@@ -712,11 +916,11 @@ pub async fn account_stream(
                 if !sink.heartbeat().await {
                     return;
                 }
-                quiet_since = tokio::time::Instant::now();
+                quiet_since = Instant::now();
             }
             tokio::select! {
-                keep_going = wait_for_account(&state.hub, &mut notices, me, FALLBACK_POLL) => {
-                    if !keep_going && state.hub.is_shutting_down() {
+                woke = wait_for_account(&state.hub, &mut notices, me, FALLBACK_POLL) => {
+                    if woke.is_none() && state.hub.is_shutting_down() {
                         return;
                     }
                 }
@@ -762,11 +966,7 @@ mod tests {
             wait_for_news(&hub, &mut notices, Some(1), Duration::from_secs(60)),
         )
         .await;
-        assert_eq!(
-            waited,
-            Ok(false),
-            "the wait should end at once, saying stop"
-        );
+        assert_eq!(waited, Ok(None), "the wait should end at once, saying stop");
     }
 
     #[tokio::test]
@@ -782,7 +982,7 @@ mod tests {
         tokio::task::yield_now().await;
         hub.shut_down();
         let waited = tokio::time::timeout(Duration::from_secs(5), waiting).await;
-        assert!(matches!(waited, Ok(Ok(false))), "got {waited:?}");
+        assert!(matches!(waited, Ok(Ok(None))), "got {waited:?}");
     }
 
     #[tokio::test]
@@ -790,20 +990,25 @@ mod tests {
         let hub = Hub::default();
         let mut notices = hub.notices.subscribe();
         hub.publish(Some(2));
+        let before = Instant::now();
         hub.publish(Some(1));
         let woke = tokio::time::timeout(
             Duration::from_secs(5),
             wait_for_news(&hub, &mut notices, Some(1), Duration::from_secs(60)),
         )
         .await;
-        assert_eq!(woke, Ok(true));
+        // The wait says when the notice came: a read begun after that sees the change.
+        assert!(
+            matches!(woke, Ok(Some(at)) if at >= before && at <= Instant::now()),
+            "{woke:?}"
+        );
         hub.publish(None);
         let woke = tokio::time::timeout(
             Duration::from_secs(5),
             wait_for_news(&hub, &mut notices, Some(1), Duration::from_secs(60)),
         )
         .await;
-        assert_eq!(woke, Ok(true));
+        assert!(matches!(woke, Ok(Some(_))), "{woke:?}");
         hub.publish(Some(3));
         let quiet = tokio::time::timeout(
             Duration::from_millis(200),
@@ -811,5 +1016,80 @@ mod tests {
         )
         .await;
         assert!(quiet.is_err(), "news of another game woke the wait");
+    }
+
+    #[tokio::test]
+    async fn a_wait_that_runs_out_asks_for_a_read_begun_since_it_began() {
+        let hub = Hub::default();
+        let mut notices = hub.notices.subscribe();
+        let began = Instant::now();
+        let woke = wait_for_news(&hub, &mut notices, Some(1), Duration::from_millis(20)).await;
+        assert!(
+            matches!(woke, Some(at) if at >= began && at + Duration::from_millis(20) <= Instant::now()),
+            "{woke:?}"
+        );
+    }
+
+    fn comment(text: &str) -> sse::Event {
+        sse::Event::Comment(text.to_owned().into())
+    }
+
+    #[tokio::test]
+    async fn a_reader_who_makes_no_room_is_dropped_after_whole_batches_with_a_hint() {
+        use futures_core::Stream;
+        let (outbox, mut inbox) = queue(Duration::from_millis(50));
+        // Batches fit while there is room…
+        for _ in 0..(QUEUE / 4) {
+            let batch = (0..4).map(|i| comment(&i.to_string())).collect();
+            assert_eq!(outbox.send(batch).await, Ok(()));
+        }
+        // …and the next waits for room that never comes: the reader is dropped.
+        let batch = vec![comment("late"), comment("late too")];
+        assert_eq!(outbox.send(batch).await, Err(Ended::Slow));
+        drop(outbox);
+        // The reader still gets everything queued, whole, then the hint, then the end.
+        let mut got = Vec::new();
+        let waker = futures_task_noop();
+        let mut cx = std::task::Context::from_waker(&waker);
+        while let std::task::Poll::Ready(Some(Ok(event))) =
+            std::pin::Pin::new(&mut inbox).poll_next(&mut cx)
+        {
+            got.push(format!("{event:?}"));
+        }
+        assert_eq!(got.len(), QUEUE + 1, "{got:?}");
+        assert!(got[QUEUE].contains("too slowly"), "{:?}", got[QUEUE]);
+        assert!(!got.iter().any(|e| e.contains("late")));
+    }
+
+    #[tokio::test]
+    async fn a_reader_who_leaves_ends_the_sending() {
+        let (outbox, inbox) = queue(Duration::from_secs(60));
+        drop(inbox);
+        assert_eq!(outbox.send(vec![comment("x")]).await, Err(Ended::Gone));
+    }
+
+    #[tokio::test]
+    async fn a_batch_longer_than_the_queue_goes_as_the_reader_makes_room() {
+        use futures_core::Stream;
+        let (outbox, mut inbox) = queue(Duration::from_secs(5));
+        let reader = tokio::spawn(async move {
+            let mut count = 0;
+            while std::future::poll_fn(|cx| std::pin::Pin::new(&mut inbox).poll_next(cx))
+                .await
+                .is_some()
+            {
+                count += 1;
+            }
+            count
+        });
+        let batch = (0..(QUEUE * 3)).map(|i| comment(&i.to_string())).collect();
+        assert_eq!(outbox.send(batch).await, Ok(()));
+        drop(outbox);
+        assert_eq!(reader.await.ok(), Some(QUEUE * 3));
+    }
+
+    /// A waker that does nothing (the test polls by hand).
+    fn futures_task_noop() -> std::task::Waker {
+        std::task::Waker::noop().clone()
     }
 }

@@ -74,6 +74,9 @@ pub struct Metrics {
     pub version_conflicts: AtomicU64,
     pub recovered_games: AtomicU64,
     pub timeouts: AtomicU64,
+    /// Database reads made for streams and long-polls: the shared ones (by all who follow the
+    /// same game or listing) and each follower's own (their chat, their seat, their token).
+    pub stream_reads: AtomicU64,
 }
 
 impl Metrics {
@@ -217,6 +220,13 @@ impl Metrics {
                 "cardroom_turn_timeouts_total",
                 "Moves the server made for a person out of time (and deals between hands).",
                 &self.timeouts,
+            ),
+            (
+                "cardroom_stream_reads_total",
+                "Database reads for streams and long-polls: a game's news, its presence and a \
+                 lobby listing, each shared by everyone following it on this process, and a \
+                 follower's own (chat, seat, token) when it needs one.",
+                &self.stream_reads,
             ),
         ];
         for (name, help, value) in counters {

@@ -470,6 +470,7 @@ impl Application {
             keys: Keys::new(&settings.jwt_secret, settings.token_ttl),
             metrics: Metrics::default(),
             hub: Hub::default(),
+            feeds: crate::feeds::Feeds::default(),
             auth_limiter: crate::limit::AuthLimiter::new(
                 settings.auth_per_minute,
                 settings.auth_burst,

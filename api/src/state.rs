@@ -18,6 +18,8 @@ pub struct AppState {
     pub settings: Settings,
     pub metrics: Metrics,
     pub hub: Hub,
+    /// Reads shared by everyone following the same game or listing on this process.
+    pub feeds: crate::feeds::Feeds,
     pub auth_limiter: crate::limit::AuthLimiter,
     /// The limit on writes, per credential or address.
     pub write_limiter: crate::limit::Limiter,

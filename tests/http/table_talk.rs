@@ -411,6 +411,84 @@ fn a_stream_carries_its_rooms_chat_and_resumes_after_the_last_message(backend: B
     assert_eq!(next.data["event"]["text"], "after the reconnect");
 }
 
+/// The value of the counter `name` on the server's metrics.
+fn counter(server: &Server, name: &str) -> f64 {
+    let text = server
+        .get("/metrics", None)
+        .body
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    text.lines()
+        .find_map(|line| {
+            line.strip_prefix(name)?
+                .strip_prefix(' ')?
+                .trim()
+                .parse()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("no {name} in\n{text}"))
+}
+
+/// Waits for the event that completes version `version` on a stream (it carries the id).
+fn until_version(stream: &std::sync::mpsc::Receiver<Option<SseEvent>>, version: i64) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match stream.recv_timeout(left) {
+            Ok(Some(event))
+                if event.id.as_deref().and_then(|id| id.split(':').next())
+                    == Some(version.to_string().as_str()) =>
+            {
+                return;
+            }
+            Ok(Some(_)) => continue,
+            Ok(None) => panic!("the stream ended before version {version}"),
+            Err(_) => panic!("version {version} did not arrive in time"),
+        }
+    }
+}
+
+fn watchers_of_one_table_share_the_reads_of_its_news(backend: Backend) {
+    const WATCHERS: usize = 24;
+    let server = Server::start(backend);
+    let host = server.guest("host");
+    let guest = server.guest("guest");
+    let id = public_table(&server, &host, &guest);
+    let path = format!("/api/v1/games/{id}/events");
+    let view = server.view(&host, id);
+    let version = view["version"].as_i64().expect("a version");
+    let watchers: Vec<_> = (0..WATCHERS)
+        .map(|i| {
+            let watcher = server.guest(&format!("watcher{i}"));
+            server.sse(&path, &watcher.token, None)
+        })
+        .collect();
+    for stream in &watchers {
+        until_version(stream, version);
+    }
+    let before = counter(&server, "cardroom_stream_reads_total");
+    let mover = if view["to_act"] == view["your_seat"] {
+        &host
+    } else {
+        &guest
+    };
+    let view = server.view(mover, id);
+    let legal = view["legal_moves"].as_array().expect("legal moves").clone();
+    let moved = server.play(mover, &view, &legal[0]);
+    assert_eq!(moved.status, 200, "{moved:?}");
+    for stream in &watchers {
+        until_version(stream, version + 1);
+    }
+    let reads = counter(&server, "cardroom_stream_reads_total") - before;
+    // One shared read of the change (and perhaps a safety-net look or a look at who is at the
+    // table, each shared too) — not one a watcher.
+    assert!(
+        reads >= 1.0 && reads <= (WATCHERS / 4) as f64,
+        "{WATCHERS} watchers made {reads} reads for one move"
+    );
+}
+
 /// Plays a two-sided game to its end by resignation; a game of `kind` with these seats.
 fn finished_game(server: &Server, people: &[&Player], body: Value) -> i64 {
     let (id, view) = server.create(people[0], body);
@@ -643,6 +721,7 @@ on_both_backends!(
     a_stream_carries_its_rooms_chat_and_resumes_after_the_last_message,
     a_rematch_starts_when_every_person_accepts_with_every_seat_moved_on,
     the_view_says_who_is_connected_and_how_many_watch,
+    watchers_of_one_table_share_the_reads_of_its_news,
 );
 
 #[test]

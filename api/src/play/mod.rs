@@ -45,7 +45,8 @@ pub use account::{account_events_for, account_snapshot};
 pub use act::{Action, act};
 pub use lobby::{expire_open_tables, lobby};
 pub use read::{
-    ChatWanted, News, Revoked, authorize_reader, events_after, list, log, news_for, presence, score,
+    ChatWanted, EVENTS_PAGE, News, Personal, Revoked, authorize_reader, events_after, list, log,
+    personal, personal_without_storage, presence, read_log, score,
 };
 pub use recovery::{recover, replay, snapshot_of};
 pub use setup::{create, join};
@@ -76,6 +77,15 @@ fn stored<T: Serialize>(events: &[T]) -> Result<String, ApiError> {
 }
 
 /// Events of a log entry that `viewer` may see.
+/// The events of one stored log entry (version `version`) that `viewer` may see.
+pub fn visible_events(
+    events_json: &str,
+    viewer: Viewer,
+    version: i64,
+) -> Result<Vec<EventOut>, ApiError> {
+    visible(events_json, viewer, version)
+}
+
 fn visible(events_json: &str, viewer: Viewer, version: i64) -> Result<Vec<EventOut>, ApiError> {
     let events: Vec<StoredEvent> = serde_json::from_str(events_json)
         .map_err(|e| ApiError::Internal(format!("stored events do not decode: {e}")))?;

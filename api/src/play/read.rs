@@ -5,9 +5,12 @@ use cardroom_core::{Card, Viewer};
 use cardroom_db::AnyConnection;
 use cardroom_db::games::{self};
 
+use std::sync::Arc;
+
 use super::{load, seat_infos, visible};
 use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::feeds::{GameLog, MAX_ENTRIES};
 use crate::model::{
     ChatMessage, DealOut, EventOut, GameList, GameSummary, ListQuery, LogEntryOut, LogResponse,
     PresenceOut, ScoreResponse,
@@ -114,32 +117,116 @@ impl Revoked {
     }
 }
 
-/// What a reader authorised earlier (an open stream or long-poll) is sent now: the events after
-/// `after` and the chat `chat` asks for, checked again: the token must still be valid and the
-/// caller must still hold the seat they read as. The log is read *before* the seat is checked,
-/// so a batch that includes entries written after the seat changed hands is never delivered (a
-/// seat once handed to a computer is not given back to the person who left it).
-pub fn news_for(
+/// Reads game `id`'s log for its followers, to be shared by all of them (see
+/// [`GameLog`]): on top of `latest` when that reaches back to `after` (then only the entries
+/// since it are read), otherwise from `after`; at most [`MAX_ENTRIES`] entries, the newest.
+pub fn read_log(
+    conn: &mut AnyConnection,
+    id: i64,
+    latest: Option<&GameLog>,
+    after: i64,
+) -> Result<GameLog, ApiError> {
+    let (version, status) = games::version_and_status(conn, id)?
+        .ok_or_else(|| ApiError::NotFound(format!("there is no game {id}")))?;
+    let chat_newest = cardroom_db::talk::newest(conn, id)?;
+    let (mut floor, mut entries, mut read_from) = match latest {
+        Some(latest) if latest.floor <= after && latest.version <= version => {
+            (latest.floor, latest.entries.clone(), latest.version)
+        }
+        _ => {
+            let floor = after.clamp(0, version);
+            (floor, Vec::new(), floor)
+        }
+    };
+    if version - read_from > MAX_ENTRIES {
+        floor = version - MAX_ENTRIES;
+        entries.clear();
+        read_from = floor;
+    }
+    while read_from < version {
+        let rows = games::log_after(conn, id, read_from, EVENTS_PAGE)?;
+        let Some(last) = rows.last() else { break };
+        read_from = last.seq;
+        // (An entry committed after the version was read waits for the next read.)
+        entries.extend(
+            rows.into_iter()
+                .filter(|row| row.seq <= version)
+                .map(|row| Arc::new((row.seq, row.events))),
+        );
+    }
+    let excess = entries.len().saturating_sub(MAX_ENTRIES as usize);
+    if excess > 0 {
+        floor = entries[excess - 1].0;
+        entries.drain(..excess);
+    }
+    Ok(GameLog {
+        version,
+        status,
+        chat_newest,
+        floor,
+        entries,
+    })
+}
+
+/// A follower's own part of a look: the chat they asked for.
+#[derive(Debug)]
+pub struct Personal {
+    pub chat: Vec<ChatMessage>,
+    pub chat_cursor: Option<i64>,
+}
+
+/// The follower's own part of a look when it needs nothing from the database (a session's
+/// caller, watching, with no chat to read: the game's newest chat row is `chat_newest`); none
+/// when it does (see [`personal`]).
+pub fn personal_without_storage(
+    caller: &Caller,
+    viewer: Viewer,
+    chat: ChatWanted,
+    chat_newest: i64,
+) -> Option<Result<Personal, Revoked>> {
+    if caller.token_expired() {
+        return Some(Err(Revoked::TokenExpired));
+    }
+    let chat_cursor = match chat {
+        ChatWanted::No => None,
+        ChatWanted::After(cursor) if chat_newest <= cursor => Some(cursor),
+        ChatWanted::After(_) | ChatWanted::Latest => return None,
+    };
+    if viewer.seat().is_some() || !matches!(caller.credential, crate::auth::Credential::Session) {
+        return None;
+    }
+    Some(Ok(Personal {
+        chat: Vec::new(),
+        chat_cursor,
+    }))
+}
+
+/// The follower's own part of a look at game `id` (in `status`), after the shared read of its
+/// log: the chat `chat` asks for, and a check that the caller may still have what was read —
+/// the token is still valid, and the caller still holds the seat they read as. The check comes
+/// *after* the log was read, so a batch that includes entries written after the seat changed
+/// hands is never delivered (a seat once handed to a computer is not given back to the person
+/// who left it).
+pub fn personal(
     conn: &mut AnyConnection,
     id: i64,
     caller: &Caller,
     viewer: Viewer,
-    after: i64,
+    status: &str,
     chat: ChatWanted,
-) -> Result<Result<News, Revoked>, ApiError> {
+) -> Result<Result<Personal, Revoked>, ApiError> {
     if caller.token_expired() {
         return Ok(Err(Revoked::TokenExpired));
     }
-    let (events, version, status) = events_and_status(conn, id, viewer, after)?;
     let (chat, chat_cursor) = match chat {
         ChatWanted::No => (Vec::new(), None),
         ChatWanted::Latest => {
-            let (chat, cursor) = super::chat::news(conn, id, caller.id, viewer, &status, None)?;
+            let (chat, cursor) = super::chat::news(conn, id, caller.id, viewer, status, None)?;
             (chat, Some(cursor))
         }
         ChatWanted::After(cursor) => {
             let (chat, cursor) =
-                super::chat::news(conn, id, caller.id, viewer, &status, Some(cursor))?;
+                super::chat::news(conn, id, caller.id, viewer, status, Some(cursor))?;
             (chat, Some(cursor))
         }
     };
@@ -153,12 +240,7 @@ pub fn news_for(
             return Ok(Err(Revoked::SeatLost));
         }
     }
-    Ok(Ok(News {
-        events,
-        version,
-        chat,
-        chat_cursor,
-    }))
+    Ok(Ok(Personal { chat, chat_cursor }))
 }
 
 /// Who is at game `id` now: the seats whose people are connected, and how many watch.
@@ -175,7 +257,7 @@ pub fn presence(conn: &mut AnyConnection, id: i64) -> Result<PresenceOut, ApiErr
 }
 
 /// The most log entries one events answer covers.
-const EVENTS_PAGE: i64 = 500;
+pub const EVENTS_PAGE: i64 = 500;
 
 /// `GET /games/{id}/log`.
 pub fn log(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<LogResponse, ApiError> {

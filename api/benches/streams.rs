@@ -1,0 +1,338 @@
+//! Many waiting streams on one replica: the server's memory and idle CPU with thousands of
+//! Server-Sent Events streams open, and how long one move takes to reach a thousand watchers of
+//! its game.
+//!
+//! `scripts/with-postgres cargo bench -p cardroom-api --bench streams [-- STREAMS [WATCHERS]]`
+//!
+//! Defaults: 10,000 streams, of which 1,000 watch one game (the one that moves), half of the
+//! rest watch 49 other games and the other half follow the lobby. Everything is on loopback; the
+//! bench raises its own (and so the server's) soft open-file limit with `prlimit`. It prints the
+//! time to open the streams, the server's resident memory, its CPU and database reads while
+//! only heartbeats flow, and the delay from each of a few moves' responses to its arrival at
+//! each watcher (p50, p99, max), with the deliveries never made (starved watchers) and the
+//! streams the server closed.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "benchmark")]
+
+use std::net::SocketAddr;
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+#[allow(
+    dead_code,
+    reason = "shared with the HTTP tests; the benchmark uses part of it"
+)]
+#[path = "../../tests/http/support.rs"]
+mod support;
+
+use support::{Backend, Server};
+
+/// What the streams share: the version they wait for, and when each saw it.
+struct Board {
+    started: Instant,
+    /// The version whose arrival is timed (0: none yet).
+    target: AtomicI64,
+    /// For each stream, nanoseconds after `started` when the target arrived (0: not yet).
+    arrived: Vec<AtomicU64>,
+    connected: AtomicUsize,
+    refused: AtomicUsize,
+    closed: AtomicUsize,
+}
+
+/// Opens one stream and reads it until the server closes it or the bench ends.
+async fn follow(addr: SocketAddr, request: Arc<String>, board: Arc<Board>, slot: usize) {
+    let Ok(mut socket) = tokio::net::TcpStream::connect(addr).await else {
+        board.refused.fetch_add(1, Ordering::SeqCst);
+        return;
+    };
+    if socket.write_all(request.as_bytes()).await.is_err() {
+        board.refused.fetch_add(1, Ordering::SeqCst);
+        return;
+    }
+    let mut buffer = vec![0u8; 4096];
+    // What was read, kept short: a marker may straddle two reads.
+    let mut tail: Vec<u8> = Vec::new();
+    let mut headers = true;
+    loop {
+        let n = match socket.read(&mut buffer).await {
+            Ok(0) | Err(_) => {
+                board.closed.fetch_add(1, Ordering::SeqCst);
+                return;
+            }
+            Ok(n) => n,
+        };
+        tail.extend_from_slice(&buffer[..n]);
+        if headers {
+            if !tail.windows(4).any(|w| w == b"\r\n\r\n") {
+                continue;
+            }
+            headers = false;
+            if tail.starts_with(b"HTTP/1.1 200") {
+                board.connected.fetch_add(1, Ordering::SeqCst);
+            } else {
+                board.refused.fetch_add(1, Ordering::SeqCst);
+                return;
+            }
+        }
+        let target = board.target.load(Ordering::SeqCst);
+        if target > 0 && board.arrived[slot].load(Ordering::SeqCst) == 0 {
+            let marker = format!("\"version\":{target},");
+            if tail.windows(marker.len()).any(|w| w == marker.as_bytes()) {
+                let at = board.started.elapsed().as_nanos() as u64;
+                board.arrived[slot].store(at.max(1), Ordering::SeqCst);
+            }
+        }
+        if tail.len() > 256 {
+            tail.drain(..tail.len() - 256);
+        }
+    }
+}
+
+/// The server's resident memory, in MiB.
+fn rss_mib(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kib: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap();
+    kib / 1024.0
+}
+
+/// The server's CPU time so far (user and system), in seconds.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    let hz: f64 = String::from_utf8(
+        Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap()
+    .trim()
+    .parse()
+    .unwrap();
+    ticks / hz
+}
+
+/// The server's count of database reads made for streams.
+fn stream_reads(server: &Server) -> f64 {
+    let text = server.get("/metrics", None).body;
+    let text = text.as_str().unwrap_or_default();
+    text.lines()
+        .find_map(|l| l.strip_prefix("cardroom_stream_reads_total "))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(f64::NAN)
+}
+
+/// Moves timed on their way to the watchers.
+const MOVES: usize = 5;
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn main() {
+    let numbers: Vec<usize> = std::env::args().filter_map(|a| a.parse().ok()).collect();
+    let streams = numbers.first().copied().unwrap_or(10_000);
+    let watchers = numbers.get(1).copied().unwrap_or(1_000).min(streams);
+    // Each side (this process and the server it starts, which inherits the limit) holds one
+    // descriptor a stream. The soft limit is raised; the hard one must allow it.
+    let files = streams + 1024;
+    let raised = Command::new("prlimit")
+        .args([
+            "--pid",
+            &std::process::id().to_string(),
+            &format!("--nofile={files}:"),
+        ])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        raised,
+        "could not raise the open-file limit to {files} (see `ulimit -Hn`)"
+    );
+    let backend = if std::env::var("CARDROOM_TEST_POSTGRES_URL").is_ok() {
+        Backend::Postgres
+    } else {
+        Backend::Sqlite
+    };
+    let limit = (streams + 100).to_string();
+    let server = Server::start_with(
+        backend,
+        &[
+            ("CARDROOM_WORKERS", "2"),
+            ("CARDROOM_DB_POOL", "16"),
+            ("CARDROOM_MAX_STREAMS", &limit),
+            ("CARDROOM_MAX_STREAMS_PER_ACCOUNT", &limit),
+        ],
+    );
+    let pid = server.pid();
+    let addr: SocketAddr = server
+        .url("")
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+    let host = server.guest("host");
+    let watcher = server.guest("watcher");
+    let games: Vec<(i64, i64)> = (0..50)
+        .map(|_| {
+            let (id, view) = server.create(
+                &host,
+                json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}], "visibility": "public"}),
+            );
+            (id, view["version"].as_i64().unwrap())
+        })
+        .collect();
+    let request = |path: &str, token: Option<&str>| {
+        let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+        Arc::new(format!(
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n{auth}\r\n"
+        ))
+    };
+    let board = Arc::new(Board {
+        started: Instant::now(),
+        target: AtomicI64::new(0),
+        arrived: (0..streams).map(|_| AtomicU64::new(0)).collect(),
+        connected: AtomicUsize::new(0),
+        refused: AtomicUsize::new(0),
+        closed: AtomicUsize::new(0),
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let rss_before = rss_mib(pid);
+    let opening = Instant::now();
+    for slot in 0..streams {
+        let others = streams - watchers;
+        let request = if slot < watchers {
+            let (id, version) = games[0];
+            request(
+                &format!("/api/v1/games/{id}/events?after={version}"),
+                Some(&watcher.token),
+            )
+        } else if (slot - watchers) < others / 2 {
+            let (id, version) = games[1 + slot % 49];
+            request(
+                &format!("/api/v1/games/{id}/events?after={version}"),
+                Some(&watcher.token),
+            )
+        } else {
+            request("/api/v1/lobby", None)
+        };
+        runtime.spawn(follow(addr, request, board.clone(), slot));
+        // Open in steps, so the listen queue never overflows.
+        if slot % 500 == 499 {
+            let deadline = Instant::now() + Duration::from_secs(60);
+            while board.connected.load(Ordering::SeqCst) + board.refused.load(Ordering::SeqCst)
+                < slot + 1
+                && Instant::now() < deadline
+            {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while board.connected.load(Ordering::SeqCst) + board.refused.load(Ordering::SeqCst) < streams
+        && Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let opened = opening.elapsed();
+    println!(
+        "{backend:?}: {} of {streams} streams open in {:.1} s ({} refused); server RSS {:.0} MiB \
+         before, {:.0} MiB with them",
+        board.connected.load(Ordering::SeqCst),
+        opened.as_secs_f64(),
+        board.refused.load(Ordering::SeqCst),
+        rss_before,
+        rss_mib(pid),
+    );
+    // Idle: only heartbeats (and the streams' own safety-net reads) flow.
+    std::thread::sleep(Duration::from_secs(3));
+    let reads0 = stream_reads(&server);
+    let (cpu0, wall0) = (cpu_seconds(pid), Instant::now());
+    std::thread::sleep(Duration::from_secs(20));
+    let idle_secs = wall0.elapsed().as_secs_f64();
+    let idle = (cpu_seconds(pid) - cpu0) / idle_secs;
+    println!(
+        "idle: server CPU {:.0}% of one core over 20 s; {:.0} database reads a second for the \
+         streams; RSS {:.0} MiB",
+        idle * 100.0,
+        (stream_reads(&server) - reads0) / idle_secs,
+        rss_mib(pid)
+    );
+    // Moves in the watched game, each timed from its response to each watcher's reading it.
+    let (id, _) = games[0];
+    let mut delays: Vec<Duration> = Vec::new();
+    let mut starved = 0;
+    let reads0 = stream_reads(&server);
+    for _ in 0..MOVES {
+        // The computer answers each move: wait for the turn to come back.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let view = loop {
+            let view = server.view(&host, id);
+            if view["to_act"] == view["your_seat"] || Instant::now() > deadline {
+                break view;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        for arrived in &board.arrived[..watchers] {
+            arrived.store(0, Ordering::SeqCst);
+        }
+        board
+            .target
+            .store(view["version"].as_i64().unwrap() + 1, Ordering::SeqCst);
+        let reply = server.play(&host, &view, &view["legal_moves"][0]);
+        assert_eq!(reply.status, 200, "{reply:?}");
+        // A watcher may hear of the move before its maker has the answer: no delay, then.
+        let answered = board.started.elapsed().as_nanos() as u64;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let reached = || {
+            board.arrived[..watchers]
+                .iter()
+                .filter(|a| a.load(Ordering::SeqCst) > 0)
+                .count()
+        };
+        while reached() < watchers && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let round: Vec<Duration> = board.arrived[..watchers]
+            .iter()
+            .map(|a| a.load(Ordering::SeqCst))
+            .filter(|&at| at > 0)
+            .map(|at| Duration::from_nanos(at.saturating_sub(answered)))
+            .collect();
+        starved += watchers - round.len();
+        delays.extend(round);
+    }
+    delays.sort();
+    println!(
+        "{MOVES} moves to {watchers} watchers each: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; {} \
+         deliveries never made; {:.0} database reads for the streams meanwhile; {} streams \
+         closed by the server; RSS {:.0} MiB",
+        percentile(&delays, 0.50).as_secs_f64() * 1000.0,
+        percentile(&delays, 0.99).as_secs_f64() * 1000.0,
+        delays.last().copied().unwrap_or_default().as_secs_f64() * 1000.0,
+        starved,
+        stream_reads(&server) - reads0,
+        board.closed.load(Ordering::SeqCst),
+        rss_mib(pid),
+    );
+    runtime.shutdown_background();
+}
