@@ -3,15 +3,16 @@
 //! and the JSON long-poll built on it; and the shutdown signal that closes streams.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use actix_web::Either;
 use actix_web::web;
 use actix_web_lab::sse::{self, Sse};
 use cardroom_core::Viewer;
-use tokio::sync::{Notify, broadcast, mpsc};
+use tokio::sync::{Notify, broadcast, mpsc, watch};
 use tokio::time::Instant;
 
 use crate::auth::Caller;
@@ -22,8 +23,8 @@ use crate::play::{self, ChatWanted, News, Revoked};
 use crate::routes::run;
 use crate::state::AppState;
 
-/// A notice that means "look again at every game" (notices may have been missed).
-const EVERY_GAME: i64 = -1;
+/// An account notice that means "look again, every account" (notices may have been missed).
+const EVERY_ACCOUNT: i64 = -1;
 
 /// How often a waiting request looks again even without a notice (a safety net; on SQLite
 /// shared by several processes, the only way news arrives).
@@ -33,10 +34,17 @@ const FALLBACK_POLL: Duration = Duration::from_millis(1000);
 /// that sees the change).
 type Notice = (i64, Instant);
 
-/// The hub: a broadcast of game ids that changed, and one of accounts with new events.
+/// The hub: for each game followed on this process, the time of its latest change; the time
+/// of any game's latest change (for those who follow them all: the lobby, waiting seeks); and a
+/// broadcast of accounts with new events.
+///
+/// A game's followers wait on that game's own channel, so a change wakes only those who follow
+/// it, and changes that come while they are busy wake them once (with the latest time: a read
+/// begun after it sees them all).
 #[derive(Debug)]
 pub struct Hub {
-    notices: broadcast::Sender<Notice>,
+    games: Mutex<GameChannels>,
+    any_game: watch::Sender<Instant>,
     accounts: broadcast::Sender<Notice>,
     shutdown: Notify,
     shutting_down: AtomicBool,
@@ -45,10 +53,25 @@ pub struct Hub {
     streams_by_account: Mutex<HashMap<i64, usize>>,
 }
 
+/// The games' channels: one a game someone on this process follows.
+#[derive(Debug)]
+struct GameChannels {
+    map: HashMap<i64, watch::Sender<Instant>>,
+    /// The size at which channels nobody follows any more are next dropped.
+    prune_at: usize,
+}
+
+/// Below this many game channels, none is dropped.
+const KEEP_CHANNELS: usize = 256;
+
 impl Default for Hub {
     fn default() -> Hub {
         Hub {
-            notices: broadcast::channel(4096).0,
+            games: Mutex::new(GameChannels {
+                map: HashMap::new(),
+                prune_at: KEEP_CHANNELS,
+            }),
+            any_game: watch::channel(Instant::now()).0,
             accounts: broadcast::channel(4096).0,
             shutdown: Notify::new(),
             shutting_down: AtomicBool::new(false),
@@ -61,9 +84,41 @@ impl Default for Hub {
 impl Hub {
     /// Game `id` changed (or, with `None`, anything may have).
     pub fn publish(&self, id: Option<i64>) {
-        let _ = self
-            .notices
-            .send((id.unwrap_or(EVERY_GAME), Instant::now()));
+        let now = Instant::now();
+        {
+            let games = self.games.lock().unwrap_or_else(PoisonError::into_inner);
+            match id {
+                Some(id) => {
+                    if let Some(channel) = games.map.get(&id) {
+                        channel.send_replace(now);
+                    }
+                }
+                None => {
+                    for channel in games.map.values() {
+                        channel.send_replace(now);
+                    }
+                }
+            }
+        }
+        self.any_game.send_replace(now);
+    }
+
+    /// The changes of game `id` (with `None`, of every game), from now on.
+    fn changes(&self, id: Option<i64>) -> watch::Receiver<Instant> {
+        let Some(id) = id else {
+            return self.any_game.subscribe();
+        };
+        let mut games = self.games.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(channel) = games.map.get(&id) {
+            return channel.subscribe();
+        }
+        if games.map.len() >= games.prune_at {
+            games.map.retain(|_, channel| channel.receiver_count() > 0);
+            games.prune_at = (games.map.len() * 2).max(KEEP_CHANNELS);
+        }
+        let (channel, changes) = watch::channel(Instant::now());
+        games.map.insert(id, channel);
+        changes
     }
 
     /// Account `id` has new events.
@@ -79,7 +134,7 @@ impl Hub {
             Notice::Account(id) => self.publish_account(id),
             Notice::Everything => {
                 self.publish(None);
-                self.publish_account(EVERY_GAME);
+                self.publish_account(EVERY_ACCOUNT);
             }
         }
     }
@@ -101,30 +156,13 @@ impl Hub {
     }
 }
 
-/// Waits until game `id` (or, with `None`, any game) may have news, `limit` passes, or the
-/// process stops. Returns the instant a read must have begun after to see the news (see
-/// [`wait_for`]); none: stop.
-async fn wait_for_news(
+/// Waits until `woken` resolves, `limit` passes, or the process stops. Returns the instant a
+/// read must have begun after to see what woke the wait — what `woken` says; the wait's start,
+/// when `limit` passed — or none when the process stops.
+async fn wait_until(
     hub: &Hub,
-    notices: &mut broadcast::Receiver<Notice>,
-    id: Option<i64>,
     limit: Duration,
-) -> Option<Instant> {
-    wait_for(hub, notices, limit, |game| {
-        id.is_none_or(|id| game == id || game == EVERY_GAME)
-    })
-    .await
-}
-
-/// Waits until a notice `wanted` says yes to comes (or notices were missed), `limit` passes, or
-/// the process stops. Returns the instant a read must have begun after to see what woke the
-/// wait — the notice's time; now, when notices were missed; the wait's start, when `limit`
-/// passed — or none when the process stops.
-async fn wait_for(
-    hub: &Hub,
-    notices: &mut broadcast::Receiver<Notice>,
-    limit: Duration,
-    wanted: impl Fn(i64) -> bool,
+    woken: impl Future<Output = Instant>,
 ) -> Option<Instant> {
     // Register for the shutdown notice before looking at the flag: `notify_waiters` wakes only
     // those registered, so a request busy elsewhere when the signal came sees the flag instead.
@@ -135,20 +173,29 @@ async fn wait_for(
         return None;
     }
     let began = Instant::now();
-    let deadline = tokio::time::sleep(limit);
-    tokio::pin!(deadline);
-    loop {
-        tokio::select! {
-            notice = notices.recv() => match notice {
-                Ok((changed, at)) if wanted(changed) => return Some(at),
-                Ok(_) => continue,
-                Err(broadcast::error::RecvError::Lagged(_)) => return Some(Instant::now()),
-                Err(broadcast::error::RecvError::Closed) => return None,
-            },
-            () = &mut deadline => return Some(began),
-            () = &mut shutdown => return None,
-        }
+    tokio::select! {
+        at = woken => Some(at),
+        () = tokio::time::sleep(limit) => Some(began),
+        () = &mut shutdown => None,
     }
+}
+
+/// Waits until the followed game (or games) changes — at once if it changed since the last
+/// wait — `limit` passes, or the process stops (see [`wait_until`]): the time of the latest
+/// change.
+async fn wait_for_news(
+    hub: &Hub,
+    changes: &mut watch::Receiver<Instant>,
+    limit: Duration,
+) -> Option<Instant> {
+    wait_until(hub, limit, async {
+        match changes.changed().await {
+            Ok(()) => *changes.borrow_and_update(),
+            // (The hub keeps a channel while anyone follows it: this does not happen.)
+            Err(_) => std::future::pending().await,
+        }
+    })
+    .await
 }
 
 /// Who follows a game: its id, the caller, and who they were authorised to read as.
@@ -239,7 +286,7 @@ pub async fn long_poll(
     let _following = state.presence.follow(caller.id, id);
     let follower = Follower { id, caller, viewer };
     let log = state.feeds.game(id);
-    let mut notices = state.hub.notices.subscribe();
+    let mut changes = state.hub.changes(Some(id));
     let deadline = Instant::now() + wait;
     let chat = chat_after.map_or(ChatWanted::No, ChatWanted::After);
     let mut not_before = Instant::now();
@@ -253,7 +300,7 @@ pub async fn long_poll(
             true
         } else {
             let left = (deadline - now).min(FALLBACK_POLL);
-            match wait_for_news(&state.hub, &mut notices, Some(id), left).await {
+            match wait_for_news(&state.hub, &mut changes, left).await {
                 Some(at) => {
                     not_before = at;
                     false
@@ -561,7 +608,7 @@ pub fn stream(
         let follower = Follower { id, caller, viewer };
         let log = state.feeds.game(id);
         let presence = state.feeds.presence(id);
-        let mut notices = state.hub.notices.subscribe();
+        let mut changes = state.hub.changes(Some(id));
         let mut after = after;
         let mut chat = chat;
         let mut cursor = match chat {
@@ -617,7 +664,7 @@ pub fn stream(
                 continue;
             }
             tokio::select! {
-                woke = wait_for_news(&state.hub, &mut notices, Some(id), FALLBACK_POLL) => {
+                woke = wait_for_news(&state.hub, &mut changes, FALLBACK_POLL) => {
                     match woke {
                         Some(at) => not_before = at,
                         None if state.hub.is_shutting_down() => {
@@ -646,7 +693,7 @@ pub async fn seek_long_poll(
     id: i64,
     wait: Duration,
 ) -> Result<crate::model::Seek, ApiError> {
-    let mut notices = state.hub.notices.subscribe();
+    let mut changes = state.hub.changes(None);
     let deadline = Instant::now() + wait;
     let mut paired_at: Option<Instant> = None;
     loop {
@@ -668,7 +715,7 @@ pub async fn seek_long_poll(
             return Ok(seek);
         }
         let left = (deadline - now).min(PAIR_EVERY);
-        if wait_for_news(&state.hub, &mut notices, None, left)
+        if wait_for_news(&state.hub, &mut changes, left)
             .await
             .is_none()
             && state.hub.is_shutting_down()
@@ -710,7 +757,7 @@ pub fn lobby_stream(
     actix_web::rt::spawn(async move {
         let _slot = slot;
         let listing = state.feeds.lobby(&query);
-        let mut notices = state.hub.notices.subscribe();
+        let mut changes = state.hub.changes(None);
         let mut sent: Option<std::sync::Arc<feeds::Read<feeds::Listing>>> = None;
         let mut not_before = Instant::now();
         loop {
@@ -727,7 +774,7 @@ pub fn lobby_stream(
                 sent = Some(read);
             }
             tokio::select! {
-                woke = wait_for_news(&state.hub, &mut notices, None, FALLBACK_POLL) => {
+                woke = wait_for_news(&state.hub, &mut changes, FALLBACK_POLL) => {
                     match woke {
                         Some(at) => not_before = at,
                         None if state.hub.is_shutting_down() => {
@@ -761,9 +808,11 @@ pub enum StreamFormat {
     NdJson,
 }
 
-/// Where an account stream's events go, in its form.
+/// Where an account stream's events go, in its form. Either holds at most [`QUEUE`] events,
+/// and a reader who makes no room for [`SLOW_READER`] is dropped (the SSE form ends with
+/// [`SLOW_HINT`]); the client resumes after the last event id it has.
 enum Sink {
-    Sse(mpsc::Sender<sse::Event>),
+    Sse(Outbox),
     Lines(mpsc::Sender<actix_web::web::Bytes>),
 }
 
@@ -771,7 +820,7 @@ impl Sink {
     /// Sends one event; false once the client has gone.
     async fn send(&self, id: Option<i64>, event: &serde_json::Value) -> bool {
         match self {
-            Sink::Sse(tx) => {
+            Sink::Sse(outbox) => {
                 let Ok(mut data) = sse::Data::new_json(event) else {
                     return true;
                 };
@@ -781,12 +830,14 @@ impl Sink {
                 if let Some(id) = id {
                     data = data.id(id.to_string());
                 }
-                tx.send(sse::Event::Data(data)).await.is_ok()
+                outbox.send(vec![sse::Event::Data(data)]).await.is_ok()
             }
             Sink::Lines(tx) => {
                 let mut line = event.to_string();
                 line.push('\n');
-                tx.send(actix_web::web::Bytes::from(line)).await.is_ok()
+                tx.send_timeout(actix_web::web::Bytes::from(line), SLOW_READER)
+                    .await
+                    .is_ok()
             }
         }
     }
@@ -796,7 +847,7 @@ impl Sink {
         match self {
             Sink::Sse(_) => true,
             Sink::Lines(tx) => tx
-                .send(actix_web::web::Bytes::from_static(b"\n"))
+                .send_timeout(actix_web::web::Bytes::from_static(b"\n"), SLOW_READER)
                 .await
                 .is_ok(),
         }
@@ -804,7 +855,7 @@ impl Sink {
 
     async fn closed(&self) {
         match self {
-            Sink::Sse(tx) => tx.closed().await,
+            Sink::Sse(outbox) => outbox.closed().await,
             Sink::Lines(tx) => tx.closed().await,
         }
     }
@@ -825,15 +876,23 @@ impl futures_core::Stream for Lines {
 }
 
 /// Waits until account `id` (or every account) may have news, `limit` passes, or the process
-/// stops; whether to look again.
+/// stops (see [`wait_until`]).
 async fn wait_for_account(
     hub: &Hub,
     notices: &mut broadcast::Receiver<Notice>,
     id: i64,
     limit: Duration,
 ) -> Option<Instant> {
-    wait_for(hub, notices, limit, |account| {
-        account == id || account == EVERY_GAME
+    wait_until(hub, limit, async {
+        loop {
+            match notices.recv().await {
+                Ok((account, at)) if account == id || account == EVERY_ACCOUNT => return at,
+                Ok(_) => continue,
+                // Notices were missed: look again now.
+                Err(broadcast::error::RecvError::Lagged(_)) => return Instant::now(),
+                Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
+            }
+        }
     })
     .await
 }
@@ -866,14 +925,14 @@ pub async fn account_stream(
     let heartbeat = state.settings.heartbeat;
     let (sink, response) = match format {
         StreamFormat::Sse => {
-            let (tx, rx) = mpsc::channel::<sse::Event>(64);
-            let stream = Sse::from_infallible_receiver(rx)
-                .with_keep_alive(heartbeat)
-                .with_retry_duration(Duration::from_secs(1));
-            (Sink::Sse(tx), Either::Left(stream))
+            let (outbox, inbox) = queue(SLOW_READER);
+            (
+                Sink::Sse(outbox),
+                Either::Left(sse_response(heartbeat, inbox)),
+            )
         }
         StreamFormat::NdJson => {
-            let (tx, rx) = mpsc::channel(64);
+            let (tx, rx) = mpsc::channel(QUEUE);
             (Sink::Lines(tx), Either::Right(Lines(rx)))
         }
     };
@@ -959,11 +1018,11 @@ mod tests {
     #[tokio::test]
     async fn a_wait_begun_after_the_stop_signal_ends_at_once() {
         let hub = Hub::default();
-        let mut notices = hub.notices.subscribe();
+        let mut changes = hub.changes(Some(1));
         hub.shut_down();
         let waited = tokio::time::timeout(
             Duration::from_secs(5),
-            wait_for_news(&hub, &mut notices, Some(1), Duration::from_secs(60)),
+            wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
         )
         .await;
         assert_eq!(waited, Ok(None), "the wait should end at once, saying stop");
@@ -972,12 +1031,12 @@ mod tests {
     #[tokio::test]
     async fn a_stop_signal_ends_a_wait_in_progress() {
         let hub = std::sync::Arc::new(Hub::default());
-        let mut notices = hub.notices.subscribe();
+        let mut changes = hub.changes(Some(1));
         let waiting = {
             let hub = hub.clone();
-            tokio::spawn(async move {
-                wait_for_news(&hub, &mut notices, Some(1), Duration::from_secs(60)).await
-            })
+            tokio::spawn(
+                async move { wait_for_news(&hub, &mut changes, Duration::from_secs(60)).await },
+            )
         };
         tokio::task::yield_now().await;
         hub.shut_down();
@@ -988,13 +1047,13 @@ mod tests {
     #[tokio::test]
     async fn news_of_the_game_or_of_every_game_ends_a_wait_and_others_do_not() {
         let hub = Hub::default();
-        let mut notices = hub.notices.subscribe();
+        let mut changes = hub.changes(Some(1));
         hub.publish(Some(2));
         let before = Instant::now();
         hub.publish(Some(1));
         let woke = tokio::time::timeout(
             Duration::from_secs(5),
-            wait_for_news(&hub, &mut notices, Some(1), Duration::from_secs(60)),
+            wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
         )
         .await;
         // The wait says when the notice came: a read begun after that sees the change.
@@ -1005,29 +1064,74 @@ mod tests {
         hub.publish(None);
         let woke = tokio::time::timeout(
             Duration::from_secs(5),
-            wait_for_news(&hub, &mut notices, Some(1), Duration::from_secs(60)),
+            wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
         )
         .await;
         assert!(matches!(woke, Ok(Some(_))), "{woke:?}");
         hub.publish(Some(3));
         let quiet = tokio::time::timeout(
             Duration::from_millis(200),
-            wait_for_news(&hub, &mut notices, Some(1), Duration::from_secs(60)),
+            wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
         )
         .await;
         assert!(quiet.is_err(), "news of another game woke the wait");
+        // Who follows every game hears them all.
+        let mut every = hub.changes(None);
+        hub.publish(Some(3));
+        let woke = tokio::time::timeout(
+            Duration::from_secs(5),
+            wait_for_news(&hub, &mut every, Duration::from_secs(60)),
+        )
+        .await;
+        assert!(matches!(woke, Ok(Some(_))), "{woke:?}");
     }
 
     #[tokio::test]
     async fn a_wait_that_runs_out_asks_for_a_read_begun_since_it_began() {
         let hub = Hub::default();
-        let mut notices = hub.notices.subscribe();
+        let mut changes = hub.changes(Some(1));
         let began = Instant::now();
-        let woke = wait_for_news(&hub, &mut notices, Some(1), Duration::from_millis(20)).await;
+        let woke = wait_for_news(&hub, &mut changes, Duration::from_millis(20)).await;
         assert!(
             matches!(woke, Some(at) if at >= began && at + Duration::from_millis(20) <= Instant::now()),
             "{woke:?}"
         );
+    }
+
+    #[tokio::test]
+    async fn changes_made_while_nobody_waited_wake_the_next_wait_once_with_the_latest_time() {
+        let hub = Hub::default();
+        let mut changes = hub.changes(Some(1));
+        hub.publish(Some(1));
+        hub.publish(Some(1));
+        let latest = Instant::now();
+        hub.publish(Some(1));
+        let woke = tokio::time::timeout(
+            Duration::from_secs(5),
+            wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
+        )
+        .await;
+        assert!(matches!(woke, Ok(Some(at)) if at >= latest), "{woke:?}");
+        let quiet = tokio::time::timeout(
+            Duration::from_millis(100),
+            wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
+        )
+        .await;
+        assert!(quiet.is_err(), "the same changes woke a second wait");
+    }
+
+    #[test]
+    fn channels_of_games_nobody_follows_are_dropped_as_they_grow() {
+        let hub = Hub::default();
+        let followed = hub.changes(Some(-5));
+        for id in 0..(KEEP_CHANNELS as i64 * 3) {
+            drop(hub.changes(Some(id)));
+        }
+        let kept = hub.games.lock().map(|games| games.map.len()).unwrap_or(0);
+        assert!(kept <= KEEP_CHANNELS, "{kept} channels kept");
+        // The followed game's channel is still the one its follower listens on.
+        hub.publish(Some(-5));
+        assert!(followed.has_changed().unwrap_or(false));
     }
 
     fn comment(text: &str) -> sse::Event {
