@@ -237,9 +237,9 @@ async fn look(
         Some(personal) => personal,
         None => {
             state.metrics.stream_reads.fetch_add(1, Ordering::Relaxed);
-            let (reader, status) = (caller.clone(), log.status.clone());
+            let (reader, status, newest) = (caller.clone(), log.status.clone(), log.chat_newest);
             run(state, move |conn, _| {
-                play::personal(conn, id, &reader, viewer, &status, chat)
+                play::personal(conn, id, &reader, viewer, (&status, newest), chat)
             })
             .await?
         }

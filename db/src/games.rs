@@ -830,6 +830,67 @@ pub fn version(conn: &mut AnyConnection, id: i64) -> Result<Option<i64>, DbError
         .map_err(DbError::from)
 }
 
+/// What a game's followers read when it may have changed, in one statement: its version, its
+/// status, its newest chat row's id (0 for none), and its log entries after version `from` up
+/// to the version, oldest first, at most `limit` (as `(version, stored events)`). None if there
+/// is no such game.
+pub fn news_since(
+    conn: &mut AnyConnection,
+    id: i64,
+    from: i64,
+    limit: i64,
+) -> Result<Option<GameNews>, DbError> {
+    use crate::schema::chat;
+    let newest = chat::table
+        .filter(chat::game_id.eq(id))
+        .select(diesel::dsl::max(chat::id))
+        .single_value();
+    let rows: Vec<NewsRow> = games::table
+        .left_join(
+            game_log::table.on(game_log::game_id
+                .eq(games::id)
+                .and(game_log::seq.gt(from))
+                .and(game_log::seq.le(games::version))),
+        )
+        .filter(games::id.eq(id))
+        .select((
+            games::version,
+            games::status,
+            newest,
+            game_log::seq.nullable(),
+            game_log::events.nullable(),
+        ))
+        .order(game_log::seq.asc())
+        .limit(limit.max(1))
+        .load(conn)?;
+    let Some((version, status, chat_newest, _, _)) = rows.first().cloned() else {
+        return Ok(None);
+    };
+    let entries = rows
+        .into_iter()
+        .filter_map(|(_, _, _, seq, events)| seq.zip(events))
+        .collect();
+    Ok(Some(GameNews {
+        version,
+        status,
+        chat_newest: chat_newest.unwrap_or(0),
+        entries,
+    }))
+}
+
+/// A row of [`news_since`]'s statement: the game's version, status and newest chat row, and
+/// one log entry (none when there is no entry to read).
+type NewsRow = (i64, String, Option<i64>, Option<i64>, Option<String>);
+
+/// See [`news_since`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameNews {
+    pub version: i64,
+    pub status: String,
+    pub chat_newest: i64,
+    pub entries: Vec<(i64, String)>,
+}
+
 /// The current version and status of a game (cheap: for following its changes).
 pub fn version_and_status(
     conn: &mut AnyConnection,

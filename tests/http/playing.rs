@@ -137,6 +137,78 @@ fn two_people_play_basra_to_the_end_with_the_invite_code(backend: Backend) {
     assert_eq!(winners.len(), 1);
 }
 
+/// Reads a stream until the event that completes version `last`; returns its events' data.
+fn stream_until(path: &str, server: &Server, token: &str, last: i64) -> Vec<Value> {
+    let stream = server.sse(path, token, None);
+    let mut events = Vec::new();
+    loop {
+        let event = stream
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the stream went on")
+            .expect("the stream did not end");
+        if ["presence", "chat", "chat_hidden"].contains(&event.event.as_str()) {
+            continue;
+        }
+        events.push(event.data.clone());
+        if event.id.as_deref() == Some(last.to_string().as_str()) {
+            return events;
+        }
+    }
+}
+
+fn a_long_game_streams_from_the_start_in_pages_each_version_once(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    let karim = server.guest("karim");
+    let (id, view) = server.create(
+        &amira,
+        json!({"kind": "basra", "variant": "classic44", "seats": [{}, {}], "seed": "00000000000000000000000000000000000000000000000000000000000000a7", "options": {"target": 400}}),
+    );
+    let joined = server.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&karim.token),
+        &json!({"invite_code": view["invite_code"]}),
+    );
+    assert_eq!(joined.status, 200, "{joined:?}");
+    let end = play_out(&server, id, &[&amira, &karim], |legal| legal[0].clone());
+    let last = end["version"].as_i64().unwrap();
+    // Longer than one page of events (500 versions): the stream reads on without waiting.
+    assert!(last > 500, "only {last} versions");
+    let log = server.get(&format!("/api/v1/games/{id}/log"), Some(&karim.token));
+    assert_eq!(log.status, 200, "{log:?}");
+    let expected: Vec<Value> = log.body["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|entry| entry["events"].as_array().unwrap().clone())
+        .collect();
+    let path = format!("/api/v1/games/{id}/events");
+    // Two streams from the start (the second served from what the first read), and one
+    // resuming part-way: each gets every event of its seat once, in order.
+    for _ in 0..2 {
+        assert_eq!(stream_until(&path, &server, &karim.token, last), expected);
+    }
+    let resumed = stream_until(&format!("{path}?after=400"), &server, &karim.token, last);
+    let tail: Vec<Value> = expected
+        .iter()
+        .filter(|e| e["version"].as_i64() > Some(400))
+        .cloned()
+        .collect();
+    assert_eq!(resumed, tail);
+    // The long-poll answers a long gap a page (500 versions) at a time.
+    let mut after = 0;
+    let mut polled = Vec::new();
+    while after < last {
+        let page = server.get(&format!("{path}?after={after}"), Some(&karim.token));
+        assert_eq!(page.status, 200, "{page:?}");
+        let version = page.body["version"].as_i64().unwrap();
+        assert_eq!(version, (after + 500).min(last));
+        polled.extend(page.body["events"].as_array().unwrap().clone());
+        after = version;
+    }
+    assert_eq!(polled, expected);
+}
+
 fn four_partners_play_with_computer_players(backend: Backend) {
     let server = Server::start(backend);
     let amira = server.guest("amira");
@@ -388,4 +460,5 @@ on_both_backends!(
     resigning_before_the_start_abandons_the_game,
     my_games_are_listed_newest_first_by_page,
     events_long_poll_brings_the_other_players_move,
+    a_long_game_streams_from_the_start_in_pages_each_version_once,
 );

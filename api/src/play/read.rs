@@ -126,27 +126,33 @@ pub fn read_log(
     latest: Option<&GameLog>,
     after: i64,
 ) -> Result<GameLog, ApiError> {
-    let (version, status) = games::version_and_status(conn, id)?
-        .ok_or_else(|| ApiError::NotFound(format!("there is no game {id}")))?;
-    let chat_newest = cardroom_db::talk::newest(conn, id)?;
-    let (mut floor, mut entries, mut read_from) = match latest {
-        Some(latest) if latest.floor <= after && latest.version <= version => {
+    let (mut floor, mut entries, from) = match latest {
+        Some(latest) if latest.floor <= after => {
             (latest.floor, latest.entries.clone(), latest.version)
         }
-        _ => {
-            let floor = after.clamp(0, version);
-            (floor, Vec::new(), floor)
-        }
+        _ => (after.max(0), Vec::new(), after.max(0)),
     };
-    if version - read_from > MAX_ENTRIES {
-        floor = version - MAX_ENTRIES;
+    // One statement: the version, the status, the newest chat and the first page of entries.
+    let news = games::news_since(conn, id, from, EVENTS_PAGE)?
+        .ok_or_else(|| ApiError::NotFound(format!("there is no game {id}")))?;
+    let version = news.version;
+    let mut read_to = news.entries.last().map_or(from, |entry| entry.0);
+    entries.extend(news.entries.into_iter().map(Arc::new));
+    if version < from {
+        // (A follower ahead of the game: nothing to keep.)
         entries.clear();
-        read_from = floor;
+        floor = version;
+        read_to = version;
+    } else if version - from > MAX_ENTRIES {
+        // Too far behind to keep it all: the newest entries only.
+        entries.clear();
+        floor = version - MAX_ENTRIES;
+        read_to = floor;
     }
-    while read_from < version {
-        let rows = games::log_after(conn, id, read_from, EVENTS_PAGE)?;
+    while read_to < version {
+        let rows = games::log_after(conn, id, read_to, EVENTS_PAGE)?;
         let Some(last) = rows.last() else { break };
-        read_from = last.seq;
+        read_to = last.seq;
         // (An entry committed after the version was read waits for the next read.)
         entries.extend(
             rows.into_iter()
@@ -161,8 +167,8 @@ pub fn read_log(
     }
     Ok(GameLog {
         version,
-        status,
-        chat_newest,
+        status: news.status,
+        chat_newest: news.chat_newest,
         floor,
         entries,
     })
@@ -201,8 +207,10 @@ pub fn personal_without_storage(
     }))
 }
 
-/// The follower's own part of a look at game `id` (in `status`), after the shared read of its
-/// log: the chat `chat` asks for, and a check that the caller may still have what was read —
+/// The follower's own part of a look at game `id` (in `status`, its newest chat row
+/// `chat_newest`), after the shared read of its log: the chat `chat` asks for (read only when
+/// there is some after the follower's cursor), and a check that the caller may still have what
+/// was read —
 /// the token is still valid, and the caller still holds the seat they read as. The check comes
 /// *after* the log was read, so a batch that includes entries written after the seat changed
 /// hands is never delivered (a seat once handed to a computer is not given back to the person
@@ -212,7 +220,7 @@ pub fn personal(
     id: i64,
     caller: &Caller,
     viewer: Viewer,
-    status: &str,
+    (status, chat_newest): (&str, i64),
     chat: ChatWanted,
 ) -> Result<Result<Personal, Revoked>, ApiError> {
     if caller.token_expired() {
@@ -220,6 +228,7 @@ pub fn personal(
     }
     let (chat, chat_cursor) = match chat {
         ChatWanted::No => (Vec::new(), None),
+        ChatWanted::After(cursor) if chat_newest <= cursor => (Vec::new(), Some(cursor)),
         ChatWanted::Latest => {
             let (chat, cursor) = super::chat::news(conn, id, caller.id, viewer, status, None)?;
             (chat, Some(cursor))
