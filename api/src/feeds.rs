@@ -209,6 +209,18 @@ impl Feeds {
     }
 }
 
+/// Runs `work` with a pooled connection for followers (see [`run`]), counted in
+/// `cardroom_stream_reads_total`.
+pub async fn read_for_followers<T: Send + 'static>(
+    state: &web::Data<AppState>,
+    work: impl FnOnce(&mut cardroom_db::AnyConnection, &AppState) -> Result<T, ApiError>
+    + Send
+    + 'static,
+) -> Result<T, ApiError> {
+    state.metrics.stream_reads.fetch_add(1, Ordering::Relaxed);
+    run(state, work).await
+}
+
 /// Game `id`'s log from a read begun no earlier than `not_before` that reaches back to
 /// `after` (when the latest shared read does not, a new one does, built on the latest).
 pub async fn game_log(
@@ -223,14 +235,9 @@ pub async fn game_log(
             not_before,
             |log| log.floor <= after,
             |latest| {
-                let state = state.clone();
-                async move {
-                    state.metrics.stream_reads.fetch_add(1, Ordering::Relaxed);
-                    run(&state, move |conn, _| {
-                        crate::play::read_log(conn, id, latest.as_ref().map(|r| &r.value), after)
-                    })
-                    .await
-                }
+                read_for_followers(state, move |conn, _| {
+                    crate::play::read_log(conn, id, latest.as_ref().map(|r| &r.value), after)
+                })
             },
         )
         .await
@@ -247,13 +254,7 @@ pub async fn presence(
         .get(
             not_before,
             |_| true,
-            |_| {
-                let state = state.clone();
-                async move {
-                    state.metrics.stream_reads.fetch_add(1, Ordering::Relaxed);
-                    run(&state, move |conn, _| crate::play::presence(conn, id)).await
-                }
-            },
+            |_| read_for_followers(state, move |conn, _| crate::play::presence(conn, id)),
         )
         .await
 }
@@ -270,11 +271,9 @@ pub async fn lobby(
             not_before,
             |_| true,
             |_| {
-                let state = state.clone();
                 let query = query.clone();
                 async move {
-                    state.metrics.stream_reads.fetch_add(1, Ordering::Relaxed);
-                    let lobby = run(&state, move |conn, state| {
+                    let lobby = read_for_followers(state, move |conn, state| {
                         crate::play::lobby(conn, &query, state.settings.open_table_expiry)
                     })
                     .await?;

@@ -198,6 +198,27 @@ async fn wait_for_news(
     .await
 }
 
+/// A stream's wait for its next look: until what `changes` follows changes, or the safety-net
+/// interval passes, while its reader stays. The instant a read must have begun after; none
+/// when the stream ends (the reader left, or the process stops — then with a hint to
+/// reconnect).
+async fn next_look(
+    hub: &Hub,
+    changes: &mut watch::Receiver<Instant>,
+    outbox: &Outbox,
+) -> Option<Instant> {
+    tokio::select! {
+        woke = wait_for_news(hub, changes, FALLBACK_POLL) => {
+            if woke.is_none() {
+                let hint = sse::Event::Comment("the server is restarting: reconnect".into());
+                let _ = outbox.send(vec![hint]).await;
+            }
+            woke
+        }
+        () = outbox.closed() => None,
+    }
+}
+
 /// Who follows a game: its id, the caller, and who they were authorised to read as.
 struct Follower {
     id: i64,
@@ -226,8 +247,7 @@ async fn look(
         Some(found) => found,
         // Further behind than the shared read reaches: a page of its own.
         None => {
-            state.metrics.stream_reads.fetch_add(1, Ordering::Relaxed);
-            run(state, move |conn, _| {
+            feeds::read_for_followers(state, move |conn, _| {
                 play::events_after(conn, id, viewer, after)
             })
             .await?
@@ -236,9 +256,8 @@ async fn look(
     let personal = match play::personal_without_storage(caller, viewer, chat, log.chat_newest) {
         Some(personal) => personal,
         None => {
-            state.metrics.stream_reads.fetch_add(1, Ordering::Relaxed);
             let (reader, status, newest) = (caller.clone(), log.status.clone(), log.chat_newest);
-            run(state, move |conn, _| {
+            feeds::read_for_followers(state, move |conn, _| {
                 play::personal(conn, id, &reader, viewer, (&status, newest), chat)
             })
             .await?
@@ -663,18 +682,9 @@ pub fn stream(
                 // Part of a long gap came: the rest at once, from the same read or after it.
                 continue;
             }
-            tokio::select! {
-                woke = wait_for_news(&state.hub, &mut changes, FALLBACK_POLL) => {
-                    match woke {
-                        Some(at) => not_before = at,
-                        None if state.hub.is_shutting_down() => {
-                            let _ = outbox.send(vec![sse::Event::Comment("the server is restarting: reconnect".into())]).await;
-                            return;
-                        }
-                        None => {}
-                    }
-                }
-                () = outbox.closed() => return,
+            match next_look(&state.hub, &mut changes, &outbox).await {
+                Some(at) => not_before = at,
+                None => return,
             }
         }
     });
@@ -773,18 +783,9 @@ pub fn lobby_stream(
                 }
                 sent = Some(read);
             }
-            tokio::select! {
-                woke = wait_for_news(&state.hub, &mut changes, FALLBACK_POLL) => {
-                    match woke {
-                        Some(at) => not_before = at,
-                        None if state.hub.is_shutting_down() => {
-                            let _ = outbox.send(vec![sse::Event::Comment("the server is restarting: reconnect".into())]).await;
-                            return;
-                        }
-                        None => {}
-                    }
-                }
-                () = outbox.closed() => return,
+            match next_look(&state.hub, &mut changes, &outbox).await {
+                Some(at) => not_before = at,
+                None => return,
             }
             tokio::select! {
                 () = tokio::time::sleep_until(looked + LOBBY_EVERY) => {}
