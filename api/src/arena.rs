@@ -10,7 +10,7 @@ use cardroom_core::games::basra::Basra;
 use cardroom_core::games::rummy::Rummy;
 use cardroom_core::games::tarneeb::Tarneeb;
 use cardroom_core::games::thirty_one::ThirtyOne;
-use cardroom_core::{BotLevel, Game, GameKind, Options, Seed};
+use cardroom_core::{BotLevel, ComputerPlayer, GameKind, Options, Seed};
 
 pub const USAGE: &str = "usage: cardroom arena --game KIND --a LEVEL --b LEVEL [--variant NAME] \
 [--seats N] [--options JSON] [--matches N] [--threads N] [--seed HEX]\n\
@@ -94,7 +94,7 @@ pub fn run(args: &ArenaArgs) -> Result<ArenaReport, String> {
     }
 }
 
-fn run_kind<G: Game>(args: &ArenaArgs) -> Result<ArenaReport, String> {
+fn run_kind<G: ComputerPlayer>(args: &ArenaArgs) -> Result<ArenaReport, String> {
     let info = G::describe();
     for level in [args.a, args.b] {
         if !info.levels.iter().any(|l| l.name == level.name()) {

@@ -1,9 +1,6 @@
 //! Runtime dispatch over the games: one explicit `match` per method, so that adding a game makes
 //! the compiler list every place that must learn about it.
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::bots::{self, Automatic, Controller};
@@ -12,41 +9,13 @@ use crate::games::basra::{Basra, BasraEvent, BasraMove, BasraView};
 use crate::games::rummy::{Rummy, RummyEvent, RummyMove, RummyView};
 use crate::games::tarneeb::{Tarneeb, TarneebEvent, TarneebMove, TarneebView};
 use crate::games::thirty_one::{ThirtyOne, ThirtyOneEvent, ThirtyOneMove, ThirtyOneView};
+use crate::kind::GameKind;
 use crate::options::{KindInfo, Options, SetupError};
 use crate::rng::CardRng;
 use crate::seat::{Seat, Viewer};
 use crate::table::{ScoreSheet, Setup, Status, Table};
 
-/// A game kind.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GameKind {
-    Basra,
-    ThirtyOne,
-    Rummy,
-    Tarneeb,
-}
-
 impl GameKind {
-    /// Every kind.
-    pub const ALL: [GameKind; 4] = [
-        GameKind::Basra,
-        GameKind::ThirtyOne,
-        GameKind::Rummy,
-        GameKind::Tarneeb,
-    ];
-
-    /// The kind's name in the API.
-    pub const fn name(self) -> &'static str {
-        match self {
-            GameKind::Basra => "basra",
-            GameKind::ThirtyOne => "thirty_one",
-            GameKind::Rummy => "rummy",
-            GameKind::Tarneeb => "tarneeb",
-        }
-    }
-
     /// The catalogue entry.
     pub fn describe(self) -> KindInfo {
         match self {
@@ -65,27 +34,6 @@ impl GameKind {
             GameKind::Rummy => RummyMove::deserialize(input).map(AnyMove::Rummy),
             GameKind::Tarneeb => TarneebMove::deserialize(input).map(AnyMove::Tarneeb),
         }
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A name that is no game kind.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a game kind; the kinds are basra, thirty_one, rummy and tarneeb")]
-pub struct UnknownKind(pub String);
-
-impl FromStr for GameKind {
-    type Err = UnknownKind;
-    fn from_str(s: &str) -> Result<GameKind, UnknownKind> {
-        GameKind::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| UnknownKind(s.chars().take(32).collect()))
     }
 }
 

@@ -19,8 +19,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::bots::BotLevel;
+use crate::bots::ComputerPlayer;
 use crate::game::{Game, PlayerView};
+use crate::level::BotLevel;
 use crate::rng::{CardRng, Seed};
 use crate::search::drawn_seed;
 use crate::seat::{Seat, Viewer};
@@ -37,7 +38,7 @@ pub trait Strategy<G: Game>: Send + Sync {
 }
 
 /// The built-in levels are strategies.
-impl<G: Game> Strategy<G> for BotLevel {
+impl<G: ComputerPlayer> Strategy<G> for BotLevel {
     fn name(&self) -> String {
         BotLevel::name(*self).to_owned()
     }

@@ -1,108 +1,25 @@
-//! Computer players: the levels, who controls each seat, and `autoplay`, which runs the
-//! computer players until a person must act.
+//! Computer players' interface: what a game's computer player is ([`ComputerPlayer`]), who
+//! controls each seat, and `autoplay`, which runs the computer players until a person must act.
 //!
-//! A computer player is a function of its seat's view ([`crate::Game::bot_move`]): it is never
-//! handed the state, so it cannot see more than a person in its seat. Its randomness comes
-//! from the game seed's decision stream for the current move, so replays are exact.
+//! A computer player is a function of its seat's view ([`ComputerPlayer::bot_move`]): it is
+//! never handed the state, so it cannot see more than a person in its seat. Its randomness
+//! comes from the game seed's decision stream for the current move, so replays are exact.
+//!
+//! The rules ([`Game`]) know nothing of their computer players: each game's `bot.rs`
+//! implements [`ComputerPlayer`] on top of its rules.
 
-use std::fmt;
-use std::str::FromStr;
-
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use crate::game::{Events, Game, PlayerView};
+use crate::level::BotLevel;
+use crate::rng::CardRng;
 use crate::seat::{Seat, Viewer};
 use crate::table::Status;
 
-/// A computer player's strength.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum BotLevel {
-    /// The named scale every game offers: the original design's heuristic.
-    Easy,
-    /// The named scale: estimates the hidden cards and plays the odds.
-    Medium,
-    /// The named scale: a search over sampled deals of the hidden cards.
-    Hard,
-    /// A uniformly random legal move.
-    Random,
-    /// The heuristic of the original design.
-    Greedy,
-    /// Estimates the hidden cards from what is public and plays the odds.
-    Strong,
-    /// A numbered strength, 1 (weakest) to 10 (Rummy's scale).
-    Level(u8),
-}
-
-impl BotLevel {
-    /// The level's name in the API.
-    pub const fn name(self) -> &'static str {
-        match self {
-            BotLevel::Easy => "easy",
-            BotLevel::Medium => "medium",
-            BotLevel::Hard => "hard",
-            BotLevel::Random => "random",
-            BotLevel::Greedy => "greedy",
-            BotLevel::Strong => "strong",
-            BotLevel::Level(n) => match n {
-                1 => "1",
-                2 => "2",
-                3 => "3",
-                4 => "4",
-                5 => "5",
-                6 => "6",
-                7 => "7",
-                8 => "8",
-                9 => "9",
-                _ => "10",
-            },
-        }
-    }
-}
-
-impl fmt::Display for BotLevel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A name that is no computer-player level.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "`{0}` is not a computer-player level; the levels are easy, medium, hard, random, greedy, strong and 1 to 10"
-)]
-pub struct UnknownLevel(pub String);
-
-impl FromStr for BotLevel {
-    type Err = UnknownLevel;
-    fn from_str(s: &str) -> Result<BotLevel, UnknownLevel> {
-        match s {
-            "easy" => Ok(BotLevel::Easy),
-            "medium" => Ok(BotLevel::Medium),
-            "hard" => Ok(BotLevel::Hard),
-            "random" => Ok(BotLevel::Random),
-            "greedy" => Ok(BotLevel::Greedy),
-            "strong" => Ok(BotLevel::Strong),
-            other => match other.parse::<u8>() {
-                Ok(n @ 1..=10) if !other.starts_with('0') && !other.starts_with('+') => {
-                    Ok(BotLevel::Level(n))
-                }
-                _ => Err(UnknownLevel(other.chars().take(32).collect())),
-            },
-        }
-    }
-}
-
-impl Serialize for BotLevel {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
-}
-
-impl<'de> Deserialize<'de> for BotLevel {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<BotLevel, D::Error> {
-        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        name.parse().map_err(serde::de::Error::custom)
-    }
+/// A game whose seats a computer player can play.
+pub trait ComputerPlayer: Game {
+    /// A computer player's move, from the seat's view alone.
+    fn bot_move(view: &Self::View, level: BotLevel, rng: &mut CardRng) -> Option<Self::Move>;
 }
 
 /// Who plays a seat.
@@ -128,7 +45,10 @@ pub enum Automatic<M> {
 }
 
 /// What happens next without a person, if anything.
-pub fn next_automatic<G: Game>(game: &G, controllers: &[Controller]) -> Option<Automatic<G::Move>> {
+pub fn next_automatic<G: ComputerPlayer>(
+    game: &G,
+    controllers: &[Controller],
+) -> Option<Automatic<G::Move>> {
     match game.status() {
         Status::Finished => None,
         Status::HandOver => controllers
@@ -153,7 +73,7 @@ pub fn next_automatic<G: Game>(game: &G, controllers: &[Controller]) -> Option<A
 
 /// Runs computer players (and deals, when no person is seated) until a person must act, the
 /// game ends, or `max_steps` steps were taken. Returns the events of every step.
-pub fn autoplay<G: Game>(
+pub fn autoplay<G: ComputerPlayer>(
     game: &mut G,
     controllers: &[Controller],
     max_steps: usize,

@@ -9,9 +9,8 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::any::GameKind;
-use crate::bots::BotLevel;
 use crate::card::Card;
+use crate::kind::GameKind;
 use crate::options::{KindInfo, Options, SetupError};
 use crate::rng::CardRng;
 use crate::seat::{Audience, Seat, Viewer};
@@ -193,9 +192,6 @@ pub trait Game: Sized + Clone + fmt::Debug + Serialize + DeserializeOwned + Send
     /// Redeals the cards `viewer` cannot see among the places they could be, keeping every
     /// count: a state that `viewer` cannot tell apart from this one.
     fn shuffle_hidden(&mut self, viewer: Viewer, rng: &mut CardRng);
-
-    /// A computer player's move, from the seat's view alone.
-    fn bot_move(view: &Self::View, level: BotLevel, rng: &mut CardRng) -> Option<Self::Move>;
 
     /// Applies a canonical move that [`Game::check`] accepted.
     fn apply(&mut self, seat: Seat, mv: Self::Move, sealed: Sealed) -> Events<Self::Event>;

@@ -7,13 +7,13 @@ use utoipa::openapi::schema::{
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::any::{AnyEvent, AnyMove, AnyView};
-use crate::bots::BotLevel;
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::games::basra::{BasraEvent, BasraMove, BasraView};
 use crate::games::rummy::{RummyEvent, RummyMove, RummyView};
 use crate::games::tarneeb::{TarneebEvent, TarneebMove, TarneebView};
 use crate::games::thirty_one::{ThirtyOneEvent, ThirtyOneMove, ThirtyOneView};
+use crate::level::BotLevel;
 use crate::options::OptionValue;
 use crate::seat::Seat;
 

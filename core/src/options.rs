@@ -10,7 +10,7 @@ use std::fmt;
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::any::GameKind;
+use crate::kind::GameKind;
 
 /// The options given for one game, by name.
 pub type Options = BTreeMap<String, OptionValue>;

@@ -104,7 +104,7 @@ pub fn pair_score(won: bool, opponent_won: bool) -> Option<f64> {
 /// 1500, `hard` 1800 (their kin `greedy` and `strong` as `easy` and `medium`), `random` 800,
 /// numbered levels 1000 + 100 a step; each ±50.
 pub fn computer_rating(level: crate::BotLevel) -> Rating {
-    use crate::BotLevel;
+    use crate::level::BotLevel;
     let rating = match level {
         BotLevel::Random => 800.0,
         BotLevel::Easy | BotLevel::Greedy => 1200.0,
@@ -256,7 +256,7 @@ mod tests {
 
     #[test]
     fn computer_levels_are_anchored_in_order_of_strength() {
-        use crate::BotLevel;
+        use crate::level::BotLevel;
         let r = |l| computer_rating(l).rating;
         assert!(r(BotLevel::Random) < r(BotLevel::Easy));
         assert!(r(BotLevel::Easy) < r(BotLevel::Medium));

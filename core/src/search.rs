@@ -13,14 +13,15 @@
 //! replay reaches the same move on any machine. The sample counts are chosen so that `hard`
 //! answers within 250 ms at the 99th percentile on one core (README, "Computer players").
 
-use crate::bots::BotLevel;
+use crate::bots::ComputerPlayer;
 use crate::game::{Game, PlayerView};
+use crate::level::BotLevel;
 use crate::rng::{CardRng, Seed};
 use crate::seat::{Seat, Viewer};
 use crate::table::Status;
 
 /// A game whose hidden cards a search can deal out from one seat's view.
-pub trait Determinize: Game {
+pub trait Determinize: ComputerPlayer {
     /// A whole game consistent with what `view` shows, the hidden cards dealt at random by
     /// `rng` (respecting what is public: who showed out of a suit, cards known to be in a
     /// hand) and later deals driven by `seed`. `None` when the view belongs to no seat or is

@@ -5,8 +5,8 @@
 use cardroom_core::game::Game;
 use cardroom_core::games::basra::{Basra, BasraConfig, BasraMove, BasraPosition};
 use cardroom_core::{
-    AnyGame, Automatic, BotLevel, Card, CardRng, CardSet, Controller, Options, Seat, Seed, Setup,
-    Status, Viewer, autoplay, parse_cards,
+    AnyGame, Automatic, BotLevel, Card, CardRng, CardSet, ComputerPlayer, Controller, Options,
+    Seat, Seed, Setup, Status, Viewer, autoplay, parse_cards,
 };
 
 fn set(codes: &str) -> CardSet {

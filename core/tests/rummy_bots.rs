@@ -4,8 +4,8 @@
 use cardroom_core::game::Game;
 use cardroom_core::games::rummy::{Rummy, RummyConfig, RummyMove, RummyPosition};
 use cardroom_core::{
-    BotLevel, Card, CardRng, CardSet, Controller, Deck, Options, Seat, Seed, Setup, Status, Viewer,
-    autoplay, parse_cards,
+    BotLevel, Card, CardRng, CardSet, ComputerPlayer, Controller, Deck, Options, Seat, Seed, Setup,
+    Status, Viewer, autoplay, parse_cards,
 };
 
 fn set(codes: &str) -> CardSet {

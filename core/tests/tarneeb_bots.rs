@@ -6,8 +6,8 @@ use cardroom_core::game::Game;
 use cardroom_core::games::tarneeb::auction::{Bid, Contract};
 use cardroom_core::games::tarneeb::{Tarneeb, TarneebConfig, TarneebMove, TarneebPosition};
 use cardroom_core::{
-    BotLevel, CardRng, CardSet, Controller, Options, Seat, Seed, Setup, Status, Suit, Viewer,
-    autoplay, parse_cards,
+    BotLevel, CardRng, CardSet, ComputerPlayer, Controller, Options, Seat, Seed, Setup, Status,
+    Suit, Viewer, autoplay, parse_cards,
 };
 
 fn set(codes: &str) -> CardSet {

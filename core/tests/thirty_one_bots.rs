@@ -7,8 +7,8 @@ use cardroom_core::games::thirty_one::{
     Pile, ThirtyOne, ThirtyOneConfig, ThirtyOneMove, ThirtyOnePosition,
 };
 use cardroom_core::{
-    BotLevel, Card, CardRng, CardSet, Controller, Deck, Options, Seat, Seed, Setup, Status, Viewer,
-    autoplay, parse_cards,
+    BotLevel, Card, CardRng, CardSet, ComputerPlayer, Controller, Deck, Options, Seat, Seed, Setup,
+    Status, Viewer, autoplay, parse_cards,
 };
 
 fn set(codes: &str) -> CardSet {

@@ -1,20 +1,29 @@
 //! Basra's computer players. They see only a [`BasraView`].
 
-use crate::bots::BotLevel;
+use crate::bots::ComputerPlayer;
 use crate::card::{Card, Rank};
 use crate::cardset::CardSet;
+use crate::level::BotLevel;
 use crate::rng::{CardRng, Seed};
 use crate::search::{self, Determinize};
 use crate::seat::Seat;
 
 use super::capture::POINT_CARDS;
+use super::moves::BasraMove;
 use super::rules;
-use super::{Basra, BasraMove, BasraPosition, BasraView};
+use super::state::{Basra, BasraPosition};
+use super::view::BasraView;
 
 /// Sampled deals per decision for `medium`.
 pub const MEDIUM_SAMPLES: usize = 10;
 /// Sampled deals per decision for `hard`.
 pub const HARD_SAMPLES: usize = 40;
+
+impl ComputerPlayer for Basra {
+    fn bot_move(view: &BasraView, level: BotLevel, rng: &mut CardRng) -> Option<BasraMove> {
+        choose(view, level, rng)
+    }
+}
 
 /// A computer player's move.
 pub fn choose(view: &BasraView, level: BotLevel, rng: &mut CardRng) -> Option<BasraMove> {

@@ -10,10 +10,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::any::GameKind;
 use crate::card::{Card, Rank, Suit};
 use crate::deck::Deck;
-use crate::options::{OptionKind, OptionReader, OptionSpec, Options, SetupError, VariantInfo};
+use crate::kind::GameKind;
+use crate::options::{
+    KindInfo, LevelInfo, OptionKind, OptionReader, OptionSpec, Options, SetupError, VariantInfo,
+};
 use crate::seat::Sides;
 
 use super::capture::Groups;
@@ -276,6 +278,44 @@ impl BasraConfig {
             Variant::Classic44 => card.rank() == Rank::Jack,
             Variant::Cse231 => false,
         }
+    }
+}
+
+/// The catalogue entry: the game, its variants and its computer players' levels.
+pub(super) fn catalogue_entry() -> KindInfo {
+    KindInfo {
+        kind: GameKind::Basra,
+        title: "Basra",
+        summary: "The Egyptian fishing game: capture floor cards with a card from your hand, \
+                  and clear the floor for a basra.",
+        variants: Variant::ALL.map(BasraConfig::variant_info).to_vec(),
+        levels: vec![
+            LevelInfo {
+                name: "easy",
+                summary: "the original design's heuristic (the same as `greedy`)",
+            },
+            LevelInfo {
+                name: "medium",
+                summary: "deals the unseen cards at random 10 times and plays each card \
+                          out to the end of the deal with `easy` at every seat",
+            },
+            LevelInfo {
+                name: "hard",
+                summary: "the same search with 40 sampled deals per card: perfect-information \
+                          Monte Carlo with greedy playouts",
+            },
+            LevelInfo {
+                name: "random",
+                summary: "plays a uniformly random legal card",
+            },
+            LevelInfo {
+                name: "greedy",
+                summary: "the original design's heuristic: a basra if it can, a jack when the floor \
+                          holds points, else the most valuable capture, else the lowest card that \
+                          gives no basra",
+            },
+        ],
+        default_level: "greedy",
     }
 }
 

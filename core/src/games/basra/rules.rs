@@ -7,6 +7,7 @@ use crate::cardset::CardSet;
 
 use super::capture::{self, POINT_CARDS};
 use super::config::{BasraConfig, Variant};
+use super::moves::BasraRejection;
 
 const SEVEN_OF_DIAMONDS: Card = Card::new(Rank::Seven, Suit::Diamonds);
 const TWO_OF_CLUBS: Card = Card::new(Rank::Two, Suit::Clubs);
@@ -117,4 +118,37 @@ pub fn card_points(pile: CardSet) -> i32 {
             _ => 1,
         })
         .sum()
+}
+
+/// Why the rules refuse to let `card` take `wanted` from `floor`, given the captures it may make.
+pub fn refusal(
+    config: &BasraConfig,
+    floor: CardSet,
+    card: Card,
+    wanted: CardSet,
+    allowed: &Outcomes,
+) -> BasraRejection {
+    if let Some(stray) = (wanted - floor).first() {
+        return BasraRejection::NotOnFloor(stray);
+    }
+    let automatic = BasraRejection::Automatic {
+        card,
+        takes: allowed.first(),
+    };
+    if !(config.capture_is_chosen() && card.rank().is_numeral()) {
+        return automatic;
+    }
+    let same_rank = floor & CardSet::rank(card.rank());
+    let missing = same_rank - wanted;
+    if !missing.is_empty() {
+        return BasraRejection::MissingSameRank { card, missing };
+    }
+    let rest = wanted - same_rank;
+    if !capture::splits_into_groups(rest, card.rank().number(), config.groups()) {
+        return BasraRejection::NotSums { card, cards: rest };
+    }
+    match capture::extension(card, floor, wanted, config.groups()) {
+        Some(group) => BasraRejection::Extendable { card, group },
+        None => automatic,
+    }
 }

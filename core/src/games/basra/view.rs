@@ -2,13 +2,23 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::game::PlayerView;
 use crate::seat::Seat;
 use crate::table::{Outcome, Status};
 
 use super::config::BasraConfig;
-use super::{BasraMark, BasraMove};
+use super::moves::BasraMove;
+
+/// A basra made in the current deal.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct BasraMark {
+    pub seat: Seat,
+    pub card: Card,
+    pub points: i32,
+}
 
 /// One side as everyone sees it: its seats, the cards it captured (captures happen face up),
 /// its basras of this deal and its total.

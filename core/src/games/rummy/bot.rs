@@ -14,36 +14,17 @@
 //!
 //! `greedy` is the plan with greedy meld-taking and no memory, blunders or watching.
 
-use crate::bots::BotLevel;
+use crate::bots::ComputerPlayer;
 use crate::card::{Card, Rank};
 use crate::cardset::CardSet;
+use crate::level::BotLevel;
 use crate::rng::CardRng;
 
 use super::meld::{self, Meld};
-use super::{RummyMove, RummyView, hand_value};
-
-/// The numbered levels, as the catalogue lists them.
-pub const LEVELS: [(&str, &str); 10] = [
-    (
-        "1",
-        "the weakest: blunders often, plans melds greedily, remembers little",
-    ),
-    ("2", "blunders often, plans melds greedily"),
-    ("3", "blunders now and then, plans melds greedily"),
-    ("4", "plans melds exactly, blunders now and then"),
-    (
-        "5",
-        "plans melds exactly, remembers the recent face-up cards",
-    ),
-    ("6", "plans melds exactly, remembers more, rarely blunders"),
-    ("7", "also watches what the next player picks up"),
-    ("8", "remembers every card that went past"),
-    ("9", "almost never blunders"),
-    (
-        "10",
-        "the strongest: exact planning, full memory, no blunders",
-    ),
-];
+use super::moves::RummyMove;
+use super::state::Rummy;
+use super::value::hand_value;
+use super::view::RummyView;
 
 /// How a level plays.
 #[derive(Clone, Copy, Debug)]
@@ -82,6 +63,12 @@ impl Skill {
                 blunder: 0.0,
             },
         }
+    }
+}
+
+impl ComputerPlayer for Rummy {
+    fn bot_move(view: &RummyView, level: BotLevel, rng: &mut CardRng) -> Option<RummyMove> {
+        choose(view, level, rng)
     }
 }
 

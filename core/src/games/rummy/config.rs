@@ -9,9 +9,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::any::GameKind;
+use crate::kind::GameKind;
 use crate::options::{
-    OptionKind, OptionReader, OptionSpec, Options, SetupError, VariantInfo, list_with_or,
+    KindInfo, LevelInfo, OptionKind, OptionReader, OptionSpec, Options, SetupError, VariantInfo,
+    list_with_or,
 };
 
 use super::meld::AceRule;
@@ -174,6 +175,71 @@ impl RummyConfig {
             Variant::Standard => AceRule::Low,
             Variant::Classic => AceRule::LowOrHigh,
         }
+    }
+}
+
+/// The numbered levels, as the catalogue lists them.
+pub const LEVELS: [(&str, &str); 10] = [
+    (
+        "1",
+        "the weakest: blunders often, plans melds greedily, remembers little",
+    ),
+    ("2", "blunders often, plans melds greedily"),
+    ("3", "blunders now and then, plans melds greedily"),
+    ("4", "plans melds exactly, blunders now and then"),
+    (
+        "5",
+        "plans melds exactly, remembers the recent face-up cards",
+    ),
+    ("6", "plans melds exactly, remembers more, rarely blunders"),
+    ("7", "also watches what the next player picks up"),
+    ("8", "remembers every card that went past"),
+    ("9", "almost never blunders"),
+    (
+        "10",
+        "the strongest: exact planning, full memory, no blunders",
+    ),
+];
+
+/// The catalogue entry: the game, its variants and its computer players' levels.
+pub(super) fn catalogue_entry() -> KindInfo {
+    let mut levels = vec![
+        LevelInfo {
+            name: "easy",
+            summary: "level 3 of the original design's numbered scale: plans melds roughly, \
+                      remembers the last dozen face-up cards, blunders often",
+        },
+        LevelInfo {
+            name: "medium",
+            summary: "level 6 of the numbered scale: exact meld planning, a short memory, \
+                      occasional blunders",
+        },
+        LevelInfo {
+            name: "hard",
+            summary: "level 10 of the numbered scale: exact planning, full memory, no blunders",
+        },
+        LevelInfo {
+            name: "random",
+            summary: "a uniformly random legal move",
+        },
+        LevelInfo {
+            name: "greedy",
+            summary: "melds and lays off all it can, takes the face-up card when it fits a \
+                      meld, and throws its highest loose card",
+        },
+    ];
+    levels.extend(
+        LEVELS
+            .iter()
+            .map(|(name, summary)| LevelInfo { name, summary }),
+    );
+    KindInfo {
+        kind: GameKind::Rummy,
+        title: "Rummy",
+        summary: "Meld sets and runs, lay off onto any meld, and get rid of your cards.",
+        variants: Variant::ALL.map(RummyConfig::variant_info).to_vec(),
+        levels,
+        default_level: "greedy",
     }
 }
 

@@ -8,10 +8,10 @@ use crate::game::PlayerView;
 use crate::seat::Seat;
 use crate::table::{Outcome, Status};
 
-use super::RummyMove;
 use super::config::RummyConfig;
 use super::event::ShownHand;
 use super::meld::Meld;
+use super::moves::RummyMove;
 
 /// One player as everyone sees them.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -7,8 +7,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::any::GameKind;
-use crate::options::{OptionKind, OptionReader, OptionSpec, Options, SetupError, VariantInfo};
+use crate::kind::GameKind;
+use crate::options::{
+    KindInfo, LevelInfo, OptionKind, OptionReader, OptionSpec, Options, SetupError, VariantInfo,
+};
 
 /// A Tarneeb variant.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -137,6 +139,53 @@ impl TarneebConfig {
             target,
             move_cap: read.integer("move_cap", 5000)? as u32,
         })
+    }
+}
+
+/// The catalogue entry: the game, its variants and its computer players' levels.
+pub(super) fn catalogue_entry() -> KindInfo {
+    KindInfo {
+        kind: GameKind::Tarneeb,
+        title: "Tarneeb",
+        summary: "The Levantine trick-taking game: bid, name the trump, and take tricks with \
+                  your partner opposite.",
+        variants: Variant::ALL.map(TarneebConfig::variant_info).to_vec(),
+        levels: vec![
+            LevelInfo {
+                name: "easy",
+                summary: "the original design's heuristic (the same as `greedy`)",
+            },
+            LevelInfo {
+                name: "medium",
+                summary: "deals the unseen cards 20 times consistently with the play (who \
+                          showed out of which suit) and plays each card out with `greedy` (the \
+                          same as `strong`)",
+            },
+            LevelInfo {
+                name: "hard",
+                summary: "24 samples dealt to fit the auction as well as the play, each \
+                          solved exactly with every hand open (double dummy) from eight cards \
+                          a hand; cards, trumps and bids chosen by the contract's expected \
+                          score",
+            },
+            LevelInfo {
+                name: "random",
+                summary: "a uniformly random legal move",
+            },
+            LevelInfo {
+                name: "greedy",
+                summary: "bids from a count of honours and suit lengths, plays the lowest \
+                          card that wins the trick or else the lowest card, and never \
+                          overtakes its partner's winning card",
+            },
+            LevelInfo {
+                name: "strong",
+                summary: "samples the unseen cards consistently with what has been played \
+                          (who showed out of which suit) and plays each sample out to \
+                          choose its card and trump",
+            },
+        ],
+        default_level: "greedy",
     }
 }
 

@@ -8,9 +8,9 @@ use crate::game::PlayerView;
 use crate::seat::Seat;
 use crate::table::{Outcome, Status};
 
-use super::TarneebMove;
 use super::auction::{CallRecord, Contract, PlayedCard};
 use super::config::TarneebConfig;
+use super::moves::TarneebMove;
 
 /// A finished trick.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -1,17 +1,28 @@
 //! 31's computer players. They see only a [`ThirtyOneView`].
 
-use crate::bots::BotLevel;
+use crate::bots::ComputerPlayer;
 use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::level::BotLevel;
 use crate::rng::{CardRng, Seed};
 use crate::search::{self, Determinize};
 use crate::seat::Seat;
 
+use super::config::Variant;
+use super::event::Pile;
+use super::moves::ThirtyOneMove;
+use super::state::{Step, ThirtyOne, ThirtyOnePosition};
 use super::value::{HandValue, best_discard, hand_value};
-use super::{Pile, Step, ThirtyOne, ThirtyOneMove, ThirtyOnePosition, ThirtyOneView, Variant};
+use super::view::{PlayerInfo, ThirtyOneView};
 
 /// Sampled deals per decision for `hard`.
 pub const HARD_SAMPLES: usize = 48;
+
+impl ComputerPlayer for ThirtyOne {
+    fn bot_move(view: &ThirtyOneView, level: BotLevel, rng: &mut CardRng) -> Option<ThirtyOneMove> {
+        choose(view, level, rng)
+    }
+}
 
 /// A computer player's move.
 pub fn choose(view: &ThirtyOneView, level: BotLevel, rng: &mut CardRng) -> Option<ThirtyOneMove> {
@@ -285,7 +296,7 @@ fn strong_discard(view: &ThirtyOneView) -> Option<ThirtyOneMove> {
         .map(|card| ThirtyOneMove::Discard { card })
 }
 
-fn next_player(view: &ThirtyOneView) -> Option<&super::PlayerInfo> {
+fn next_player(view: &ThirtyOneView) -> Option<&PlayerInfo> {
     let me = view.seat?;
     let n = view.players.len() as u8;
     (1..n)
@@ -313,7 +324,7 @@ fn should_knock(
         return false;
     }
     let three = view.config.three_of_a_kind;
-    let opponents: Vec<&super::PlayerInfo> = view
+    let opponents: Vec<&PlayerInfo> = view
         .players
         .iter()
         .filter(|p| !p.out && p.seat != me)

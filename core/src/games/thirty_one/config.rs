@@ -7,9 +7,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::any::GameKind;
+use crate::kind::GameKind;
 use crate::options::{
-    OptionKind, OptionReader, OptionSpec, Options, SetupError, VariantInfo, list_with_or,
+    KindInfo, LevelInfo, OptionKind, OptionReader, OptionSpec, Options, SetupError, VariantInfo,
+    list_with_or,
 };
 
 /// A 31 variant.
@@ -142,6 +143,53 @@ impl ThirtyOneConfig {
             lives: 3,
             move_cap: read.integer("move_cap", 5000)? as u32,
         })
+    }
+}
+
+/// The catalogue entry: the game, its variants and its computer players' levels.
+pub(super) fn catalogue_entry() -> KindInfo {
+    KindInfo {
+        kind: GameKind::ThirtyOne,
+        title: "31",
+        summary: "Scat: three cards, one suit, as close to 31 as you can; knock when you are \
+                  not the lowest.",
+        variants: Variant::ALL.map(ThirtyOneConfig::variant_info).to_vec(),
+        levels: vec![
+            LevelInfo {
+                name: "easy",
+                summary: "the original design's heuristic (the same as `greedy`)",
+            },
+            LevelInfo {
+                name: "medium",
+                summary: "estimates what the others hold from the cards it has seen (the same \
+                          as `strong`)",
+            },
+            LevelInfo {
+                name: "hard",
+                summary: "`medium`, checked by a search: deals the unseen cards 48 times (the \
+                          cards each player took from the discard pile stay in its hand, and \
+                          each hand is improved by as many draws as its owner has had turns), \
+                          plays every move out to the end of the hand with `easy` at every \
+                          seat, and changes `medium`'s move only where another wins clearly",
+            },
+            LevelInfo {
+                name: "random",
+                summary: "a uniformly random legal move",
+            },
+            LevelInfo {
+                name: "greedy",
+                summary: "the original design: knocks above 26, takes the discard when it \
+                          improves the hand, otherwise draws, and discards the card that \
+                          costs least",
+            },
+            LevelInfo {
+                name: "strong",
+                summary: "estimates what the others hold from the cards it has seen: knocks \
+                          when it is unlikely to be lowest, and weighs the discard against \
+                          the stock",
+            },
+        ],
+        default_level: "greedy",
     }
 }
 

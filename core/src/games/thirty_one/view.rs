@@ -8,9 +8,9 @@ use crate::game::PlayerView;
 use crate::seat::Seat;
 use crate::table::{Outcome, Status};
 
-use super::ThirtyOneMove;
 use super::config::ThirtyOneConfig;
 use super::event::ShownHand;
+use super::moves::ThirtyOneMove;
 use super::value::HandValue;
 
 /// One player as everyone sees them.

@@ -1,0 +1,170 @@
+//! An exact double-dummy solver for four-hand trick games with a trump suit or none (Tarneeb's
+//! play, and bridge's): with every hand open, how many tricks can each side take if both play
+//! perfectly?
+//!
+//! The method is the one strong solvers share:
+//! - **zero-window alpha-beta**: each search answers one question, "can seats 0 and 2 take at
+//!   least `t` tricks?", and the exact count is found by a few such questions, stepping from a
+//!   guess;
+//! - **a transposition table with partition search** at the start of each trick: a result is
+//!   stored not for one position but for every position with the same leader and suit lengths
+//!   in which the cards that decided a trick by their rank (and every card above them) are held
+//!   by the same hands, in *relative* ranks. A search returns, with its answer, the ranks it
+//!   rested on, so one entry answers for the many positions that differ only in small cards.
+//!   Entries hold lower and upper bounds on the tricks still to come, and the lead that proved
+//!   them (tried first next time); they may be kept across searches, positions and deals as
+//!   long as the trump is the same;
+//! - **equivalent cards**: cards of one hand with no other card still out (or on the table)
+//!   between them are one move;
+//! - **quick tricks**: the winners the side on lead can cash at once end a search early;
+//! - **move ordering**: the cheapest winner first, low cards when partner wins, leads toward
+//!   one's own or partner's winners.
+//!
+//! The solver is pure and deterministic; it knows nothing of any game's scoring. Seats 0 and 2
+//! are one side, 1 and 3 the other; play passes 0 → 1 → 2 → 3.
+
+mod bits;
+mod moves;
+mod position;
+mod search;
+mod state;
+mod table;
+#[cfg(test)]
+mod tests;
+
+use crate::card::Card;
+
+pub use position::{Position, PositionError};
+
+use bits::{NO_TRUMP, card_of};
+use moves::Candidates;
+use state::State;
+use table::Table;
+
+/// A double-dummy solver with its transposition table. Keep one and reuse it: what it learned
+/// about one position speeds up the next with the same trump.
+#[derive(Debug)]
+pub struct Solver {
+    table: Table,
+    /// The trump the table's entries are for.
+    trump: usize,
+    capacity: usize,
+    /// Entries in the table.
+    stored: usize,
+    nodes: u64,
+    /// Store every result for its exact position only (no partitions): for checking.
+    exact: bool,
+}
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// A solver whose table holds up to about a million results (some 40 MB) before it starts
+    /// again empty.
+    pub fn new() -> Solver {
+        Solver::with_capacity(1 << 20)
+    }
+
+    /// A solver whose table holds up to `entries` results before it starts again empty.
+    pub fn with_capacity(entries: usize) -> Solver {
+        Solver {
+            table: Table::default(),
+            trump: NO_TRUMP,
+            capacity: entries.max(1),
+            stored: 0,
+            nodes: 0,
+            exact: false,
+        }
+    }
+
+    /// Positions visited since the solver was made: a measure of work.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The tricks still to be won (the one in progress included) that the side of the seat to
+    /// act takes with best play by everyone.
+    pub fn tricks(&mut self, position: &Position) -> Result<u8, PositionError> {
+        let mut state = self.prepare(position)?;
+        let guess = state.ns + state.left.div_ceil(2);
+        let ns = self.value(&mut state, guess);
+        Ok(state.side_tricks(position.to_act.index(), ns))
+    }
+
+    /// [`Solver::tricks`], searching first around `guess` (tricks for the side of the seat to
+    /// act): a guess close to the answer, such as the answer for a similar position, saves work.
+    pub fn tricks_near(&mut self, position: &Position, guess: u8) -> Result<u8, PositionError> {
+        let mut state = self.prepare(position)?;
+        let ns_guess = state.side_tricks(position.to_act.index(), guess.min(state.left));
+        let ns = self.value(&mut state, ns_guess);
+        Ok(state.side_tricks(position.to_act.index(), ns))
+    }
+
+    /// For every card the seat to act may play, the tricks still to be won (the one in progress
+    /// included) that its side takes after playing it, with best play by everyone after.
+    /// Cards come in the order of [`CardSet::iter`].
+    pub fn card_tricks(&mut self, position: &Position) -> Result<Vec<(Card, u8)>, PositionError> {
+        let mut state = self.prepare(position)?;
+        let seat = position.to_act.index();
+        let mut values = Vec::new();
+        let mut candidates = Candidates::default();
+        state.candidates(seat, &mut candidates);
+        // Cards' values are close to each other: each search starts from the last answer.
+        let mut guess = state.ns + state.left.div_ceil(2);
+        for candidate in candidates.list() {
+            let undo = state.play(seat, candidate.suit, candidate.low);
+            let ns = self.value(&mut state, guess);
+            guess = ns;
+            state.undo(seat, candidate.suit, candidate.low, undo);
+            let tricks = state.side_tricks(seat, ns);
+            let mut group = candidate.group;
+            while group != 0 {
+                let bit = 15 - group.leading_zeros() as usize;
+                group &= !(1 << bit);
+                if let Some(card) = card_of(candidate.suit, bit) {
+                    values.push((card, tricks));
+                }
+            }
+        }
+        values.sort_by_key(|&(card, _)| card.index());
+        Ok(values)
+    }
+
+    /// The search state of a position, the table emptied if the trump changed or it is full.
+    fn prepare(&mut self, position: &Position) -> Result<State, PositionError> {
+        let mut state = State::of(position)?;
+        state.exact = self.exact;
+        if state.trump != self.trump || self.stored >= self.capacity {
+            self.table.clear();
+            self.stored = 0;
+            self.trump = state.trump;
+        }
+        Ok(state)
+    }
+
+    /// The exact number of tricks seats 0 and 2 take from the search's root with best play from
+    /// `state` on: zero-window searches stepping from `guess` (counted from the root) towards
+    /// the answer, which is cheap when the guess is close, since searches far from the answer
+    /// end fast.
+    fn value(&mut self, state: &mut State, guess: u8) -> u8 {
+        let (mut lo, mut hi) = (state.ns, state.ns + state.left);
+        let mut target = guess.clamp(lo + 1, hi.max(lo + 1));
+        while lo < hi {
+            if state.search(&mut self.table, target).0 {
+                lo = target;
+                target += 1;
+            } else {
+                hi = target - 1;
+                target = target.saturating_sub(1);
+            }
+            target = target.clamp(lo + 1, hi.max(lo + 1));
+        }
+        self.nodes += std::mem::take(&mut state.nodes);
+        self.stored += std::mem::take(&mut state.stored);
+        lo
+    }
+}

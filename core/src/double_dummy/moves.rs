@@ -1,0 +1,150 @@
+//! A position's moves, best first: equivalent cards taken as one, ordered so that the move
+//! likeliest to prove a result comes first.
+
+use super::bits::{NO_TRUMP, Ranks, same_side, top};
+use super::state::{State, hand_len};
+
+/// One move: the cards of a suit in one hand that are equivalent, and the one to play.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Candidate {
+    pub(super) suit: usize,
+    /// The lowest card of the group (the one played).
+    pub(super) low: Ranks,
+    /// Every card of the group.
+    pub(super) group: Ranks,
+    pub(super) weight: i32,
+}
+
+/// A node's moves, at most thirteen.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Candidates {
+    pub(super) moves: [Candidate; 13],
+    pub(super) len: usize,
+}
+
+impl Candidates {
+    pub(super) fn push(&mut self, candidate: Candidate) {
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            *slot = candidate;
+            self.len += 1;
+        }
+    }
+
+    pub(super) fn list(&self) -> &[Candidate] {
+        &self.moves[..self.len]
+    }
+
+    /// Best weight first (a stable insertion sort: ties keep their order).
+    pub(super) fn sort(&mut self) {
+        for i in 1..self.len {
+            let mut j = i;
+            while j > 0 && self.moves[j - 1].weight < self.moves[j].weight {
+                self.moves.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+}
+
+impl State {
+    /// The moves of `seat`, best first.
+    pub(super) fn candidates(&self, seat: usize, out: &mut Candidates) {
+        let hand = &self.hands[seat];
+        let following = self.count > 0 && hand[self.lead_suit] != 0;
+        for (suit, &mine) in hand.iter().enumerate() {
+            if mine == 0 || (following && suit != self.lead_suit) {
+                continue;
+            }
+            // Walk the suit's cards still out or on the table from the highest; a run of this
+            // hand's cards with none of them in between is one move.
+            let mut cards = self.rest[suit] | self.on_table[suit];
+            let mut group: Ranks = 0;
+            let mut low: Ranks = 0;
+            while cards != 0 {
+                let rank = top(cards);
+                cards &= !rank;
+                if mine & rank != 0 {
+                    group |= rank;
+                    low = rank;
+                } else if group != 0 {
+                    out.push(self.weighted(seat, suit, low, group));
+                    group = 0;
+                }
+            }
+            if group != 0 {
+                out.push(self.weighted(seat, suit, low, group));
+            }
+        }
+        out.sort();
+    }
+
+    /// A move with its ordering weight: how likely it is to be best.
+    pub(super) fn weighted(&self, seat: usize, suit: usize, low: Ranks, group: Ranks) -> Candidate {
+        let rank = low.trailing_zeros() as i32;
+        let partner = (seat + 2) % 4;
+        let weight = if self.count == 0 {
+            let highest = top(self.rest[suit]);
+            let lho = (seat + 1) % 4;
+            let rho = (seat + 3) % 4;
+            let ruffable = |o: usize| {
+                self.trump != NO_TRUMP
+                    && suit != self.trump
+                    && self.hands[o][suit] == 0
+                    && self.hands[o][self.trump] != 0
+            };
+            if group & highest != 0 {
+                if ruffable(lho) || ruffable(rho) {
+                    20 - rank
+                } else {
+                    100 + i32::from(suit == self.trump) * 5
+                }
+            } else if self.hands[partner][suit] & highest != 0 {
+                if ruffable(lho) || ruffable(rho) {
+                    30 - rank
+                } else {
+                    80 - rank
+                }
+            } else if ruffable(lho) {
+                -rank
+            } else {
+                40 - rank
+            }
+        } else if same_side(self.win_seat, seat) {
+            // Partner wins so far: play low, and never ruff partner's trick.
+            let ruffing = suit == self.trump && suit != self.lead_suit;
+            let discarding = suit != self.lead_suit;
+            if ruffing {
+                -20 - rank
+            } else if discarding {
+                30 - rank + (hand_len(self, seat, suit) as i32)
+            } else {
+                50 - rank
+            }
+        } else if self.beats(suit, low) {
+            // The lowest card of the group wins as well as the highest.
+            let ruffing = suit == self.trump && suit != self.lead_suit;
+            let last = self.count == 3;
+            match (last, ruffing) {
+                (true, false) => 100 - rank,
+                (true, true) => 90 - rank,
+                (false, false) => 80 - rank,
+                (false, true) => 70 - rank,
+            }
+        } else {
+            let discarding = suit != self.lead_suit;
+            if discarding && suit == self.trump {
+                -40 - rank
+            } else if discarding {
+                20 - rank + (hand_len(self, seat, suit) as i32)
+            } else {
+                30 - rank
+            }
+        };
+        Candidate {
+            suit,
+            low,
+            group,
+            weight,
+        }
+    }
+}
