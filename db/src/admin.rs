@@ -1,13 +1,16 @@
 //! What admins read: every game with filters, and the dashboard's aggregates. The aggregates
-//! are computed in the database (GROUP BY over indexed ranges), never by loading games.
+//! are read from the daily roll-ups ([`crate::rollups`]) in the database (GROUP BY over indexed
+//! ranges), never by loading games.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Double, Nullable, Text};
 
 use crate::connection::AnyConnection;
+use crate::dialect::Dialect;
 use crate::error::DbError;
-use crate::games::{GameRecord, GameRow};
+use crate::games::seats_of_games;
+use crate::rows::{GameRecord, GameRow};
 use crate::schema::{games, seats, users};
 
 diesel::define_sql_function!(fn lower(x: Text) -> Text);
@@ -86,7 +89,7 @@ pub fn list_games(
         .offset((page - 1).max(0).saturating_mul(per_page))
         .load(conn)?;
     let ids: Vec<i64> = rows.iter().map(|g| g.id).collect();
-    let all_seats = crate::games::seats_of_games(conn, &ids)?;
+    let all_seats = seats_of_games(conn, &ids)?;
     let games = rows
         .into_iter()
         .map(|game| {
@@ -99,168 +102,6 @@ pub fn list_games(
         })
         .collect();
     Ok((games, total))
-}
-
-/// The day and the `(game, seat)` pairs this process has noted on it.
-type Noted = Option<(String, std::collections::HashSet<(i64, i32)>)>;
-
-/// The seats of games this process has already noted today, so the statement below runs once
-/// per seat and day here, not on every move (another replica may run it again; the insert
-/// ignores a row that is there). Filled only after the transaction commits.
-static NOTED: std::sync::Mutex<Noted> = std::sync::Mutex::new(None);
-
-fn already_noted(day: &str, game_id: i64, seat: i32) -> bool {
-    let noted = NOTED
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    matches!(noted.as_ref(), Some((d, seats)) if d == day && seats.contains(&(game_id, seat)))
-}
-
-/// Whether `(game_id, seat)` is known to be noted on `now`'s day already.
-pub(crate) fn is_noted(game_id: i64, seat: i32, now: NaiveDateTime) -> bool {
-    already_noted(&now.format("%Y-%m-%d").to_string(), game_id, seat)
-}
-
-/// Remembers that `(game_id, seat)` was noted on `now`'s day (call once committed).
-pub fn noted(game_id: i64, seat: i32, now: NaiveDateTime) {
-    let day = now.format("%Y-%m-%d").to_string();
-    let mut noted = NOTED
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    match noted.as_mut() {
-        Some((d, seats)) if *d == day && seats.len() < 1_000_000 => {
-            seats.insert((game_id, seat));
-        }
-        _ => *noted = Some((day, std::iter::once((game_id, seat)).collect())),
-    }
-}
-
-/// Notes that the person in `seat` of a real (non-practice) game made a move on `now`'s day:
-/// one row per person, kind and day, however many moves.
-pub fn record_player_day(
-    conn: &mut AnyConnection,
-    game_id: i64,
-    seat: i32,
-    now: NaiveDateTime,
-) -> Result<(), DbError> {
-    let day = now.format("%Y-%m-%d").to_string();
-    if already_noted(&day, game_id, seat) {
-        return Ok(());
-    }
-    let select = "SELECT {day}, g.kind, s.user_id FROM seats s JOIN games g ON g.id = s.game_id \
-                  WHERE s.game_id = {game} AND s.seat = {seat} AND s.user_id IS NOT NULL \
-                  AND NOT g.practice";
-    match conn {
-        AnyConnection::Postgresql(c) => {
-            let sql = format!(
-                "INSERT INTO player_days (day, kind, user_id) {} ON CONFLICT DO NOTHING",
-                select
-                    .replace("{day}", "$1")
-                    .replace("{game}", "$2")
-                    .replace("{seat}", "$3")
-            );
-            diesel::sql_query(sql)
-                .bind::<Text, _>(day)
-                .bind::<BigInt, _>(game_id)
-                .bind::<diesel::sql_types::Integer, _>(seat)
-                .execute(c)?;
-        }
-        AnyConnection::Sqlite(c) => {
-            let sql = format!(
-                "INSERT OR IGNORE INTO player_days (day, kind, user_id) {}",
-                select
-                    .replace("{day}", "?")
-                    .replace("{game}", "?")
-                    .replace("{seat}", "?")
-            );
-            diesel::sql_query(sql)
-                .bind::<Text, _>(day)
-                .bind::<BigInt, _>(game_id)
-                .bind::<diesel::sql_types::Integer, _>(seat)
-                .execute(c)?;
-        }
-    }
-    Ok(())
-}
-
-/// Runs one statement with `?` placeholders on either backend (numbered for PostgreSQL);
-/// `bind` adds the parameters.
-macro_rules! execute {
-    ($conn:expr, $sql:expr, |$q:ident| $bind:expr) => {{
-        let sql: &str = $sql;
-        match $conn {
-            AnyConnection::Postgresql(c) => {
-                let $q = diesel::sql_query(Dialect { postgres: true }.sql(sql));
-                $bind.execute(c)
-            }
-            AnyConnection::Sqlite(c) => {
-                let $q = diesel::sql_query(sql);
-                $bind.execute(c)
-            }
-        }
-    }};
-}
-
-/// A real game started on `now`'s day.
-pub fn roll_up_start(
-    conn: &mut AnyConnection,
-    kind: &str,
-    now: NaiveDateTime,
-) -> Result<(), DbError> {
-    let day = now.format("%Y-%m-%d").to_string();
-    execute!(
-        conn,
-        "INSERT INTO daily_kind (day, kind, started) VALUES (?, ?, 1) \
-         ON CONFLICT (day, kind) DO UPDATE SET started = daily_kind.started + 1",
-        |q| q.bind::<Text, _>(&day).bind::<Text, _>(kind)
-    )?;
-    Ok(())
-}
-
-/// A game finished on `now`'s day (its row and results already written): adds it to the
-/// day's totals and to the people-against-computer counts, unless it is a practice game.
-pub fn roll_up_finish(
-    conn: &mut AnyConnection,
-    game_id: i64,
-    now: NaiveDateTime,
-) -> Result<(), DbError> {
-    let day = now.format("%Y-%m-%d").to_string();
-    let postgres = matches!(conn, AnyConnection::Postgresql(_));
-    let dialect = Dialect { postgres };
-    let seconds = dialect.seconds("created_at", "finished_at");
-    execute!(
-        conn,
-        &format!(
-            "INSERT INTO daily_kind (day, kind, finished, moves, hands, seconds, basras, knocks, \
-               thirty_ones, contracts_made, contracts_set) \
-             SELECT ?, kind, 1, moves, hands, CAST({seconds} AS BIGINT), basras, knocks, thirty_ones, \
-               contracts_made, contracts_set FROM games WHERE id = ? AND NOT practice \
-             ON CONFLICT (day, kind) DO UPDATE SET finished = daily_kind.finished + 1, \
-               moves = daily_kind.moves + excluded.moves, hands = daily_kind.hands + excluded.hands, \
-               seconds = daily_kind.seconds + excluded.seconds, \
-               basras = daily_kind.basras + excluded.basras, knocks = daily_kind.knocks + excluded.knocks, \
-               thirty_ones = daily_kind.thirty_ones + excluded.thirty_ones, \
-               contracts_made = daily_kind.contracts_made + excluded.contracts_made, \
-               contracts_set = daily_kind.contracts_set + excluded.contracts_set"
-        ),
-        |q| q.bind::<Text, _>(&day).bind::<BigInt, _>(game_id)
-    )?;
-    execute!(
-        conn,
-        "INSERT INTO daily_level (day, kind, level, games, human_wins, computer_wins) \
-         SELECT ?, g.kind, b.bot, 1, \
-           MAX(CASE WHEN h.won AND NOT b.won THEN 1 ELSE 0 END), \
-           MAX(CASE WHEN b.won AND NOT h.won THEN 1 ELSE 0 END) \
-         FROM games g \
-         JOIN results h ON h.game_id = g.id AND h.user_id IS NOT NULL \
-         JOIN results b ON b.game_id = g.id AND b.bot IS NOT NULL AND b.user_id IS NULL AND b.side <> h.side \
-         WHERE g.id = ? AND NOT g.practice GROUP BY g.kind, b.bot \
-         ON CONFLICT (day, kind, level) DO UPDATE SET games = daily_level.games + 1, \
-           human_wins = daily_level.human_wins + excluded.human_wins, \
-           computer_wins = daily_level.computer_wins + excluded.computer_wins",
-        |q| q.bind::<Text, _>(&day).bind::<BigInt, _>(game_id)
-    )?;
-    Ok(())
 }
 
 /// The dashboard's range: games created (or finished) at or after `from` and before `to`,
@@ -336,39 +177,6 @@ pub struct Stats {
     pub kinds: Vec<KindTotals>,
     pub levels: Vec<LevelResults>,
     pub active_players: Vec<DayPlayers>,
-}
-
-/// The few places where the two dialects differ.
-struct Dialect {
-    postgres: bool,
-}
-
-impl Dialect {
-    fn seconds(&self, from: &str, to: &str) -> String {
-        if self.postgres {
-            format!("EXTRACT(EPOCH FROM ({to} - {from}))")
-        } else {
-            format!("((julianday({to}) - julianday({from})) * 86400.0)")
-        }
-    }
-
-    /// `?` placeholders, numbered for PostgreSQL.
-    fn sql(&self, text: &str) -> String {
-        if !self.postgres {
-            return text.to_owned();
-        }
-        let mut out = String::with_capacity(text.len() + 8);
-        let mut n = 0;
-        for c in text.chars() {
-            if c == '?' {
-                n += 1;
-                out.push_str(&format!("${n}"));
-            } else {
-                out.push(c);
-            }
-        }
-        out
-    }
 }
 
 /// Runs `sql` with the range as days (`YYYY-MM-DD`, `to` excluded) and the kind, when given,

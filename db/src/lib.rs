@@ -4,18 +4,36 @@
 //! Every state write is `UPDATE games … WHERE id = ? AND version = ?`: a lost race is a
 //! [`DbError::VersionConflict`], never a lost move. Functions take a connection and are
 //! synchronous; the service runs them off its async workers.
+//!
+//! # Layers
+//!
+//! A module uses only modules on lower lines, never one on its own line or above (checked by
+//! `scripts/check-layers`); [`now`], here, is for all of them:
+//! - `admin`: the admins' history and the dashboard's statistics
+//! - `games`: the game rows' reads, writes and the versioned commit
+//! - `derived`: the one way the game rows' writes reach the roll-ups and the ratings
+//! - `ratings`, `rollups`: Glicko-2 ratings; the dashboard's daily roll-ups
+//! - `rows`, `users`, `tokens`, `seeks`, `challenges`, `talk`: the game rows' types; accounts,
+//!   API tokens, quick-match seeks, challenges, chat and presence
+//! - `account_events`: the account stream's log
+//! - `notify`, `dialect`, `schema`: change notices; the SQL dialects' differences; the tables
+//! - `connection`: one connection type over both backends
+//! - `error`
 
 pub mod account_events;
 pub mod admin;
 pub mod challenges;
 pub mod connection;
+mod derived;
+mod dialect;
 pub mod error;
 pub mod games;
 pub mod notify;
 pub mod ratings;
+mod rollups;
+mod rows;
 pub mod schema;
 pub mod seeks;
-mod statements;
 pub mod talk;
 pub mod tokens;
 pub mod users;

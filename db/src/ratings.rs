@@ -18,7 +18,7 @@ use diesel::prelude::*;
 
 use crate::connection::AnyConnection;
 use crate::error::DbError;
-use crate::games::SeatResult;
+use crate::rows::SeatResult;
 use crate::schema::{games, rating_history, ratings, results, users};
 
 /// The pools a person is rated in.

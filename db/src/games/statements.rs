@@ -19,7 +19,9 @@ use diesel::sql_types::{Array, BigInt, Bool, Integer, Nullable, Text, Timestamp,
 use diesel::sqlite::Sqlite;
 use diesel::{QueryableByName, RunQueryDsl};
 
-use crate::games::{Commit, GameRow, LogEntry};
+use crate::account_events::AccountNotice;
+use crate::notify::CHANNEL;
+use crate::rows::{Commit, GameRow, LogEntry};
 
 /// Reads a game with its seats (their players' names, and whether each person was seen since
 /// `since`), the events of its last `versions` versions, and how many spectators were seen
@@ -222,7 +224,7 @@ impl<const NOTIFY: bool> UpdateGame<'_, NOTIFY> {
         out.push_sql(" RETURNING id");
         if NOTIFY {
             out.push_sql(", pg_notify('");
-            out.push_sql(crate::notify::CHANNEL);
+            out.push_sql(CHANNEL);
             out.push_sql("', id::text)");
         }
     }
@@ -322,7 +324,7 @@ pub(crate) struct Notices {
 }
 
 impl Notices {
-    pub fn of(notices: &[crate::account_events::AccountNotice]) -> Notices {
+    pub fn of(notices: &[AccountNotice]) -> Notices {
         Notices {
             users: notices.iter().map(|n| n.user_id).collect(),
             kinds: notices.iter().map(|n| n.kind.clone()).collect(),
@@ -359,7 +361,7 @@ impl<const NOTIFY: bool> QueryFragment<Pg> for MoveWrite<'_, NOTIFY> {
         out.push_sql(") AS n(user_id, type, data) RETURNING id");
         if NOTIFY {
             out.push_sql(", pg_notify('");
-            out.push_sql(crate::notify::CHANNEL);
+            out.push_sql(CHANNEL);
             out.push_sql("', 'a' || user_id::text)");
         }
         out.push_sql(") ");

@@ -1,0 +1,70 @@
+//! What a change of a game updates beside the game: the dashboard's daily roll-ups and the
+//! players' ratings. The game rows' writes (creating a game, committing a change) reach the
+//! roll-ups and the ratings only through these functions; neither calls back into the game
+//! rows, they take what they need as values.
+
+use chrono::NaiveDateTime;
+
+use crate::connection::AnyConnection;
+use crate::error::DbError;
+use crate::rows::{Leaving, SeatResult};
+use crate::{ratings, rollups};
+
+/// A real (non-practice) game was created: counted as started on `now`'s day.
+pub(crate) fn game_created(
+    conn: &mut AnyConnection,
+    kind: &str,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    rollups::roll_up_start(conn, kind, now)
+}
+
+/// A game finished, its row and results written: counted on `now`'s day and, unless it is a
+/// practice game, rated.
+pub(crate) fn game_finished(
+    conn: &mut AnyConnection,
+    game_id: i64,
+    results: &[SeatResult],
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    rollups::roll_up_finish(conn, game_id, now)?;
+    ratings::rate_game(conn, game_id, results, None, now)
+}
+
+/// A person left a game for good: rated now, as a loss against every other seat.
+pub(crate) fn player_left(
+    conn: &mut AnyConnection,
+    game_id: i64,
+    leaving: &Leaving,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    ratings::rate_game(conn, game_id, &leaving.seats, Some(leaving.user_id), now)
+}
+
+/// The people in these seats made a move on `now`'s day (in the change's transaction).
+pub(crate) fn players_moved(
+    conn: &mut AnyConnection,
+    game_id: i64,
+    seats: &[i32],
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    for &seat in seats {
+        rollups::record_player_day(conn, game_id, seat, now)?;
+    }
+    Ok(())
+}
+
+/// Whether this process already counted every one of these seats as playing on `now`'s day,
+/// so that a move needs no roll-up write.
+pub(crate) fn moves_already_counted(game_id: i64, seats: &[i32], now: NaiveDateTime) -> bool {
+    seats
+        .iter()
+        .all(|&seat| rollups::is_noted(game_id, seat, now))
+}
+
+/// Remembers that these seats were counted on `now`'s day (call once the change committed).
+pub(crate) fn moves_counted(game_id: i64, seats: &[i32], now: NaiveDateTime) {
+    for &seat in seats {
+        rollups::noted(game_id, seat, now);
+    }
+}

@@ -1,0 +1,23 @@
+//! Games: the versioned snapshot row, its seats, the append-only log, the deals' seed
+//! commitments and idempotency keys — read ([`read`]), written ([`write`]) and changed by one
+//! versioned commit ([`commit`]), whose statements are written by hand ([`statements`]).
+
+mod commit;
+mod read;
+mod statements;
+mod write;
+
+pub use crate::rows::{
+    Commit, DealRow, GameRecord, GameRow, IdempotencyRow, Leaving, LogEntry, LogRow, NewDeal,
+    NewGame, NewIdempotency, Reveal, SeatChange, SeatResult, SeatRow, Summary, Tally,
+};
+pub use commit::commit;
+pub(crate) use read::seats_of_games;
+pub use read::{
+    GameNews, LoadedGame, RecentEntry, bot_pending, deals, entries_of, idempotent_answer,
+    list_for_user, live_public, load, load_with_recent, lobby, log_after, news_since,
+    past_deadline, seat_held_by, stale_open_tables, version, version_and_status,
+};
+pub use write::{
+    Claim, ImportedGame, append_service, clear_deadline, create, import, with_claimed_game,
+};
