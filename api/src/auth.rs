@@ -1,18 +1,12 @@
-//! Tokens (JWT, HS256 only) and the authenticated caller.
+//! Who calls: the authenticated caller, their role, credential and scopes, and the session
+//! tokens (JWT, HS256 only) that carry them. Reading them from a request is [`crate::guards`].
 
-use std::future::{Ready, ready};
 use std::time::Duration;
 
-use actix_web::body::{BoxBody, MessageBody};
-use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
-use actix_web::http::header;
-use actix_web::middleware::Next;
-use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
-use crate::state::AppState;
 
 const AUDIENCE: &str = "cardroom";
 const ISSUER: &str = "cardroom";
@@ -235,146 +229,6 @@ impl Keys {
             scopes: Scopes::SESSION,
             credential: Credential::Session,
         })
-    }
-}
-
-impl FromRequest for Caller {
-    type Error = ApiError;
-    type Future = Ready<Result<Caller, ApiError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(caller_of(req))
-    }
-}
-
-/// What [`check_api_tokens`] found of a request's personal API token: its caller, or none when
-/// the token is unknown, revoked or malformed.
-#[derive(Clone, Debug)]
-struct TokenChecked(Option<Caller>);
-
-fn caller_of(req: &HttpRequest) -> Result<Caller, ApiError> {
-    let state = req
-        .app_data::<web::Data<AppState>>()
-        .ok_or_else(|| ApiError::Internal("application state missing".to_owned()))?;
-    let bearer = bearer(req)?;
-    let caller = if bearer.starts_with(crate::tokens::PREFIX) {
-        req.extensions()
-            .get::<TokenChecked>()
-            .and_then(|checked| checked.0.clone())
-            .ok_or_else(|| ApiError::Unauthorized("the token is invalid or revoked".to_owned()))?
-    } else {
-        state.keys.verify(&bearer)?
-    };
-    state.presence.request(caller.id);
-    Ok(caller)
-}
-
-/// Looks a personal API token up before the request's handler (and its extractors) run, so
-/// that a refused credential is refused before anything else is read, as a session token is
-/// (its check needs no database and happens in the extractor).
-pub async fn check_api_tokens(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let token = bearer(req.request())
-        .ok()
-        .filter(|b| b.starts_with(crate::tokens::PREFIX));
-    if let (Some(token), Some(state)) = (token, req.app_data::<web::Data<AppState>>().cloned()) {
-        match crate::tokens::caller(&state, token).await {
-            Ok(caller) => {
-                req.extensions_mut().insert(TokenChecked(Some(caller)));
-            }
-            Err(ApiError::Unauthorized(_)) => {
-                req.extensions_mut().insert(TokenChecked(None));
-            }
-            Err(other) => return Ok(req.error_response(other)),
-        }
-    }
-    Ok(next.call(req).await?.map_into_boxed_body())
-}
-
-/// The bearer token of a request.
-fn bearer(req: &HttpRequest) -> Result<String, ApiError> {
-    let value = req.headers().get(header::AUTHORIZATION).ok_or_else(|| {
-        ApiError::Unauthorized("this needs a token: Authorization: Bearer …".to_owned())
-    })?;
-    let text = value
-        .to_str()
-        .map_err(|_| ApiError::Unauthorized("the Authorization header is not text".to_owned()))?;
-    let token = text
-        .strip_prefix("Bearer ")
-        .or_else(|| text.strip_prefix("bearer "))
-        .ok_or_else(|| {
-            ApiError::Unauthorized("the Authorization header must be Bearer <token>".to_owned())
-        })?;
-    Ok(token.trim().to_owned())
-}
-
-/// Declares an extractor for a caller whose credential has a scope: the handler takes it
-/// instead of [`Caller`], and a credential without the scope is refused with
-/// `403 insufficient_scope` before the handler runs.
-macro_rules! scoped {
-    ($(#[$doc:meta])* $name:ident, $scope:expr) => {
-        $(#[$doc])*
-        #[derive(Clone, Debug)]
-        pub struct $name(pub Caller);
-
-        impl FromRequest for $name {
-            type Error = ApiError;
-            type Future = Ready<Result<$name, ApiError>>;
-
-            fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-                ready(caller_of(req).and_then(|caller| {
-                    caller.require($scope)?;
-                    Ok($name(caller))
-                }))
-            }
-        }
-    };
-}
-
-scoped!(
-    /// A caller who may play (scope `play`).
-    Playing,
-    Scope::Play
-);
-scoped!(
-    /// A caller who may read (scope `read`).
-    Reading,
-    Scope::Read
-);
-scoped!(
-    /// A caller who may challenge (scope `challenge`).
-    Challenging,
-    Scope::Challenge
-);
-scoped!(
-    /// A caller who may use the admin endpoints' credential-wise (scope `admin`; the account's
-    /// stored role is checked by the use case).
-    Administering,
-    Scope::Admin
-);
-
-/// A caller signed in with a session token, not a personal API token: managing tokens and the
-/// account itself needs one, so a token that leaks cannot mint others.
-#[derive(Clone, Debug)]
-pub struct Session(pub Caller);
-
-impl FromRequest for Session {
-    type Error = ApiError;
-    type Future = Ready<Result<Session, ApiError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(caller_of(req).and_then(|caller| {
-            if caller.credential != Credential::Session {
-                return Err(ApiError::Denied {
-                    code: "session_required",
-                    detail: "this needs the token from signing in, not a personal API token"
-                        .to_owned(),
-                });
-            }
-            Ok(Session(caller))
-        }))
     }
 }
 

@@ -13,16 +13,9 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use actix_web::body::{BoxBody, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::Method;
-use actix_web::http::header::{self, HeaderValue};
-use actix_web::middleware::Next;
-use actix_web::{HttpRequest, web};
-use sha2::{Digest, Sha256};
+use actix_web::HttpRequest;
 
 use crate::error::ApiError;
-use crate::state::AppState;
 
 /// Buckets kept before full (idle) ones are dropped.
 const PRUNE_ABOVE: usize = 10_000;
@@ -156,61 +149,6 @@ impl Limiter {
             })
         }
     }
-}
-
-/// Counts every write but signing in (which has its own limit) against the `writes` limit of
-/// its credential (or address, without one), and says where it stands in `RateLimit-Policy` and
-/// `RateLimit`; over the limit, `429 rate_limited` with `Retry-After` and the limit's name.
-pub async fn limit_writes(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let write = matches!(
-        *req.method(),
-        Method::POST | Method::PUT | Method::DELETE | Method::PATCH
-    ) && req.path().starts_with("/api/v1/")
-        && !req.path().starts_with("/api/v1/auth/");
-    let state = req.app_data::<web::Data<AppState>>().cloned();
-    let Some(state) = state.filter(|s| write && s.write_limiter.is_on()) else {
-        return Ok(next.call(req).await?.map_into_boxed_body());
-    };
-    let limiter = &state.write_limiter;
-    // A credential counts as itself (its digest: the key must not hold a secret); no
-    // credential, as its address.
-    let key = match req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-    {
-        Some(credential) => {
-            let digest = Sha256::digest(credential.as_bytes());
-            digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
-        }
-        None => limiter.client(req.request()),
-    };
-    let policy = HeaderValue::from_str(&limiter.policy()).ok();
-    let (mut response, quota) = match limiter.take(&key) {
-        Ok(quota) => (next.call(req).await?.map_into_boxed_body(), quota),
-        Err(refused) => {
-            let wait = match &refused {
-                ApiError::RateLimited { retry_after, .. } => *retry_after,
-                _ => 1,
-            };
-            let quota = Quota {
-                remaining: 0,
-                reset: wait,
-            };
-            (req.error_response(refused), quota)
-        }
-    };
-    let headers = response.headers_mut();
-    if let Some(policy) = policy {
-        headers.insert(header::HeaderName::from_static("ratelimit-policy"), policy);
-    }
-    if let Ok(state) = HeaderValue::from_str(&limiter.state(quota)) {
-        headers.insert(header::HeaderName::from_static("ratelimit"), state);
-    }
-    Ok(response)
 }
 
 #[cfg(test)]

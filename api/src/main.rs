@@ -7,8 +7,9 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use cardroom_api::document::openapi_json;
 use cardroom_api::settings::Settings;
-use cardroom_api::startup::{Application, openapi_json};
+use cardroom_api::startup::Application;
 
 const USAGE: &str = "usage: cardroom [serve | openapi | verify-deal FILE | import FILE | arena ... | dd-table]\n\
   serve             run the service (the default); configured by environment variables, see the README\n\

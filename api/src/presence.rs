@@ -14,11 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use actix_web::web;
 use tokio::sync::Notify;
-
-use crate::error::ApiError;
-use crate::state::AppState;
 
 /// The window, in milliseconds (one per process: set once at start).
 static WINDOW_MS: AtomicU64 = AtomicU64::new(20_000);
@@ -43,9 +39,9 @@ pub fn since() -> chrono::NaiveDateTime {
 }
 
 /// The least time between two writes.
-const SOONEST: Duration = Duration::from_millis(250);
+pub const SOONEST: Duration = Duration::from_millis(250);
 /// How long rows are kept after they stop being refreshed (then swept).
-const KEEP: Duration = Duration::from_secs(3600);
+pub const KEEP: Duration = Duration::from_secs(3600);
 
 /// What this process has seen since its last write.
 #[derive(Debug, Default)]
@@ -98,9 +94,14 @@ impl Presence {
         }
     }
 
+    /// Resolves when someone new arrived (a request or a stream), to be written sooner.
+    pub async fn arrived(&self) {
+        self.wake.notified().await;
+    }
+
     /// Everything to write now: every followed game and every person who made a request (as
     /// game 0); the requests are forgotten.
-    fn take(&self) -> Vec<(i64, i64)> {
+    pub fn take(&self) -> Vec<(i64, i64)> {
         let mut keys: HashSet<(i64, i64)> = self
             .following
             .lock()
@@ -139,45 +140,6 @@ impl Drop for Following {
                 following.remove(&self.key);
             }
         }
-    }
-}
-
-/// Writes what this process saw, every quarter window (sooner when someone new arrived), and
-/// sweeps rows nobody refreshed for an hour.
-pub async fn keep_writing(state: web::Data<AppState>) {
-    let mut swept = tokio::time::Instant::now();
-    loop {
-        let every = window() / 4;
-        tokio::select! {
-            () = tokio::time::sleep(every) => {}
-            () = state.presence.wake.notified() => {}
-        }
-        if state.hub.is_shutting_down() {
-            return;
-        }
-        let keys = state.presence.take();
-        let sweep = swept.elapsed() >= KEEP / 4;
-        if sweep {
-            swept = tokio::time::Instant::now();
-        }
-        if keys.is_empty() && !sweep {
-            continue;
-        }
-        let result = crate::routes::run(&state, move |conn, _| {
-            let now = cardroom_db::now();
-            cardroom_db::talk::seen(conn, &keys, now)?;
-            if sweep {
-                let keep = chrono::Duration::from_std(KEEP).unwrap_or(chrono::Duration::hours(1));
-                cardroom_db::talk::forget_before(conn, now - keep)?;
-            }
-            Ok(())
-        })
-        .await;
-        match result {
-            Ok(()) | Err(ApiError::Unavailable) => {}
-            Err(error) => tracing::warn!(%error, "could not write who is connected"),
-        }
-        tokio::time::sleep(SOONEST).await;
     }
 }
 

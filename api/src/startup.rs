@@ -8,296 +8,19 @@ use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
 use actix_web::http::header;
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
 use tracing_actix_web::TracingLogger;
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{Modify, OpenApi};
-use utoipa_actix_web::service_config::ServiceConfig;
-use utoipa_actix_web::{AppExt, scope};
+use utoipa::OpenApi;
+use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::auth::Keys;
-use crate::error::{ApiError, Problem};
-use crate::live::Hub;
+use crate::document::{ApiDoc, openapi_document, openapi_json};
+use crate::error::ApiError;
+use crate::hub::Hub;
 use crate::metrics::Metrics;
 use crate::passwords::Passwords;
 use crate::routes;
 use crate::settings::Settings;
 use crate::state::AppState;
-
-/// The OpenAPI document's fixed parts; the paths are collected from the routes.
-#[derive(OpenApi, Debug)]
-#[openapi(
-    info(
-        title = "Cardroom",
-        description = "Basra, 31, Rummy and Tarneeb for people and programs. Errors are \
-                       `application/problem+json` with a stable `code`. Send the token from \
-                       `/auth/*` as `Authorization: Bearer <token>`.",
-        license(name = "MIT OR Apache-2.0"),
-    ),
-    modifiers(&BearerAuth),
-    components(schemas(Problem)),
-    tags(
-        (name = "auth", description = "Accounts and tokens"),
-        (name = "catalogue", description = "The games on offer"),
-        (name = "games", description = "Playing"),
-        (name = "chat", description = "Table chat and mutes"),
-        (name = "account", description = "Personal API tokens, bot accounts, and the account's event stream"),
-        (name = "challenges", description = "Challenging a person or a bot to a game"),
-        (name = "players", description = "Profiles and leaderboards: public"),
-        (name = "operations", description = "Health, readiness, metrics"),
-        (name = "admin", description = "History, replays, statistics and roles: admins only"),
-    )
-)]
-pub struct ApiDoc;
-
-struct BearerAuth;
-
-impl Modify for BearerAuth {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme(
-            "bearer",
-            SecurityScheme::Http(
-                HttpBuilder::new()
-                    .scheme(HttpAuthScheme::Bearer)
-                    .bearer_format("JWT")
-                    .build(),
-            ),
-        );
-    }
-}
-
-/// Every documented route.
-fn api_routes(config: &mut ServiceConfig) {
-    config
-        .service(
-            scope::scope("/api/v1")
-                .service(routes::guest)
-                .service(routes::register)
-                .service(routes::login)
-                .service(routes::kinds)
-                .service(routes::create_game)
-                .service(routes::list_games)
-                .service(routes::lobby)
-                .service(routes::create_seek)
-                .service(routes::get_seek)
-                .service(routes::cancel_seek)
-                .service(routes::join_game)
-                .service(routes::get_game)
-                .service(routes::make_move)
-                .service(routes::deal)
-                .service(routes::resign)
-                .service(routes::reclaim)
-                .service(routes::score)
-                .service(routes::game_log)
-                .service(routes::export_game)
-                .service(routes::events)
-                .service(routes::player)
-                .service(routes::leaderboard)
-                .service(routes::admin_games)
-                .service(routes::admin_game)
-                .service(routes::admin_replay)
-                .service(routes::admin_stats)
-                .service(routes::admin_set_role)
-                .service(routes::table::presets)
-                .service(routes::table::post_chat)
-                .service(routes::table::get_chat)
-                .service(routes::table::post_rematch)
-                .service(routes::table::mutes)
-                .service(routes::table::mute)
-                .service(routes::table::unmute)
-                .service(routes::table::admin_chat)
-                .service(routes::table::admin_hide)
-                .service(routes::table::admin_mute)
-                .service(routes::account::create_token)
-                .service(routes::account::list_tokens)
-                .service(routes::account::revoke_token)
-                .service(routes::account::become_bot)
-                .service(routes::challenges::create)
-                .service(routes::challenges::list)
-                .service(routes::challenges::get_one)
-                .service(routes::challenges::accept)
-                .service(routes::challenges::decline)
-                .service(routes::challenges::cancel)
-                .service(routes::challenges::account_stream),
-        )
-        .service(routes::healthz)
-        .service(routes::readyz)
-        .service(routes::metrics);
-}
-
-/// The OpenAPI document of the routes, as utoipa derives it (see [`openapi_json`] for the one
-/// served).
-pub fn openapi_document() -> utoipa::openapi::OpenApi {
-    let (_, mut doc) = App::new()
-        .into_utoipa_app()
-        .openapi(ApiDoc::openapi())
-        .configure(api_routes)
-        .split_for_parts();
-    doc.info.version = env!("CARGO_PKG_VERSION").to_owned();
-    add_common_responses(&mut doc);
-    describe_every_response(&mut doc);
-    state_header_rules(&mut doc);
-    doc
-}
-
-/// The document as the service serves it at `/openapi.json` (committed as
-/// `openapi/openapi.json`): [`openapi_document`], its schemas reshaped for client generators
-/// ([`crate::document`]).
-pub fn openapi_json() -> serde_json::Value {
-    let mut value = serde_json::to_value(openapi_document()).unwrap_or_default();
-    crate::document::for_generators(&mut value);
-    value
-}
-
-/// OpenAPI requires a description on every response: where a route gave none, the status's
-/// meaning here (and, for errors, its codes).
-fn describe_every_response(doc: &mut utoipa::openapi::OpenApi) {
-    use utoipa::openapi::RefOr;
-    for item in doc.paths.paths.values_mut() {
-        for operation in [
-            &mut item.get,
-            &mut item.post,
-            &mut item.put,
-            &mut item.delete,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            for (status, response) in operation.responses.responses.iter_mut() {
-                if let RefOr::T(response) = response
-                    && response.description.trim().is_empty()
-                {
-                    response.description = default_description(status).to_owned();
-                }
-            }
-        }
-    }
-}
-
-fn default_description(status: &str) -> &'static str {
-    match status {
-        "200" => "Success",
-        "201" => "Created",
-        "400" => "`validation_failed`: the body, query or path could not be read",
-        "401" => "`unauthorized`: no token, or an invalid one",
-        "403" => "`forbidden`: the caller may not do this",
-        "404" => "`not_found`: no such game, player or game kind",
-        "409" => "A conflict with the game's state: see the problem's `code`",
-        "422" => "`validation_failed`: a value the rules do not allow",
-        "429" => "Too many requests: see the problem's `code` and Retry-After",
-        "503" => "`unavailable`: try again shortly; see Retry-After",
-        _ => "See the problem's `code`",
-    }
-}
-
-/// Rules on parameters that the route macros cannot state: an Idempotency-Key's spelling, and
-/// `mine`'s one value.
-fn state_header_rules(doc: &mut utoipa::openapi::OpenApi) {
-    use utoipa::openapi::schema::{ObjectBuilder, Type};
-    use utoipa::openapi::{RefOr, Schema};
-    for item in doc.paths.paths.values_mut() {
-        for operation in [
-            &mut item.get,
-            &mut item.post,
-            &mut item.put,
-            &mut item.delete,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            for parameter in operation.parameters.iter_mut().flatten() {
-                let RefOr::T(parameter) = parameter else {
-                    continue;
-                };
-                if parameter.name == "Idempotency-Key" {
-                    parameter.schema = Some(RefOr::T(Schema::Object(
-                        ObjectBuilder::new()
-                            .schema_type(Type::String)
-                            .pattern(Some(routes::IDEMPOTENCY_KEY_PATTERN))
-                            .build(),
-                    )));
-                }
-                // `GET /games` lists only the caller's games: `mine` may only be true.
-                if parameter.name == "mine" {
-                    parameter.schema = Some(RefOr::T(Schema::Object(
-                        ObjectBuilder::new()
-                            .schema_type(Type::Boolean)
-                            .enum_values(Some([true]))
-                            .build(),
-                    )));
-                }
-            }
-        }
-    }
-}
-
-/// The answers every operation can give for what it reads, written once instead of on every
-/// route: 400 `validation_failed` where a body, a query or a path is parsed (malformed JSON, a
-/// query that is no query), 401 `unauthorized` where a token is required, 429 `rate_limited`
-/// on every write but signing in, and 404 `not_found` where the path names a game, a player or
-/// a game kind.
-fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
-    use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
-    let problem = |description: &str| {
-        RefOr::T(
-            ResponseBuilder::new()
-                .description(description)
-                .content(
-                    "application/problem+json",
-                    ContentBuilder::new()
-                        .schema(Some(Ref::from_schema_name("Problem")))
-                        .build(),
-                )
-                .build(),
-        )
-    };
-    for (path, item) in doc.paths.paths.iter_mut() {
-        let names_something = path.contains('{');
-        for (item_writes, operation) in [
-            (false, &mut item.get),
-            (true, &mut item.post),
-            (true, &mut item.put),
-            (true, &mut item.delete),
-        ] {
-            let Some(operation) = operation else {
-                continue;
-            };
-            let reads_input = operation.request_body.is_some()
-                || operation.parameters.as_ref().is_some_and(|p| !p.is_empty());
-            let responses = &mut operation.responses.responses;
-            if reads_input && !responses.contains_key("400") {
-                responses.insert(
-                    "400".to_owned(),
-                    problem("`validation_failed`: the body, query or path could not be read"),
-                );
-            }
-            let needs_token = operation.security.as_ref().is_some_and(|s| !s.is_empty());
-            if needs_token && !responses.contains_key("401") {
-                responses.insert(
-                    "401".to_owned(),
-                    problem("`unauthorized`: no token, or an invalid one"),
-                );
-            }
-            // Every write but signing in counts against the `writes` limit.
-            let writes = item_writes && !path.starts_with("/api/v1/auth/");
-            if writes && !responses.contains_key("429") {
-                responses.insert(
-                    "429".to_owned(),
-                    problem(
-                        "`rate_limited` (the `writes` limit, named in the problem's `limit`): see \
-                         Retry-After, and RateLimit-Policy and RateLimit on every write",
-                    ),
-                );
-            }
-            if names_something && !responses.contains_key("404") {
-                responses.insert(
-                    "404".to_owned(),
-                    problem("`not_found`: no such game, player or game kind"),
-                );
-            }
-        }
-    }
-}
 
 /// The documented paths and their methods, to tell a wrong method (405) from a wrong path (404).
 #[derive(Clone, Debug)]
@@ -470,7 +193,7 @@ impl Application {
             keys: Keys::new(&settings.jwt_secret, settings.token_ttl),
             metrics: Metrics::default(),
             hub: Hub::default(),
-            feeds: crate::feeds::Feeds::default(),
+            feeds: crate::shared::Feeds::default(),
             auth_limiter: crate::limit::AuthLimiter::new(
                 settings.auth_per_minute,
                 settings.auth_burst,
@@ -503,7 +226,7 @@ impl Application {
             let (app, _) = App::new()
                 .into_utoipa_app()
                 .openapi(ApiDoc::openapi())
-                .configure(api_routes)
+                .configure(routes::configure)
                 .split_for_parts();
             let counted = app_state.clone();
             app.app_data(app_state.clone())
@@ -544,9 +267,9 @@ impl Application {
                 )
                 .default_service(web::to(fallback))
                 .wrap(actix_web::middleware::from_fn(
-                    crate::auth::check_api_tokens,
+                    crate::guards::check_api_tokens,
                 ))
-                .wrap(actix_web::middleware::from_fn(crate::limit::limit_writes))
+                .wrap(actix_web::middleware::from_fn(crate::guards::limit_writes))
                 .wrap_fn(move |req, srv| {
                     let metrics = counted.clone();
                     // The route's template, not the path: `/api/v1/games/{id}`, never one per id.
@@ -602,8 +325,8 @@ impl Application {
         }
         let server = server.run();
         actix_web::rt::spawn(stop_on_signal(server.handle(), state.clone()));
-        actix_web::rt::spawn(crate::presence::keep_writing(state.clone()));
-        actix_web::rt::spawn(recovery_sweep(state));
+        actix_web::rt::spawn(crate::jobs::write_presence(state.clone()));
+        actix_web::rt::spawn(crate::jobs::recovery_sweep(state));
         Ok(Application { port, server })
     }
 
@@ -730,73 +453,4 @@ async fn stop_on_signal(handle: actix_web::dev::ServerHandle, state: web::Data<A
     tracing::info!("stopping: closing event streams, finishing requests in flight");
     state.hub.shut_down();
     handle.stop(true).await;
-}
-
-/// How many days an account's events are kept for its stream to resume from.
-pub const ACCOUNT_EVENTS_DAYS: i64 = 7;
-
-/// Every few seconds, lets computer players finish the turns of games left on their turn, and
-/// plays for the people whose turn timer ran out.
-async fn recovery_sweep(state: web::Data<AppState>) {
-    let every = state.settings.sweep_every;
-    let mut forgot: Option<std::time::Instant> = None;
-    loop {
-        actix_web::rt::time::sleep(every).await;
-        // Once an hour: account events older than the stream keeps them.
-        if forgot.is_none_or(|at| at.elapsed() >= std::time::Duration::from_secs(3600)) {
-            forgot = Some(std::time::Instant::now());
-            let forgotten = routes::run(&state, |conn, _| {
-                let before = cardroom_db::now() - chrono::Duration::days(ACCOUNT_EVENTS_DAYS);
-                Ok(cardroom_db::account_events::forget_before(conn, before)?)
-            })
-            .await;
-            if let Err(error) = forgotten
-                && !matches!(error, ApiError::Unavailable)
-            {
-                tracing::warn!(%error, "could not forget old account events");
-            }
-        }
-        let result = routes::run(&state, |conn, state| {
-            Ok((
-                crate::play::recover(conn, &state.metrics)?,
-                crate::play::enforce_timers(conn, &state.metrics)?,
-                crate::play::expire_open_tables(conn, state.settings.open_table_expiry)?,
-                crate::play::seeks::sweep(conn, state.settings.seek_timeout, &state.metrics)?,
-                crate::play::challenges::expire(conn)?,
-            ))
-        })
-        .await;
-        match result {
-            Ok((recovered, timed_out, expired, matched, challenges)) => {
-                if challenges > 0 {
-                    tracing::info!(challenges, "challenges expired unanswered");
-                }
-                if !recovered.is_empty() {
-                    tracing::info!(
-                        games = recovered.len(),
-                        "recovered games left on a computer player's turn"
-                    );
-                }
-                if !timed_out.is_empty() {
-                    tracing::info!(games = timed_out.len(), "played for people out of time");
-                }
-                if !expired.is_empty() {
-                    tracing::info!(games = expired.len(), "closed open tables nobody joined");
-                }
-                if !matched.is_empty() {
-                    tracing::info!(games = matched.len(), "seated quick-match seekers");
-                }
-                for id in recovered
-                    .into_iter()
-                    .chain(timed_out)
-                    .chain(expired)
-                    .chain(matched)
-                {
-                    state.hub.publish(Some(id));
-                }
-            }
-            Err(ApiError::Unavailable) => {}
-            Err(error) => tracing::warn!(%error, "recovery sweep failed"),
-        }
-    }
 }

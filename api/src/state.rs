@@ -3,7 +3,7 @@
 use cardroom_db::Pool;
 
 use crate::auth::Keys;
-use crate::live::Hub;
+use crate::hub::Hub;
 use crate::metrics::Metrics;
 use crate::settings::Settings;
 
@@ -19,7 +19,7 @@ pub struct AppState {
     pub metrics: Metrics,
     pub hub: Hub,
     /// Reads shared by everyone following the same game or listing on this process.
-    pub feeds: crate::feeds::Feeds,
+    pub feeds: crate::shared::Feeds,
     pub auth_limiter: crate::limit::AuthLimiter,
     /// The limit on writes, per credential or address.
     pub write_limiter: crate::limit::Limiter,

@@ -6,36 +6,31 @@
 //! whole token is stored (a token is random, so a fast hash is as safe as a slow one), found by
 //! its public id and compared in constant time. It is sent as `Authorization: Bearer cdr_…`
 //! like a session token, never expires, and stops working the moment it is revoked.
+//!
+//! Here: a token's form, and finding and checking one. Making, listing and revoking them is a
+//! use case ([`crate::play::tokens`]); the check before each request is in [`crate::guards`].
 
-use actix_web::web;
 use cardroom_db::AnyConnection;
-use cardroom_db::tokens::{self, NewToken, TokenRow};
-use chrono::{DateTime, Utc};
+use cardroom_db::tokens;
 use rand::RngExt;
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use utoipa::ToSchema;
 
-use crate::auth::{Caller, Credential, Role, Scope, Scopes};
+use crate::auth::{Caller, Credential, Role, Scopes};
 use crate::error::ApiError;
-use crate::state::AppState;
 
 /// How every personal API token begins.
 pub const PREFIX: &str = "cdr_";
-const PUBLIC_LEN: usize = 10;
-const SECRET_LEN: usize = 40;
+pub(crate) const PUBLIC_LEN: usize = 10;
+pub(crate) const SECRET_LEN: usize = 40;
 const ALPHABET: &[u8] = b"abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-/// The most live tokens one account may hold.
-pub const MAX_TOKENS: usize = 50;
-
-fn random_text(length: usize) -> String {
+pub(crate) fn random_text(length: usize) -> String {
     let mut rng = rand::rng();
     (0..length)
         .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
         .collect()
 }
 
-fn digest(token: &str) -> String {
+pub(crate) fn digest(token: &str) -> String {
     Sha256::digest(token.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -48,7 +43,7 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 /// The public id of a token of the right shape.
-fn public_id(token: &str) -> Option<&str> {
+pub fn public_id(token: &str) -> Option<&str> {
     let rest = token.strip_prefix(PREFIX)?;
     let (public, secret) = rest.split_once('_')?;
     let fits =
@@ -56,30 +51,28 @@ fn public_id(token: &str) -> Option<&str> {
     (fits(public, PUBLIC_LEN) && fits(secret, SECRET_LEN)).then_some(public)
 }
 
-/// The caller a personal API token names, if it is live.
-pub async fn caller(state: &web::Data<AppState>, token: String) -> Result<Caller, ApiError> {
-    let invalid = || ApiError::Unauthorized("the token is invalid or revoked".to_owned());
-    let public = public_id(&token).ok_or_else(invalid)?.to_owned();
-    let found = crate::routes::run(state, move |conn, _| {
-        let Some((row, name, role, _bot)) = tokens::live_by_public_id(conn, &public)? else {
-            return Ok(None);
-        };
-        if !same(&row.secret_hash, &digest(&token)) {
-            return Ok(None);
-        }
-        tokens::used(conn, row.id, cardroom_db::now())?;
-        Ok(Some((row, name, role)))
-    })
-    .await?;
-    let (row, name, role) = found.ok_or_else(invalid)?;
-    Ok(Caller {
+/// The caller the live personal API token `token` (whose public id is `public`) names; none
+/// when no live token matches.
+pub fn live_caller(
+    conn: &mut AnyConnection,
+    public: &str,
+    token: &str,
+) -> Result<Option<Caller>, ApiError> {
+    let Some((row, name, role, _bot)) = tokens::live_by_public_id(conn, public)? else {
+        return Ok(None);
+    };
+    if !same(&row.secret_hash, &digest(token)) {
+        return Ok(None);
+    }
+    tokens::used(conn, row.id, cardroom_db::now())?;
+    Ok(Some(Caller {
         id: row.user_id,
         name,
         role: Role::parse(&role).unwrap_or(Role::Player),
         expires_at: i64::MAX,
         scopes: Scopes::from_stored(&row.scopes),
         credential: Credential::ApiToken(row.id),
-    })
+    }))
 }
 
 /// Whether a caller's credential still holds (for a stream opened earlier): a session token
@@ -88,187 +81,6 @@ pub fn still_valid(conn: &mut AnyConnection, caller: &Caller) -> Result<bool, Ap
     Ok(match caller.credential {
         Credential::Session => !caller.token_expired(),
         Credential::ApiToken(id) => tokens::is_live(conn, id)?,
-    })
-}
-
-/// `POST /account/tokens`.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"description": "my Tarneeb bot", "scopes": ["play", "challenge", "read"]}))]
-pub struct NewTokenRequest {
-    /// What the token is for, 1–100 characters (no control characters).
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = r"^[^\u0000-\u001f\u007f-\u009f]*[^\s\u0000-\u001f\u007f-\u009f][^\u0000-\u001f\u007f-\u009f]*$"
-    )]
-    pub description: String,
-    /// What it may do (at least one; `admin` for admins only).
-    #[schema(min_items = 1, max_items = 4)]
-    pub scopes: Vec<Scope>,
-}
-
-/// A token as its owner may see it later: never its secret.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TokenInfo {
-    pub id: i64,
-    /// The token's beginning, to recognise it: `cdr_` and its public id.
-    pub prefix: String,
-    pub description: String,
-    pub scopes: Vec<Scope>,
-    pub created_at: DateTime<Utc>,
-    /// When it was last used (to the minute).
-    pub last_used_at: Option<DateTime<Utc>>,
-}
-
-/// `201` to `POST /account/tokens`.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TokenCreated {
-    /// The token: shown this once, kept nowhere. Send it as `Authorization: Bearer <token>`.
-    pub token: String,
-    pub info: TokenInfo,
-}
-
-/// `GET /account/tokens`.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TokenList {
-    /// Live tokens, newest first.
-    pub tokens: Vec<TokenInfo>,
-}
-
-fn info(row: &TokenRow) -> TokenInfo {
-    TokenInfo {
-        id: row.id,
-        prefix: format!("{PREFIX}{}", row.public_id),
-        description: row.description.clone(),
-        scopes: Scopes::from_stored(&row.scopes).list(),
-        created_at: row.created_at.and_utc(),
-        last_used_at: row.last_used_at.map(|t| t.and_utc()),
-    }
-}
-
-/// The account behind a session, which must be a registered one.
-fn registered(
-    conn: &mut AnyConnection,
-    caller: &Caller,
-) -> Result<cardroom_db::users::User, ApiError> {
-    let user = cardroom_db::users::by_id(conn, caller.id)?.ok_or_else(|| {
-        ApiError::Unauthorized("the account this token names no longer exists".to_owned())
-    })?;
-    if user.guest {
-        return Err(ApiError::Denied {
-            code: "registered_only",
-            detail: "guests have no API tokens: register an account (a name and a password)"
-                .to_owned(),
-        });
-    }
-    Ok(user)
-}
-
-/// `POST /account/tokens`.
-pub fn create(
-    conn: &mut AnyConnection,
-    caller: &Caller,
-    request: &NewTokenRequest,
-) -> Result<TokenCreated, ApiError> {
-    let description = request.description.trim();
-    if description.is_empty()
-        || request.description.chars().count() > 100
-        || request.description.chars().any(char::is_control)
-    {
-        return Err(ApiError::Invalid(
-            "description is 1 to 100 characters, not all spaces, without control characters"
-                .to_owned(),
-        ));
-    }
-    if request.scopes.is_empty() {
-        return Err(ApiError::Invalid(
-            "a token needs at least one scope".to_owned(),
-        ));
-    }
-    let user = registered(conn, caller)?;
-    if request.scopes.contains(&Scope::Admin) && user.role != Role::Admin.name() {
-        return Err(ApiError::Forbidden(
-            "only admins may give a token the admin scope".to_owned(),
-        ));
-    }
-    if tokens::of_user(conn, user.id)?
-        .iter()
-        .filter(|t| t.revoked_at.is_none())
-        .count()
-        >= MAX_TOKENS
-    {
-        return Err(ApiError::Conflict {
-            code: "too_many_tokens",
-            detail: format!("an account holds at most {MAX_TOKENS} tokens: revoke one first"),
-        });
-    }
-    let scopes = Scopes::of(&request.scopes);
-    for _ in 0..5 {
-        let public = random_text(PUBLIC_LEN);
-        let token = format!("{PREFIX}{public}_{}", random_text(SECRET_LEN));
-        let new = NewToken {
-            user_id: user.id,
-            public_id: public,
-            secret_hash: digest(&token),
-            description: description.to_owned(),
-            scopes: scopes.stored(),
-        };
-        match tokens::create(conn, &new) {
-            Ok(row) => {
-                return Ok(TokenCreated {
-                    token,
-                    info: info(&row),
-                });
-            }
-            Err(cardroom_db::DbError::Duplicate(_)) => continue,
-            Err(other) => return Err(other.into()),
-        }
-    }
-    Err(ApiError::Internal(
-        "no free token id in five tries".to_owned(),
-    ))
-}
-
-/// `GET /account/tokens`.
-pub fn list(conn: &mut AnyConnection, caller: &Caller) -> Result<TokenList, ApiError> {
-    let user = registered(conn, caller)?;
-    Ok(TokenList {
-        tokens: tokens::of_user(conn, user.id)?
-            .iter()
-            .filter(|t| t.revoked_at.is_none())
-            .map(info)
-            .collect(),
-    })
-}
-
-/// `DELETE /account/tokens/{id}`.
-pub fn revoke(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<(), ApiError> {
-    if !tokens::revoke(conn, caller.id, id)? {
-        return Err(ApiError::NotFound(format!("you have no live token {id}")));
-    }
-    Ok(())
-}
-
-/// `POST /account/bot`.
-pub fn become_bot(
-    conn: &mut AnyConnection,
-    caller: &Caller,
-) -> Result<crate::model::UserInfo, ApiError> {
-    let user = registered(conn, caller)?;
-    if !cardroom_db::users::make_bot(conn, user.id)? {
-        return Err(ApiError::Conflict {
-            code: "has_games",
-            detail: "only an account that has never sat at a game may become a bot account"
-                .to_owned(),
-        });
-    }
-    Ok(crate::model::UserInfo {
-        id: user.id,
-        name: user.name,
-        role: user.role,
-        guest: false,
-        bot: true,
     })
 }
 

@@ -299,7 +299,7 @@ fn replay(log: &LogResponse, rules: &Rules, seeds: Vec<Seed>, report: &mut Repor
             .events
             .iter()
             .map(|e| &e.event)
-            .filter(|e| !crate::play::is_announcement(e))
+            .filter(|e| !crate::events::is_announcement(e))
             .collect();
         if expected.iter().collect::<Vec<_>>() != shown {
             report.problem(format!(

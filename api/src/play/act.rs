@@ -5,10 +5,10 @@ use cardroom_db::games::{self, Leaving, SeatChange, SeatResult};
 use cardroom_db::{AnyConnection, DbError};
 use serde_json::{Value, json};
 
-use super::{
-    Changes, Loaded, abandonment, action_body, commit_and_view, load, run_computers, view,
-    with_retries,
-};
+use super::changes::{Changes, abandonment, run_computers};
+use super::commit::{action_body, commit_and_view, with_retries};
+use super::loaded::{Loaded, load};
+use super::view;
 use crate::auth::Caller;
 use crate::error::{ApiError, move_error};
 use crate::metrics::Metrics;

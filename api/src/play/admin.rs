@@ -11,27 +11,13 @@ use cardroom_core::{GameKind, Seat, Status, Viewer};
 use cardroom_db::admin::{self, GameFilter, StatsQuery};
 use cardroom_db::{AnyConnection, games, users};
 
+use super::access::admin_only;
+use super::loaded::load;
 use super::read::STATUSES;
-use super::{load, seat_infos};
+use super::seats::seat_infos;
 use crate::auth::{Caller, Role};
 use crate::error::ApiError;
 use crate::model::{SeatInfo, UserInfo};
-
-/// Admins only — by the role stored now, not the one in the token: a demoted admin's token
-/// stops working for these at once, and a promoted user's works at once.
-pub(super) fn admin_only(conn: &mut AnyConnection, caller: &Caller) -> Result<(), ApiError> {
-    if is_admin(conn, caller)? {
-        Ok(())
-    } else {
-        Err(ApiError::Forbidden("only admins may do this".to_owned()))
-    }
-}
-
-/// Whether the caller's account has the admin role now (the token's claim may be stale).
-pub(super) fn is_admin(conn: &mut AnyConnection, caller: &Caller) -> Result<bool, ApiError> {
-    let stored = users::by_id(conn, caller.id)?.map(|u| u.role);
-    Ok(stored.as_deref() == Some(Role::Admin.name()))
-}
 
 /// Query of `GET /admin/games`.
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -292,7 +278,7 @@ pub fn list(
             crate::input::text(field, value)?;
         }
     }
-    let (page, per_page) = super::paging(query.page, query.per_page, 50, 200)?;
+    let (page, per_page) = super::paging::paging(query.page, query.per_page, 50, 200)?;
     let from = query.from.as_deref().map(|d| day(d, "from")).transpose()?;
     let to = query.to.as_deref().map(|d| day(d, "to")).transpose()?;
     let filter = GameFilter {
@@ -378,7 +364,7 @@ pub fn replay(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Repl
                 }
                 .to_owned(),
                 (0..g.table().seats())
-                    .map(|s| super::hand_of(g, Seat::new(s)))
+                    .map(|s| super::seats::hand_of(g, Seat::new(s)))
                     .collect(),
                 serde_json::to_value(g.view(Viewer::Spectator)).unwrap_or(Value::Null),
             ),

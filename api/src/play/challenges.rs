@@ -15,8 +15,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
 
+use super::access::may_sit;
 use super::setup::{DEFAULT_TAKEOVER_AFTER, TAKEOVER_AFTER, TURN_SECONDS, create_seated};
-use super::{may_sit, random_code, random_seed};
+use super::setup::{random_code, random_seed};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::metrics::Metrics;

@@ -14,7 +14,7 @@ use chrono::{DateTime, NaiveDateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::load;
+use super::loaded::load;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::model::{
@@ -367,13 +367,13 @@ pub fn admin_list(
     caller: &Caller,
     query: &AdminChatQuery,
 ) -> Result<AdminChatList, ApiError> {
-    super::admin::admin_only(conn, caller)?;
+    super::access::admin_only(conn, caller)?;
     if query.game.is_some_and(|g| g < 1) {
         return Err(ApiError::Invalid(
             "game is a game's id, 1 or more".to_owned(),
         ));
     }
-    let (page, per_page) = super::paging(query.page, query.per_page, 50, 200)?;
+    let (page, per_page) = super::paging::paging(query.page, query.per_page, 50, 200)?;
     let author = match &query.player {
         None => None,
         Some(name) => match cardroom_db::users::by_name(conn, crate::input::text("player", name)?)?
@@ -405,7 +405,7 @@ pub fn admin_hide(
     caller: &Caller,
     id: i64,
 ) -> Result<AdminChatMessage, ApiError> {
-    super::admin::admin_only(conn, caller)?;
+    super::access::admin_only(conn, caller)?;
     let row = talk::hide(conn, id, caller.id)?
         .ok_or_else(|| ApiError::NotFound(format!("there is no message {id}")))?;
     Ok(admin_message(&row))
@@ -445,7 +445,7 @@ pub fn admin_mute(
     name: &str,
     request: &MuteRequest,
 ) -> Result<MutedUser, ApiError> {
-    super::admin::admin_only(conn, caller)?;
+    super::access::admin_only(conn, caller)?;
     let until = match (request.muted, request.minutes) {
         (false, _) => None,
         (true, None) => Some(forever()),

@@ -8,7 +8,8 @@ use cardroom_db::games;
 use cardroom_db::{AnyConnection, DbError};
 use serde_json::{Value, json};
 
-use super::{Changes, abandonment, load};
+use super::changes::{Changes, abandonment};
+use super::loaded::load;
 use crate::error::ApiError;
 use crate::model::{LiveTable, Lobby, LobbyQuery, LobbySeat, OpenTable, TurnPolicy};
 
@@ -56,7 +57,7 @@ pub fn lobby(
             ));
         }
     }
-    let (page, per_page) = super::paging(query.page, query.per_page, 50, 100)?;
+    let (page, per_page) = super::paging::paging(query.page, query.per_page, 50, 100)?;
     let kind = query.kind.map(GameKind::name);
     let (records, total) = games::lobby(conn, kind, query.variant.as_deref(), page, per_page)?;
     let now = chrono::Utc::now();

@@ -221,7 +221,7 @@ pub fn leaderboard(
             "min_games must be from 0 to 10000".to_owned(),
         ));
     }
-    let (page, per_page) = super::paging(query.page, query.per_page, 50, 100)?;
+    let (page, per_page) = super::paging::paging(query.page, query.per_page, 50, 100)?;
     let (rows, total) =
         ratings::leaderboard(conn, kind.name(), pool, min_games as i32, page, per_page)?;
     let first_rank = (page - 1) * per_page + 1;

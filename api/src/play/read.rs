@@ -7,14 +7,16 @@ use cardroom_db::games::{self};
 
 use std::sync::Arc;
 
-use super::{load, seat_infos, visible};
+use super::loaded::load;
+use super::seats::seat_infos;
 use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::feeds::{GameLog, MAX_ENTRIES};
+use crate::events::visible;
 use crate::model::{
     ChatMessage, DealOut, EventOut, GameList, GameSummary, ListQuery, LogEntryOut, LogResponse,
     PresenceOut, ScoreResponse,
 };
+use crate::shared::{GameLog, MAX_ENTRIES};
 
 /// Checks that the caller may read the game (seated, or watching a public table); returns who
 /// they are at the table.
@@ -365,7 +367,7 @@ pub fn list(
             })
             .collect::<Result<_, _>>()?,
     };
-    let (page, per_page) = super::paging(query.page, query.per_page, 20, 100)?;
+    let (page, per_page) = super::paging::paging(query.page, query.per_page, 20, 100)?;
     let (records, total) = games::list_for_user(conn, caller.id, &statuses, page, per_page)?;
     let games = records
         .into_iter()

@@ -5,7 +5,10 @@ use cardroom_db::AnyConnection;
 use cardroom_db::games::{self, LogRow};
 use serde_json::Value;
 
-use super::{Changes, commit_background, controllers, load, run_computers};
+use super::changes::{Changes, run_computers};
+use super::commit::commit_background;
+use super::loaded::load;
+use super::seats::controllers;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 

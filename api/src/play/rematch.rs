@@ -8,86 +8,21 @@
 //! after the other and exactly one new game is made. Replays and imports pass over them.
 
 use cardroom_core::OptionValue;
-use cardroom_db::games::{self, LogEntry, RecentEntry, SeatRow};
+use cardroom_db::games::{self, LogEntry};
 use cardroom_db::{AnyConnection, DbError};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
+use super::commit::with_retries;
+use super::loaded::{Loaded, load};
+use super::rematch_state::{ACTION, people, state_from, state_of};
 use super::setup::create_seated;
-use super::{Loaded, load, random_seed, service_event, stored, with_retries};
+use super::setup::random_seed;
 use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::events::{service_event, stored};
 use crate::metrics::Metrics;
 use crate::model::{CreateGame, RematchState, SeatRequest, TurnPolicy, Visibility};
-
-/// The log action of rematch entries.
-pub const ACTION: &str = "rematch";
-
-/// The seats of the people at the table (the seats whose person must accept).
-fn people(seats: &[SeatRow]) -> Vec<i64> {
-    seats
-        .iter()
-        .filter(|s| s.user_id.is_some())
-        .map(|s| i64::from(s.seat))
-        .collect()
-}
-
-/// The rematch of a finished game as its `rematch` entries leave it.
-pub(super) fn state_from(entries: &[RecentEntry], seats: &[SeatRow]) -> RematchState {
-    let mut accepted: Vec<i64> = Vec::new();
-    let mut declined_by = None;
-    let mut game_id = None;
-    for (_, events) in entries {
-        let events: Vec<super::StoredEvent> = serde_json::from_str(events).unwrap_or_default();
-        for super::StoredEvent { event, .. } in events {
-            let seat = event.get("seat").and_then(Value::as_i64);
-            match (event.get("type").and_then(Value::as_str), seat) {
-                (Some("rematch_offered"), Some(seat)) => {
-                    accepted = vec![seat];
-                    declined_by = None;
-                }
-                (Some("rematch_accepted"), Some(seat)) if !accepted.contains(&seat) => {
-                    accepted.push(seat);
-                }
-                (Some("rematch_declined"), Some(seat)) => {
-                    accepted.clear();
-                    declined_by = Some(seat);
-                }
-                (Some("rematch_started"), _) => {
-                    game_id = event.get("game_id").and_then(Value::as_i64);
-                }
-                _ => {}
-            }
-        }
-    }
-    accepted.sort_unstable();
-    let waiting_for = if game_id.is_some() {
-        Vec::new()
-    } else {
-        people(seats)
-            .into_iter()
-            .filter(|s| !accepted.contains(s))
-            .collect()
-    };
-    RematchState {
-        accepted,
-        waiting_for,
-        declined_by,
-        game_id,
-    }
-}
-
-/// The rematch of a loaded game: none until it is finished.
-pub(super) fn state_of(
-    conn: &mut AnyConnection,
-    loaded: &Loaded,
-) -> Result<Option<RematchState>, ApiError> {
-    if loaded.record.game.status != "finished" {
-        return Ok(None);
-    }
-    let entries = games::entries_of(conn, loaded.id(), ACTION)?;
-    Ok(Some(state_from(&entries, &loaded.record.seats)))
-}
 
 /// `POST /games/{id}/rematch`: offers or accepts (`accept` true) or declines (false).
 pub fn rematch(
@@ -146,7 +81,7 @@ pub fn rematch(
                 None => None,
                 Some(()) => {
                     let game = start_rematch(conn, &loaded, caller, metrics)?;
-                    events.push(super::service_event(
+                    events.push(crate::events::service_event(
                         json!({"type": "rematch_started", "game_id": game}),
                     ));
                     Some(game)
@@ -184,7 +119,7 @@ pub fn rematch(
     })
 }
 
-fn event(kind: &str, who: &Value) -> super::StoredEvent {
+fn event(kind: &str, who: &Value) -> crate::events::StoredEvent {
     let mut event = json!({"type": kind});
     if let (Some(event), Some(who)) = (event.as_object_mut(), who.as_object()) {
         event.extend(who.clone());
@@ -239,71 +174,4 @@ fn start_rematch(
         visibility: Some(Visibility::of(&row.visibility)),
     };
     Ok(create_seated(conn, caller, request, &others, metrics)?.id)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn seat(seat: i32, user: Option<i64>, bot: Option<&str>) -> SeatRow {
-        SeatRow {
-            seat,
-            user_id: user,
-            name: user.map(|u| format!("p{u}")),
-            bot: bot.map(str::to_owned),
-            timeouts: 0,
-            connected: None,
-            bot_account: false,
-        }
-    }
-
-    fn entry(seq: i64, events: &[Value]) -> RecentEntry {
-        let stored: Vec<Value> = events
-            .iter()
-            .map(|e| json!({"to": "everyone", "event": e}))
-            .collect();
-        (seq, serde_json::to_string(&stored).unwrap_or_default())
-    }
-
-    #[test]
-    fn offers_acceptances_and_refusals_fold_into_who_is_still_asked() {
-        let seats = [
-            seat(0, Some(1), None),
-            seat(1, None, Some("easy")),
-            seat(2, Some(3), None),
-            seat(3, Some(4), Some("easy")),
-        ];
-        let none = state_from(&[], &seats);
-        assert_eq!(none.accepted, Vec::<i64>::new());
-        assert_eq!(none.waiting_for, vec![0, 2, 3], "the away person too");
-        let offered = [entry(10, &[json!({"type": "rematch_offered", "seat": 2})])];
-        let state = state_from(&offered, &seats);
-        assert_eq!(
-            (state.accepted.clone(), state.waiting_for),
-            (vec![2], vec![0, 3])
-        );
-        let declined = [
-            offered[0].clone(),
-            entry(11, &[json!({"type": "rematch_declined", "seat": 0})]),
-        ];
-        let state = state_from(&declined, &seats);
-        assert_eq!(state.accepted, Vec::<i64>::new());
-        assert_eq!(state.declined_by, Some(0));
-        let started = [
-            entry(12, &[json!({"type": "rematch_offered", "seat": 0})]),
-            entry(13, &[json!({"type": "rematch_accepted", "seat": 3})]),
-            entry(
-                14,
-                &[
-                    json!({"type": "rematch_accepted", "seat": 2}),
-                    json!({"type": "rematch_started", "game_id": 99}),
-                ],
-            ),
-        ];
-        let state = state_from(&started, &seats);
-        assert_eq!(state.accepted, vec![0, 2, 3]);
-        assert_eq!(state.game_id, Some(99));
-        assert!(state.waiting_for.is_empty());
-        assert_eq!(state.declined_by, None);
-    }
 }

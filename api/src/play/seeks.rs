@@ -15,8 +15,8 @@ use cardroom_db::account_events::AccountNotice;
 use cardroom_db::seeks::{self, NewSeek, SeekRow};
 use cardroom_db::{AnyConnection, DbError};
 
-use super::random_seed;
 use super::setup::create_seated;
+use super::setup::random_seed;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
@@ -93,7 +93,7 @@ pub fn create(
         &setup,
     )
     .map_err(|e| ApiError::Invalid(e.to_string()))?;
-    super::may_sit(conn, caller)?;
+    super::access::may_sit(conn, caller)?;
     let bot = cardroom_db::users::by_id(conn, caller.id)?.is_some_and(|u| u.bot);
     if seeks::open_of_user(conn, caller.id)?.is_some() {
         return Err(ApiError::Conflict {

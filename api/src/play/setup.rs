@@ -5,14 +5,16 @@ use cardroom_core::{
 };
 use cardroom_db::AnyConnection;
 use cardroom_db::games::{self, Commit, GameRecord, LogEntry, NewGame, SeatChange, SeatRow};
+use rand::RngExt;
 use serde_json::json;
 
-use super::{
-    Changes, Loaded, STATE_FORMAT, commit_and_view, load, random_code, random_seed, run_computers,
-    service_event, stored, summary, view, with_retries,
-};
+use super::changes::{Changes, run_computers, summary};
+use super::commit::{STATE_FORMAT, commit_and_view, with_retries};
+use super::loaded::{Loaded, load};
+use super::view;
 use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::events::{service_event, stored};
 use crate::metrics::Metrics;
 use crate::model::{CreateGame, GameCreated, GameView, JoinRequest};
 
@@ -76,7 +78,7 @@ pub fn create(
     request: CreateGame,
     metrics: &Metrics,
 ) -> Result<GameCreated, ApiError> {
-    super::may_sit(conn, caller)?;
+    super::access::may_sit(conn, caller)?;
     create_seated(conn, caller, request, &[], metrics)
 }
 
@@ -239,7 +241,7 @@ pub fn join(
     request: &JoinRequest,
     metrics: &Metrics,
 ) -> Result<GameView, ApiError> {
-    super::may_sit(conn, caller)?;
+    super::access::may_sit(conn, caller)?;
     with_retries(metrics, || {
         let loaded = load(conn, id)?;
         // A public table seats anyone signed in; the others, whoever has the invite code.
@@ -348,4 +350,19 @@ pub fn join(
             view(conn, caller, id)
         }
     })
+}
+
+/// A random code of `length` letters and digits (no look-alikes).
+pub fn random_code(length: usize) -> String {
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+    let mut rng = rand::rng();
+    (0..length)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect()
+}
+
+pub(super) fn random_seed() -> Seed {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill(&mut bytes);
+    Seed::from_bytes(bytes)
 }

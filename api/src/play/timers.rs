@@ -11,9 +11,10 @@ use cardroom_db::AnyConnection;
 use cardroom_db::games::{self, SeatChange};
 use serde_json::json;
 
-use super::{
-    Changes, action_body, commit_and_view, commit_background, controllers, load, run_computers,
-};
+use super::changes::{Changes, run_computers};
+use super::commit::{action_body, commit_and_view, commit_background};
+use super::loaded::load;
+use super::seats::controllers;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
@@ -162,7 +163,7 @@ pub fn reclaim(
     id: i64,
     metrics: &Metrics,
 ) -> Result<(u16, String), ApiError> {
-    super::with_retries(metrics, || {
+    super::commit::with_retries(metrics, || {
         let loaded = load(conn, id)?;
         let seat = loaded.require_seat(caller)?;
         let game = loaded.started()?.clone();

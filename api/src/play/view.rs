@@ -5,9 +5,12 @@ use cardroom_db::AnyConnection;
 use cardroom_db::games::{GameRecord, SeatRow};
 use serde_json::Value;
 
-use super::{Loaded, RECENT_VERSIONS, load, seat_infos, visible};
+use super::loaded::{Loaded, RECENT_VERSIONS, load};
+use super::rematch_state;
+use super::seats::seat_infos;
 use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::events::visible;
 use crate::model::{EventOut, GameView, TurnPolicy, Visibility};
 
 pub(super) fn status_name(record: &GameRecord, game: Option<&AnyGame>) -> String {
@@ -113,6 +116,6 @@ pub fn view(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<GameVi
         recent,
         loaded.record.game.deadline,
     )?;
-    view.rematch = super::rematch::state_of(conn, &loaded)?;
+    view.rematch = rematch_state::state_of(conn, &loaded)?;
     Ok(view)
 }

@@ -3,12 +3,13 @@
 
 use actix_web::{HttpResponse, delete, get, post, web};
 
-use super::{GameId, run};
-use crate::auth::Session;
+use super::params::GameId;
+use crate::blocking::run;
 use crate::error::{ApiError, Problem};
+use crate::guards::Session;
 use crate::model::UserInfo;
+use crate::play::tokens::{self, NewTokenRequest, TokenCreated, TokenList};
 use crate::state::AppState;
-use crate::tokens::{self, NewTokenRequest, TokenCreated, TokenList};
 
 /// Make a personal API token for a program: a description and scopes (`play`, `challenge`,
 /// `read`; `admin` for admins). The token is in this answer and nowhere else, ever: keep it.

@@ -4,14 +4,15 @@ use actix_web::{Either, HttpRequest, HttpResponse, get, post, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::{GameId, run};
-use crate::auth::{Challenging, Reading};
+use super::params::GameId;
+use crate::blocking::run;
 use crate::error::{ApiError, Problem};
-use crate::live::StreamFormat;
+use crate::guards::{Challenging, Reading};
 use crate::play::challenges::{
     self, Challenge, ChallengeCode, ChallengeList, ChallengeRequest, DeclineReason, DeclineRequest,
 };
 use crate::state::AppState;
+use crate::streams::StreamFormat;
 
 /// Challenge an account by name to a game of two people (the other seats computer players) —
 /// or, without `to`, anyone who has the challenge's link. The account challenged hears of it
@@ -226,10 +227,10 @@ pub async fn account_stream(
             "after is an event id, 0 or more".to_owned(),
         ));
     }
-    let format = if super::wants_stream(&req) {
+    let format = if super::params::wants_stream(&req) {
         StreamFormat::Sse
     } else {
         StreamFormat::NdJson
     };
-    crate::live::account_stream(state, caller, after, format).await
+    crate::streams::account_stream(state, caller, after, format).await
 }

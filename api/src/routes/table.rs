@@ -3,9 +3,10 @@
 
 use actix_web::{HttpResponse, delete, get, post, put, web};
 
-use super::{GameId, run};
-use crate::auth::{Administering, Playing, Reading};
+use super::params::GameId;
+use crate::blocking::run;
 use crate::error::{ApiError, Problem};
+use crate::guards::{Administering, Playing, Reading};
 use crate::model::{
     ChatMessage, ChatPage, ChatQuery, ChatRequest, MuteList, Presets, RematchRequest, RematchState,
 };

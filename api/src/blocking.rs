@@ -1,0 +1,45 @@
+//! Running storage work off the async workers: a pooled connection, on the blocking pool, in
+//! the request's span. Handlers, streams and background jobs all reach the database this way.
+
+use std::time::Duration;
+
+use actix_web::web;
+use cardroom_db::AnyConnection;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// Runs storage work off the async workers, with a pooled connection, in the request's span.
+pub async fn run<T: Send + 'static>(
+    state: &web::Data<AppState>,
+    work: impl FnOnce(&mut AnyConnection, &AppState) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    run_within(state, state.settings.db_timeout, work).await
+}
+
+/// [`run`], waiting at most `wait` for a connection (less while the database is known to be
+/// down: then at once).
+pub async fn run_within<T: Send + 'static>(
+    state: &web::Data<AppState>,
+    wait: Duration,
+    work: impl FnOnce(&mut AnyConnection, &AppState) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let state = state.clone();
+    let span = tracing::Span::current();
+    web::block(move || {
+        let _entered = span.enter();
+        let mut conn = cardroom_db::checkout(&state.pool, &state.db_health, wait)?;
+        let result = work(&mut conn, &state);
+        // Accounts that got events: wake their streams here (other replicas hear the
+        // database's notice).
+        for account in cardroom_db::account_events::take_woken() {
+            state.hub.publish_account(account);
+        }
+        if let Err(ApiError::Unavailable) = result {
+            // The server may have gone away: close this connection rather than offer it again.
+            conn.mark_failed();
+        }
+        result
+    })
+    .await?
+}

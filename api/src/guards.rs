@@ -1,0 +1,228 @@
+//! What stands before a handler: the caller read from the request (a session token checked by
+//! its signature, a personal API token looked up before the handler runs), the scope a
+//! handler needs, and the limit on writes. Handlers take the extractors; the middleware is
+//! wrapped around every route at start.
+
+use std::future::{Ready, ready};
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::http::Method;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::middleware::Next;
+use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
+use sha2::{Digest, Sha256};
+
+use crate::auth::{Caller, Credential, Scope};
+use crate::blocking::run;
+use crate::error::ApiError;
+use crate::limit::Quota;
+use crate::state::AppState;
+use crate::tokens;
+
+impl FromRequest for Caller {
+    type Error = ApiError;
+    type Future = Ready<Result<Caller, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(caller_of(req))
+    }
+}
+
+/// What [`check_api_tokens`] found of a request's personal API token: its caller, or none when
+/// the token is unknown, revoked or malformed.
+#[derive(Clone, Debug)]
+struct TokenChecked(Option<Caller>);
+
+fn caller_of(req: &HttpRequest) -> Result<Caller, ApiError> {
+    let state = req
+        .app_data::<web::Data<AppState>>()
+        .ok_or_else(|| ApiError::Internal("application state missing".to_owned()))?;
+    let bearer = bearer(req)?;
+    let caller = if bearer.starts_with(tokens::PREFIX) {
+        req.extensions()
+            .get::<TokenChecked>()
+            .and_then(|checked| checked.0.clone())
+            .ok_or_else(|| ApiError::Unauthorized("the token is invalid or revoked".to_owned()))?
+    } else {
+        state.keys.verify(&bearer)?
+    };
+    state.presence.request(caller.id);
+    Ok(caller)
+}
+
+/// Looks a personal API token up before the request's handler (and its extractors) run, so
+/// that a refused credential is refused before anything else is read, as a session token is
+/// (its check needs no database and happens in the extractor).
+pub async fn check_api_tokens(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let token = bearer(req.request())
+        .ok()
+        .filter(|b| b.starts_with(tokens::PREFIX));
+    if let (Some(token), Some(state)) = (token, req.app_data::<web::Data<AppState>>().cloned()) {
+        match token_caller(&state, token).await {
+            Ok(caller) => {
+                req.extensions_mut().insert(TokenChecked(Some(caller)));
+            }
+            Err(ApiError::Unauthorized(_)) => {
+                req.extensions_mut().insert(TokenChecked(None));
+            }
+            Err(other) => return Ok(req.error_response(other)),
+        }
+    }
+    Ok(next.call(req).await?.map_into_boxed_body())
+}
+
+/// The caller a personal API token names, if it is live (a token of the wrong shape is refused
+/// without a look at the database).
+async fn token_caller(state: &web::Data<AppState>, token: String) -> Result<Caller, ApiError> {
+    let invalid = || ApiError::Unauthorized("the token is invalid or revoked".to_owned());
+    let public = tokens::public_id(&token).ok_or_else(invalid)?.to_owned();
+    let found = run(state, move |conn, _| {
+        tokens::live_caller(conn, &public, &token)
+    })
+    .await?;
+    found.ok_or_else(invalid)
+}
+
+/// The bearer token of a request.
+fn bearer(req: &HttpRequest) -> Result<String, ApiError> {
+    let value = req.headers().get(header::AUTHORIZATION).ok_or_else(|| {
+        ApiError::Unauthorized("this needs a token: Authorization: Bearer …".to_owned())
+    })?;
+    let text = value
+        .to_str()
+        .map_err(|_| ApiError::Unauthorized("the Authorization header is not text".to_owned()))?;
+    let token = text
+        .strip_prefix("Bearer ")
+        .or_else(|| text.strip_prefix("bearer "))
+        .ok_or_else(|| {
+            ApiError::Unauthorized("the Authorization header must be Bearer <token>".to_owned())
+        })?;
+    Ok(token.trim().to_owned())
+}
+
+/// Declares an extractor for a caller whose credential has a scope: the handler takes it
+/// instead of [`Caller`], and a credential without the scope is refused with
+/// `403 insufficient_scope` before the handler runs.
+macro_rules! scoped {
+    ($(#[$doc:meta])* $name:ident, $scope:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug)]
+        pub struct $name(pub Caller);
+
+        impl FromRequest for $name {
+            type Error = ApiError;
+            type Future = Ready<Result<$name, ApiError>>;
+
+            fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+                ready(caller_of(req).and_then(|caller| {
+                    caller.require($scope)?;
+                    Ok($name(caller))
+                }))
+            }
+        }
+    };
+}
+
+scoped!(
+    /// A caller who may play (scope `play`).
+    Playing,
+    Scope::Play
+);
+scoped!(
+    /// A caller who may read (scope `read`).
+    Reading,
+    Scope::Read
+);
+scoped!(
+    /// A caller who may challenge (scope `challenge`).
+    Challenging,
+    Scope::Challenge
+);
+scoped!(
+    /// A caller who may use the admin endpoints' credential-wise (scope `admin`; the account's
+    /// stored role is checked by the use case).
+    Administering,
+    Scope::Admin
+);
+
+/// A caller signed in with a session token, not a personal API token: managing tokens and the
+/// account itself needs one, so a token that leaks cannot mint others.
+#[derive(Clone, Debug)]
+pub struct Session(pub Caller);
+
+impl FromRequest for Session {
+    type Error = ApiError;
+    type Future = Ready<Result<Session, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(caller_of(req).and_then(|caller| {
+            if caller.credential != Credential::Session {
+                return Err(ApiError::Denied {
+                    code: "session_required",
+                    detail: "this needs the token from signing in, not a personal API token"
+                        .to_owned(),
+                });
+            }
+            Ok(Session(caller))
+        }))
+    }
+}
+
+/// Counts every write but signing in (which has its own limit) against the `writes` limit of
+/// its credential (or address, without one), and says where it stands in `RateLimit-Policy` and
+/// `RateLimit`; over the limit, `429 rate_limited` with `Retry-After` and the limit's name.
+pub async fn limit_writes(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let write = matches!(
+        *req.method(),
+        Method::POST | Method::PUT | Method::DELETE | Method::PATCH
+    ) && req.path().starts_with("/api/v1/")
+        && !req.path().starts_with("/api/v1/auth/");
+    let state = req.app_data::<web::Data<AppState>>().cloned();
+    let Some(state) = state.filter(|s| write && s.write_limiter.is_on()) else {
+        return Ok(next.call(req).await?.map_into_boxed_body());
+    };
+    let limiter = &state.write_limiter;
+    // A credential counts as itself (its digest: the key must not hold a secret); no
+    // credential, as its address.
+    let key = match req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+    {
+        Some(credential) => {
+            let digest = Sha256::digest(credential.as_bytes());
+            digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
+        }
+        None => limiter.client(req.request()),
+    };
+    let policy = HeaderValue::from_str(&limiter.policy()).ok();
+    let (mut response, quota) = match limiter.take(&key) {
+        Ok(quota) => (next.call(req).await?.map_into_boxed_body(), quota),
+        Err(refused) => {
+            let wait = match &refused {
+                ApiError::RateLimited { retry_after, .. } => *retry_after,
+                _ => 1,
+            };
+            let quota = Quota {
+                remaining: 0,
+                reset: wait,
+            };
+            (req.error_response(refused), quota)
+        }
+    };
+    let headers = response.headers_mut();
+    if let Some(policy) = policy {
+        headers.insert(header::HeaderName::from_static("ratelimit-policy"), policy);
+    }
+    if let Ok(state) = HeaderValue::from_str(&limiter.state(quota)) {
+        headers.insert(header::HeaderName::from_static("ratelimit"), state);
+    }
+    Ok(response)
+}

@@ -1,0 +1,119 @@
+//! The background jobs each process runs beside its requests: the recovery sweep (computer
+//! players finishing the turns of games left on their turn, timers run out, open tables and
+//! seeks expired, challenges gone unanswered, old account events forgotten) and the writer of
+//! who is connected.
+
+use actix_web::web;
+
+use crate::blocking::run;
+use crate::error::ApiError;
+use crate::presence::{self, KEEP, SOONEST};
+use crate::state::AppState;
+
+/// How many days an account's events are kept for its stream to resume from.
+pub const ACCOUNT_EVENTS_DAYS: i64 = 7;
+
+/// Every few seconds, lets computer players finish the turns of games left on their turn, and
+/// plays for the people whose turn timer ran out.
+pub async fn recovery_sweep(state: web::Data<AppState>) {
+    let every = state.settings.sweep_every;
+    let mut forgot: Option<std::time::Instant> = None;
+    loop {
+        actix_web::rt::time::sleep(every).await;
+        // Once an hour: account events older than the stream keeps them.
+        if forgot.is_none_or(|at| at.elapsed() >= std::time::Duration::from_secs(3600)) {
+            forgot = Some(std::time::Instant::now());
+            let forgotten = run(&state, |conn, _| {
+                let before = cardroom_db::now() - chrono::Duration::days(ACCOUNT_EVENTS_DAYS);
+                Ok(cardroom_db::account_events::forget_before(conn, before)?)
+            })
+            .await;
+            if let Err(error) = forgotten
+                && !matches!(error, ApiError::Unavailable)
+            {
+                tracing::warn!(%error, "could not forget old account events");
+            }
+        }
+        let result = run(&state, |conn, state| {
+            Ok((
+                crate::play::recover(conn, &state.metrics)?,
+                crate::play::enforce_timers(conn, &state.metrics)?,
+                crate::play::expire_open_tables(conn, state.settings.open_table_expiry)?,
+                crate::play::seeks::sweep(conn, state.settings.seek_timeout, &state.metrics)?,
+                crate::play::challenges::expire(conn)?,
+            ))
+        })
+        .await;
+        match result {
+            Ok((recovered, timed_out, expired, matched, challenges)) => {
+                if challenges > 0 {
+                    tracing::info!(challenges, "challenges expired unanswered");
+                }
+                if !recovered.is_empty() {
+                    tracing::info!(
+                        games = recovered.len(),
+                        "recovered games left on a computer player's turn"
+                    );
+                }
+                if !timed_out.is_empty() {
+                    tracing::info!(games = timed_out.len(), "played for people out of time");
+                }
+                if !expired.is_empty() {
+                    tracing::info!(games = expired.len(), "closed open tables nobody joined");
+                }
+                if !matched.is_empty() {
+                    tracing::info!(games = matched.len(), "seated quick-match seekers");
+                }
+                for id in recovered
+                    .into_iter()
+                    .chain(timed_out)
+                    .chain(expired)
+                    .chain(matched)
+                {
+                    state.hub.publish(Some(id));
+                }
+            }
+            Err(ApiError::Unavailable) => {}
+            Err(error) => tracing::warn!(%error, "recovery sweep failed"),
+        }
+    }
+}
+
+/// Writes what this process saw, every quarter window (sooner when someone new arrived), and
+/// sweeps rows nobody refreshed for an hour.
+pub async fn write_presence(state: web::Data<AppState>) {
+    let mut swept = tokio::time::Instant::now();
+    loop {
+        let every = presence::window() / 4;
+        tokio::select! {
+            () = tokio::time::sleep(every) => {}
+            () = state.presence.arrived() => {}
+        }
+        if state.hub.is_shutting_down() {
+            return;
+        }
+        let keys = state.presence.take();
+        let sweep = swept.elapsed() >= KEEP / 4;
+        if sweep {
+            swept = tokio::time::Instant::now();
+        }
+        if keys.is_empty() && !sweep {
+            continue;
+        }
+        let result = run(&state, move |conn, _| {
+            let now = cardroom_db::now();
+            cardroom_db::talk::seen(conn, &keys, now)?;
+            if sweep {
+                let keep = chrono::Duration::from_std(KEEP).unwrap_or(chrono::Duration::hours(1));
+                cardroom_db::talk::forget_before(conn, now - keep)?;
+            }
+            Ok(())
+        })
+        .await;
+        match result {
+            Ok(()) | Err(ApiError::Unavailable) => {}
+            Err(error) => tracing::warn!(%error, "could not write who is connected"),
+        }
+        tokio::time::sleep(SOONEST).await;
+    }
+}

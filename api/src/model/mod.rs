@@ -1,0 +1,20 @@
+//! The API's request and response bodies. Each is its own type (a database row is never a
+//! response: it would leak the seed), documented in the OpenAPI document.
+
+mod accounts;
+mod games;
+mod lobby;
+mod table;
+
+pub use accounts::{AuthResponse, Credentials, GuestRequest, UserInfo};
+pub use games::{
+    ActionResponse, Catalogue, CreateGame, DealOut, EventOut, EventsQuery, EventsResponse,
+    GameCreated, GameList, GameSummary, GameView, Health, JoinRequest, ListQuery, LogEntryOut,
+    LogResponse, MoveRequest, ScoreResponse, SeatInfo, SeatRequest, TurnBounds, TurnPolicy,
+    Visibility,
+};
+pub use lobby::{LiveTable, Lobby, LobbyQuery, LobbySeat, OpenTable, Seek, SeekQuery, SeekRequest};
+pub use table::{
+    ChatMessage, ChatPage, ChatPreset, ChatQuery, ChatRequest, ChatText, MuteList, PresenceOut,
+    Preset, PresetKey, Presets, RematchRequest, RematchState, Room,
+};

@@ -1,0 +1,176 @@
+//! At the table besides the game: who is there, the chat and its presets, mutes, rematches.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+/// Who is at a table now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct PresenceOut {
+    /// The seats of people connected now (on any replica).
+    pub connected: Vec<i64>,
+    /// People watching without a seat.
+    pub spectators: i64,
+}
+
+/// A chat room: `players` (the people seated) or `spectators` (people watching a public game).
+/// During a game neither room reads the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Room {
+    Players,
+    Spectators,
+}
+
+impl Room {
+    /// The name, as stored.
+    pub fn name(self) -> &'static str {
+        match self {
+            Room::Players => "players",
+            Room::Spectators => "spectators",
+        }
+    }
+}
+
+/// `POST /games/{id}/chat`: a message in the caller's room, either typed (`text`) or one of the
+/// preset phrases (`preset`, see `GET /chat/presets`).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum ChatRequest {
+    Text(ChatText),
+    Preset(ChatPreset),
+}
+
+/// A typed message.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"text": "good luck all"}))]
+pub struct ChatText {
+    /// 1–280 characters with at least one that is not a space, no control characters;
+    /// surrounding spaces are trimmed. Shown as text, never as markup.
+    #[schema(
+        min_length = 1,
+        max_length = 280,
+        pattern = r"^[^\u0000-\u001f\u007f-\u009f]*[^\s\u0000-\u001f\u007f-\u009f][^\u0000-\u001f\u007f-\u009f]*$"
+    )]
+    pub text: String,
+    /// The caller's own room (players write in `players`, spectators in `spectators`); the
+    /// default.
+    pub room: Option<Room>,
+}
+
+/// A preset phrase.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"preset": "good_luck"}))]
+pub struct ChatPreset {
+    pub preset: PresetKey,
+    /// The caller's own room; the default.
+    pub room: Option<Room>,
+}
+
+/// A preset phrase's key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PresetKey {
+    Hello,
+    GoodLuck,
+    HaveFun,
+    Thinking,
+    NiceOne,
+    Sorry,
+    Thanks,
+    WellPlayed,
+    GoodGame,
+    OneMore,
+    Bye,
+}
+
+/// A preset phrase in each language the page speaks.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Preset {
+    pub key: PresetKey,
+    pub en: String,
+    pub ar: String,
+}
+
+/// `GET /chat/presets`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Presets {
+    pub presets: Vec<Preset>,
+}
+
+/// A chat message as readers get it; or, with `type` `chat_hidden`, the note that the message
+/// `id` was hidden by an admin (take it down).
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct ChatMessage {
+    /// `chat` or `chat_hidden`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The message's id (for `chat_hidden`, the hidden message's).
+    pub id: i64,
+    /// The chat's position: a reader's cursor moves past it.
+    pub cursor: i64,
+    pub room: Room,
+    /// The author (absent in a `chat_hidden` note).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// What was said (a preset's English text).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// A preset phrase's key: a client shows it in its reader's language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preset: Option<PresetKey>,
+    pub at: DateTime<Utc>,
+}
+
+/// `GET /games/{id}/chat`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChatPage {
+    /// Oldest first.
+    pub messages: Vec<ChatMessage>,
+    /// Read on with `after` (or `chat_after` of the events) set to it.
+    pub cursor: i64,
+    /// The rooms the caller reads now (both once the game is over).
+    pub rooms: Vec<Room>,
+    /// The room the caller writes in.
+    pub room: Room,
+}
+
+/// Query of `GET /games/{id}/chat`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ChatQuery {
+    /// The chat after this cursor (at most 200); without it, the latest 100 messages.
+    #[param(minimum = 0)]
+    pub after: Option<i64>,
+}
+
+/// `POST /games/{id}/rematch`.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RematchRequest {
+    /// `true` (the default) offers a rematch or accepts the one offered; `false` declines it
+    /// (or withdraws one's own offer).
+    pub accept: Option<bool>,
+}
+
+/// A finished game's rematch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct RematchState {
+    /// The seats whose people want the rematch.
+    pub accepted: Vec<i64>,
+    /// The seats whose people must still accept.
+    pub waiting_for: Vec<i64>,
+    /// The seat that declined the last offer, if one did (a new offer clears it).
+    pub declined_by: Option<i64>,
+    /// The new game, once everyone accepted.
+    pub game_id: Option<i64>,
+}
+
+/// `GET /mutes`: the people whose chat the caller does not get.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MuteList {
+    pub names: Vec<String>,
+}

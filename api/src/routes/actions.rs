@@ -1,0 +1,159 @@
+//! What a seat does at a game: a move (safely retried with an `Idempotency-Key`), the next
+//! deal, resigning, and reclaiming a seat a computer player took over.
+
+use actix_web::{HttpRequest, HttpResponse, post, web};
+use sha2::{Digest, Sha256};
+
+use crate::auth::Caller;
+use crate::blocking::run;
+use crate::error::{ApiError, Problem};
+use crate::guards::Playing;
+use crate::model::{ActionResponse, MoveRequest};
+use crate::play::{self, Action};
+use crate::state::AppState;
+
+use super::params::{GameId, json_body};
+
+/// The pattern of an Idempotency-Key, as the OpenAPI document states it.
+pub const IDEMPOTENCY_KEY_PATTERN: &str = "^[!-~]{1,200}$";
+
+fn is_idempotency_key(key: &str) -> bool {
+    (1..=200).contains(&key.len()) && key.bytes().all(|b| (b'!'..=b'~').contains(&b))
+}
+
+fn idempotency_key(
+    req: &HttpRequest,
+    body: &MoveRequest,
+) -> Result<Option<(String, String)>, ApiError> {
+    let Some(value) = req.headers().get("Idempotency-Key") else {
+        return Ok(None);
+    };
+    let key = value
+        .to_str()
+        .ok()
+        .filter(|k| is_idempotency_key(k))
+        .ok_or_else(|| {
+            ApiError::BadRequest(
+                "an Idempotency-Key is 1 to 200 visible ASCII characters, without spaces"
+                    .to_owned(),
+            )
+        })?;
+    let request = serde_json::json!({"expected_version": body.expected_version, "move": body.mv});
+    let hash = Sha256::digest(request.to_string().as_bytes());
+    let hash: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(Some((key.to_owned(), hash)))
+}
+
+/// Make a move. Computer players whose turn follows answer at once; their moves come back as
+/// events. With an `Idempotency-Key`, a retried request returns the first answer and applies
+/// nothing twice.
+#[utoipa::path(
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe: the same key returns the first answer"),
+    ),
+    request_body = MoveRequest,
+    responses(
+        (status = 200, description = "What happened and the caller's new view", body = ActionResponse),
+        (status = 400, description = "`validation_failed`: not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`not_your_turn`, `version_conflict` (with `current_version`), `game_over`, `hand_over`, `waiting_for_players`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`illegal_move` (with the reason and `legal_moves`) or `validation_failed`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{id}/moves")]
+pub async fn make_move(
+    state: web::Data<AppState>,
+    Playing(caller): Playing,
+    id: web::Path<GameId>,
+    req: HttpRequest,
+    body: crate::input::Json<MoveRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let idempotency = idempotency_key(&req, &body)?;
+    let action = Action::Move {
+        expected_version: body.expected_version,
+        mv: body.mv,
+        idempotency,
+    };
+    act(state, caller, id.into_inner().0, action).await
+}
+
+async fn act(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: i64,
+    action: Action,
+) -> Result<HttpResponse, ApiError> {
+    let (status, body) = run(&state, move |conn, state| {
+        play::act(conn, &caller, id, action, &state.metrics)
+    })
+    .await?;
+    state.hub.publish(Some(id));
+    Ok(json_body(status, body))
+}
+
+/// Deal the next hand when a hand is over (any seated player).
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game")),
+    responses(
+        (status = 200, body = ActionResponse),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`hand_not_over`, `game_over`, `waiting_for_players`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{id}/deal")]
+pub async fn deal(
+    state: web::Data<AppState>,
+    Playing(caller): Playing,
+    id: web::Path<GameId>,
+) -> Result<HttpResponse, ApiError> {
+    act(state, caller, id.into_inner().0, Action::Deal).await
+}
+
+/// Leave the game: with two sides the caller's side loses; with more, a computer player takes
+/// the seat. Before the game starts, resigning abandons it.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game")),
+    responses(
+        (status = 200, body = ActionResponse),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`game_over`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{id}/resign")]
+pub async fn resign(
+    state: web::Data<AppState>,
+    Playing(caller): Playing,
+    id: web::Path<GameId>,
+) -> Result<HttpResponse, ApiError> {
+    act(state, caller, id.into_inner().0, Action::Resign).await
+}
+
+/// Take back a seat a computer player took over after the caller's timeouts in a row: from
+/// the next turn on the caller plays it again.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game")),
+    responses(
+        (status = 200, body = ActionResponse),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`not_away`, `game_over`, `waiting_for_players`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{id}/reclaim")]
+pub async fn reclaim(
+    state: web::Data<AppState>,
+    Playing(caller): Playing,
+    id: web::Path<GameId>,
+) -> Result<HttpResponse, ApiError> {
+    act(state, caller, id.into_inner().0, Action::Reclaim).await
+}

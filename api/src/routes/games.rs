@@ -1,0 +1,314 @@
+//! Games: the catalogue, creating and joining one, the caller's view of it and their games,
+//! its score, log, export and events.
+
+use std::time::Duration;
+
+use actix_web::{Either, HttpRequest, HttpResponse, get, post, web};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use crate::blocking::run;
+use crate::error::{ApiError, Problem};
+use crate::guards::{Playing, Reading};
+use crate::model::{
+    Catalogue, CreateGame, EventsQuery, EventsResponse, GameCreated, GameList, GameView,
+    JoinRequest, ListQuery, LogResponse, ScoreResponse,
+};
+use crate::play::export::{self, Export};
+use crate::play;
+use crate::state::AppState;
+
+use super::params::{GameId, wants_stream};
+
+/// Every game kind with its variants, seat counts, house-rule options (defaults and bounds),
+/// computer-player levels and a short summary of the rules; and the bounds of turn timers.
+#[utoipa::path(tag = "catalogue", responses((status = 200, body = Catalogue)))]
+#[get("/games/kinds")]
+pub async fn kinds() -> HttpResponse {
+    HttpResponse::Ok().json(Catalogue {
+        kinds: cardroom_core::catalogue(),
+        turn: play::turn_bounds(),
+    })
+}
+
+/// Create a game. The creator takes seat 0 (or `seat`); seats with `bot` are computer players;
+/// the others are open to friends with the invite code. The first hand is dealt when every
+/// seat is taken. `seed` or `deck` make a practice game.
+#[utoipa::path(
+    tag = "games",
+    request_body = CreateGame,
+    responses(
+        (status = 201, description = "The game, its invite code and the creator's view", body = GameCreated),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`validation_failed`: bad variant, seats, option, level, seed or deck", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games")]
+pub async fn create_game(
+    state: web::Data<AppState>,
+    Playing(caller): Playing,
+    body: crate::input::Json<CreateGame>,
+) -> Result<HttpResponse, ApiError> {
+    let request = body.into_inner();
+    let created: GameCreated = run(&state, move |conn, state| {
+        play::create(conn, &caller, request, &state.metrics)
+    })
+    .await?;
+    state.hub.publish(Some(created.id));
+    Ok(HttpResponse::Created().json(created))
+}
+
+/// The caller's games, newest first.
+#[utoipa::path(
+    tag = "games",
+    params(ListQuery),
+    responses(
+        (status = 200, body = GameList),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 422, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/games")]
+pub async fn list_games(
+    state: web::Data<AppState>,
+    Reading(caller): Reading,
+    query: web::Query<ListQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let query = query.into_inner();
+    let list = run(&state, move |conn, _| play::list(conn, &caller, &query)).await?;
+    Ok(HttpResponse::Ok().json(list))
+}
+
+/// Take a seat with the invite code.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game")),
+    request_body = JoinRequest,
+    responses(
+        (status = 200, description = "The joiner's view", body = GameView),
+        (status = 403, description = "`forbidden`: wrong invite code", body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`already_seated`, `game_full`, `seat_taken`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`validation_failed`: a field is missing, of the wrong type, or names no seat", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{id}/join")]
+pub async fn join_game(
+    state: web::Data<AppState>,
+    Playing(caller): Playing,
+    id: web::Path<GameId>,
+    body: crate::input::Json<JoinRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, request) = (id.into_inner().0, body.into_inner());
+    let view = run(&state, move |conn, state| {
+        play::join(conn, &caller, id, &request, &state.metrics)
+    })
+    .await?;
+    state.hub.publish(Some(id));
+    Ok(HttpResponse::Ok().json(view))
+}
+
+/// The caller's view of a game: only what their seat may see, with their legal moves.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game")),
+    responses(
+        (status = 200, body = GameView),
+        (status = 403, description = "`forbidden`: not seated at this game", body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/games/{id}")]
+pub async fn get_game(
+    state: web::Data<AppState>,
+    Reading(caller): Reading,
+    id: web::Path<GameId>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner().0;
+    let view = run(&state, move |conn, _| play::view(conn, &caller, id)).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+/// The score sheet: every hand's scoring items per side, the running totals and the winner.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game")),
+    responses(
+        (status = 200, body = ScoreResponse),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`waiting_for_players`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/games/{id}/score")]
+pub async fn score(
+    state: web::Data<AppState>,
+    Reading(caller): Reading,
+    id: web::Path<GameId>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner().0;
+    let sheet = run(&state, move |conn, _| play::score(conn, &caller, id)).await?;
+    Ok(HttpResponse::Ok().json(sheet))
+}
+
+/// The move log as the caller may see it, with every deal's seed commitment and, once its hand
+/// is over, its seed: everything `cardroom verify-deal` needs to check the deals.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game")),
+    responses(
+        (status = 200, body = LogResponse),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/games/{id}/log")]
+pub async fn game_log(
+    state: web::Data<AppState>,
+    Reading(caller): Reading,
+    id: web::Path<GameId>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner().0;
+    let log = run(&state, move |conn, _| play::log(conn, &caller, id)).await?;
+    Ok(HttpResponse::Ok().json(log))
+}
+
+/// Query of `GET /games/{id}/export`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ExportQuery {
+    /// `json` (the default) or `text` (the notation of `docs/notation.md`).
+    #[param(inline)]
+    pub format: Option<ExportFormat>,
+}
+
+/// An export's form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ExportFormat {
+    Json,
+    Text,
+}
+
+/// A finished game, whole, for its players and admins: options, seats, the game's seed, every
+/// deal's commitment and seed, the full log with every event, each seat's cards in each hand,
+/// and the result with the final state's digest. `cardroom import` replays it.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = i64, Path, description = "The game"), ExportQuery),
+    responses(
+        (status = 200, description = "The export: JSON (`format=json`, the default), or the text notation (`format=text`)", content(
+            (Export = "application/json"),
+            (String = "text/plain"),
+        )),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`game_not_finished`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/games/{id}/export")]
+pub async fn export_game(
+    state: web::Data<AppState>,
+    Reading(caller): Reading,
+    id: web::Path<GameId>,
+    query: web::Query<ExportQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner().0;
+    let text = query.format == Some(ExportFormat::Text);
+    let export = run(&state, move |conn, _| export::export(conn, &caller, id)).await?;
+    let disposition = format!(
+        "attachment; filename=\"cardroom-{id}.{}\"",
+        if text { "txt" } else { "json" }
+    );
+    let mut response = HttpResponse::Ok();
+    response.insert_header(("Content-Disposition", disposition));
+    Ok(if text {
+        response
+            .content_type("text/plain; charset=utf-8")
+            .body(export::to_text(&export))
+    } else {
+        response.json(export)
+    })
+}
+
+/// Events after a version: Server-Sent Events (`Accept: text/event-stream`), resumable with
+/// `Last-Event-ID` or `after`, with heartbeats; or a JSON long-poll that answers at once when
+/// there is news, otherwise when news arrives or `wait` seconds pass (at most the server's
+/// limit). A move made through any replica reaches streams on every replica.
+#[utoipa::path(
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game"),
+        EventsQuery,
+        ("Last-Event-ID" = Option<String>, Header, description = "Resume a stream after this event id (`V`, or `V:C` with a chat cursor)"),
+    ),
+    responses(
+        (status = 200, description = "A JSON page of events (with `chat_after`, the chat too) and who is at the table; or, with `Accept: text/event-stream`, an event stream: each event's `event:` is its type (game events, `chat`, `chat_hidden`, `presence`, `stream_end`), its `data:` an EventOut, and the last event of each version and each chat message has `id:` the version (and `:` the chat cursor, once there is one)", content(
+            (EventsResponse = "application/json"),
+            (String = "text/event-stream"),
+        )),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`too_many_streams`: the account's limit of open streams on this server (`CARDROOM_MAX_STREAMS_PER_ACCOUNT`); see Retry-After", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`too_many_streams`: this server's stream limit", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/games/{id}/events")]
+pub async fn events(
+    state: web::Data<AppState>,
+    Reading(caller): Reading,
+    id: web::Path<GameId>,
+    query: web::Query<EventsQuery>,
+    req: HttpRequest,
+) -> Result<Either<impl actix_web::Responder, HttpResponse>, ApiError> {
+    let id = id.into_inner().0;
+    let last_event = req
+        .headers()
+        .get("Last-Event-ID")
+        .and_then(|v| v.to_str().ok())
+        .and_then(crate::streams::parse_event_id);
+    let after = query.after.or(last_event.map(|(v, _)| v)).unwrap_or(0);
+    if after < 0 {
+        return Err(ApiError::Invalid(
+            "after is a version, 0 or more".to_owned(),
+        ));
+    }
+    let chat_after = query.chat_after.or(last_event.and_then(|(_, c)| c));
+    if chat_after.is_some_and(|c| c < 0) {
+        return Err(ApiError::Invalid(
+            "chat_after is a chat cursor, 0 or more".to_owned(),
+        ));
+    }
+    let limit = state.settings.long_poll;
+    let wait = match query.wait {
+        None => limit,
+        Some(seconds) if seconds >= 0 => Duration::from_secs(seconds as u64).min(limit),
+        Some(_) => {
+            return Err(ApiError::Invalid(
+                "wait is a number of seconds, 0 or more".to_owned(),
+            ));
+        }
+    };
+    let reader = caller.clone();
+    let viewer = run(&state, move |conn, _| {
+        play::authorize_reader(conn, &reader, id)
+    })
+    .await?;
+    if wants_stream(&req) {
+        let chat = chat_after.map_or(play::ChatWanted::Latest, play::ChatWanted::After);
+        // `X-Accel-Buffering: no` tells a proxy such as nginx to pass events on at once.
+        return crate::streams::stream(state, id, caller, viewer, after, chat).map(|stream| {
+            Either::Left(
+                actix_web::Responder::customize(stream).insert_header(("X-Accel-Buffering", "no")),
+            )
+        });
+    }
+    let answer =
+        crate::streams::long_poll(state, id, caller, viewer, after, chat_after, wait).await?;
+    Ok(Either::Right(HttpResponse::Ok().json(answer)))
+}

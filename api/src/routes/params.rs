@@ -1,0 +1,36 @@
+//! What several handlers share: a game's id in the path, whether a request asks for a stream,
+//! and an answer whose JSON body is already encoded.
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse};
+use serde::Deserialize;
+
+/// A game's id in a path: digits only (a sign, a space or a fraction names no game).
+#[derive(Clone, Copy, Debug)]
+pub struct GameId(pub i64);
+
+impl<'de> Deserialize<'de> for GameId {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<GameId, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(serde::de::Error::custom("a game id is digits only"));
+        }
+        text.parse()
+            .map(GameId)
+            .map_err(|_| serde::de::Error::custom("no game has so large an id"))
+    }
+}
+
+pub(super) fn json_body(status: u16, body: String) -> HttpResponse {
+    HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap_or_default())
+        .content_type("application/json")
+        .body(body)
+}
+
+/// Whether the request asks for Server-Sent Events.
+pub(crate) fn wants_stream(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|accept| accept.contains("text/event-stream"))
+}

@@ -1,0 +1,333 @@
+//! A game's events: as Server-Sent Events, resumable with `Last-Event-ID`, or as a JSON
+//! long-poll; with the table's chat and who is at the table.
+
+use std::time::Duration;
+
+use actix_web::web;
+use actix_web_lab::sse;
+use cardroom_core::Viewer;
+use tokio::time::Instant;
+
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::feeds;
+use crate::model::{EventOut, EventsResponse, PresenceOut};
+use crate::play::{self, ChatWanted, News, Revoked};
+use crate::shared::{GameLog, Shared};
+use crate::state::AppState;
+
+use super::queue::{SLOW_READER, queue, sse_response};
+use super::slot::StreamSlot;
+use super::wait::{FALLBACK_POLL, next_look, wait_for_news};
+
+/// Who follows a game: its id, the caller, and who they were authorised to read as.
+pub(super) struct Follower {
+    id: i64,
+    caller: Caller,
+    viewer: Viewer,
+}
+
+/// One look at a game for `follower`: the events after `after` and the chat `chat` asks for,
+/// from a shared read of the log begun no earlier than `not_before` (see [`crate::feeds`]),
+/// then the follower's own part, checked again (see [`play::personal`]). Also whether the
+/// follower is still behind (the events came as a page of a longer gap).
+pub(super) async fn look(
+    state: &web::Data<AppState>,
+    log: &Shared<GameLog>,
+    follower: &Follower,
+    after: i64,
+    chat: ChatWanted,
+    not_before: Instant,
+) -> Result<Result<(News, bool), Revoked>, ApiError> {
+    let Follower { id, viewer, .. } = *follower;
+    let caller = &follower.caller;
+    let read = feeds::game_log(state, log, id, after, not_before).await?;
+    let log = &read.value;
+    let page = play::EVENTS_PAGE as usize;
+    let (events, version) = match log.after(after, viewer, page)? {
+        Some(found) => found,
+        // Further behind than the shared read reaches: a page of its own.
+        None => {
+            feeds::read_for_followers(state, move |conn, _| {
+                play::events_after(conn, id, viewer, after)
+            })
+            .await?
+        }
+    };
+    let personal = match play::personal_without_storage(caller, viewer, chat, log.chat_newest) {
+        Some(personal) => personal,
+        None => {
+            let (reader, status, newest) = (caller.clone(), log.status.clone(), log.chat_newest);
+            feeds::read_for_followers(state, move |conn, _| {
+                play::personal(conn, id, &reader, viewer, (&status, newest), chat)
+            })
+            .await?
+        }
+    };
+    let behind = version < log.version;
+    Ok(personal.map(|personal| {
+        let news = News {
+            events,
+            version,
+            chat: personal.chat,
+            chat_cursor: personal.chat_cursor,
+        };
+        (news, behind)
+    }))
+}
+
+/// Who is at game `id`, as read within the last half of [`presence_every`].
+pub(super) async fn presence_now(
+    state: &web::Data<AppState>,
+    shared: &Shared<PresenceOut>,
+    id: i64,
+) -> Result<PresenceOut, ApiError> {
+    let not_before = Instant::now()
+        .checked_sub(presence_every() / 2)
+        .unwrap_or_else(Instant::now);
+    let read = feeds::presence(state, shared, id, not_before).await?;
+    Ok(read.value.clone())
+}
+
+/// The JSON long-poll: answers at once when there is news after `after` (or, with
+/// `chat_after`, chat after it), otherwise when news arrives or `wait` passes, with who is at
+/// the table then. Every look at the log re-checks the caller (see [`play::personal`]): a
+/// caller who lost the seat, or whose token expired, while waiting gets the refusal a new
+/// request would. While it waits, the caller counts as following the game (presence).
+pub async fn long_poll(
+    state: web::Data<AppState>,
+    id: i64,
+    caller: Caller,
+    viewer: Viewer,
+    after: i64,
+    chat_after: Option<i64>,
+    wait: Duration,
+) -> Result<EventsResponse, ApiError> {
+    let _following = state.presence.follow(caller.id, id);
+    let follower = Follower { id, caller, viewer };
+    let log = state.feeds.game(id);
+    let mut changes = state.hub.changes(Some(id));
+    let deadline = Instant::now() + wait;
+    let chat = chat_after.map_or(ChatWanted::No, ChatWanted::After);
+    let mut not_before = Instant::now();
+    loop {
+        let (news, _) = look(&state, &log, &follower, after, chat, not_before)
+            .await?
+            .map_err(Revoked::error)?;
+        let now = Instant::now();
+        let fresh = news.version > after || !news.chat.is_empty();
+        let stop = if fresh || now >= deadline || state.hub.is_shutting_down() {
+            true
+        } else {
+            let left = (deadline - now).min(FALLBACK_POLL);
+            match wait_for_news(&state.hub, &mut changes, left).await {
+                Some(at) => {
+                    not_before = at;
+                    false
+                }
+                None => state.hub.is_shutting_down(),
+            }
+        };
+        if stop {
+            let presence = presence_now(&state, &state.feeds.presence(id), id).await?;
+            return Ok(EventsResponse {
+                events: news.events,
+                version: news.version,
+                chat: chat_after.map(|_| news.chat),
+                chat_cursor: news.chat_cursor,
+                presence,
+            });
+        }
+    }
+}
+
+/// The SSE event that ends a stream whose reader may no longer follow the game:
+/// `event: stream_end`, data `{"version": V, "event": {"type": "stream_end", "reason": …}}`.
+pub(super) fn end_event(version: i64, revoked: Revoked) -> sse::Event {
+    let out = EventOut {
+        version,
+        event: serde_json::json!({"type": STREAM_END, "reason": revoked.reason()}),
+    };
+    match sse::Data::new_json(&out) {
+        Ok(data) => sse::Event::Data(data.event(STREAM_END)),
+        Err(_) => sse::Event::Comment(STREAM_END.into()),
+    }
+}
+
+/// The type of the event that ends a stream (see [`end_event`]).
+pub const STREAM_END: &str = "stream_end";
+
+/// How often a stream looks at who is at the table (and says so when it changed): as often as
+/// the processes write it, a quarter of the presence window.
+pub(super) fn presence_every() -> Duration {
+    crate::presence::window() / 4
+}
+
+/// A stream's event id: the version, and once the stream has a chat cursor, `:` and it. A
+/// client sends the last one back as `Last-Event-ID` and the stream resumes after both.
+pub(super) fn event_id(version: i64, chat: i64) -> String {
+    if chat == 0 {
+        version.to_string()
+    } else {
+        format!("{version}:{chat}")
+    }
+}
+
+/// Reads a `Last-Event-ID`: `V` or `V:C` (see [`event_id`]); none if it is neither.
+pub fn parse_event_id(text: &str) -> Option<(i64, Option<i64>)> {
+    let text = text.trim();
+    match text.split_once(':') {
+        None => Some((text.parse().ok()?, None)),
+        Some((version, chat)) => Some((version.parse().ok()?, Some(chat.parse().ok()?))),
+    }
+}
+
+/// An SSE event of type `kind` with data `{version, event}`.
+pub(super) fn sse_event(kind: &str, version: i64, event: serde_json::Value) -> Option<sse::Data> {
+    sse::Data::new_json(EventOut { version, event })
+        .ok()
+        .map(|data| data.event(kind.to_owned()))
+}
+
+/// A game's news as SSE events: each game event with `event:` its type and, on the last event
+/// of a version, `id:` the version and chat cursor; then the chat.
+pub(super) fn news_events(news: &News, mut cursor: i64) -> (Vec<sse::Event>, i64) {
+    let mut out = Vec::new();
+    for (i, event) in news.events.iter().enumerate() {
+        let ends_version = news
+            .events
+            .get(i + 1)
+            .is_none_or(|next| next.version != event.version);
+        let Ok(mut data) = sse::Data::new_json(event) else {
+            continue;
+        };
+        if let Some(kind) = event.event.get("type").and_then(|t| t.as_str()) {
+            data = data.event(kind.to_owned());
+        }
+        if ends_version {
+            data = data.id(event_id(event.version, cursor));
+        }
+        out.push(sse::Event::Data(data));
+    }
+    for message in &news.chat {
+        cursor = cursor.max(message.cursor);
+        let Ok(event) = serde_json::to_value(message) else {
+            continue;
+        };
+        let Some(data) = sse_event(&message.kind, news.version, event) else {
+            continue;
+        };
+        out.push(sse::Event::Data(data.id(event_id(news.version, cursor))));
+    }
+    (out, cursor)
+}
+
+/// Server-Sent Events from version `after` on: each game event with `event:` its type and
+/// `id:` (on the last event of a version, so that `Last-Event-ID` resumes after complete
+/// versions) its version and chat cursor; the table's chat (`event: chat`, `chat_hidden`) as
+/// `chat` asks; `event: presence` whenever who is at the table changes; heartbeats and a retry
+/// hint; closed when the process stops. Before each batch is sent, the caller is checked again
+/// ([`play::personal`]): a caller who lost the seat, or whose token expired, gets a
+/// `stream_end` event and the stream closes. The stream's slot is given back as soon as the
+/// client closes the connection (the server ends a request whose client closed its side).
+///
+/// All of a process's followers of one game share its reads (see [`crate::feeds`]); each
+/// stream holds at most `QUEUE` events for its reader, and a reader who makes no room for
+/// `SLOW_READER` is dropped with a hint to reconnect, never holding up anyone else.
+pub fn stream(
+    state: web::Data<AppState>,
+    id: i64,
+    caller: Caller,
+    viewer: Viewer,
+    after: i64,
+    chat: ChatWanted,
+) -> Result<impl actix_web::Responder, ApiError> {
+    let slot = StreamSlot::take(&state, Some(caller.id))?;
+    let following = state.presence.follow(caller.id, id);
+    let (outbox, inbox) = queue(SLOW_READER);
+    let response = sse_response(state.settings.heartbeat, inbox);
+    actix_web::rt::spawn(async move {
+        let _slot = slot;
+        let _following = following;
+        let follower = Follower { id, caller, viewer };
+        let log = state.feeds.game(id);
+        let presence = state.feeds.presence(id);
+        let mut changes = state.hub.changes(Some(id));
+        let mut after = after;
+        let mut chat = chat;
+        let mut cursor = match chat {
+            ChatWanted::After(cursor) => cursor,
+            ChatWanted::Latest | ChatWanted::No => 0,
+        };
+        let mut presence_sent: Option<PresenceOut> = None;
+        let mut presence_looked: Option<Instant> = None;
+        let mut not_before = Instant::now();
+        loop {
+            let mut behind = false;
+            match look(&state, &log, &follower, after, chat, not_before).await {
+                Ok(Ok((news, more))) => {
+                    behind = more;
+                    let (events, next) = news_events(&news, cursor);
+                    if outbox.send(events).await.is_err() {
+                        return;
+                    }
+                    after = news.version;
+                    cursor = next;
+                    if let Some(next) = news.chat_cursor {
+                        cursor = cursor.max(next);
+                        chat = ChatWanted::After(cursor);
+                    }
+                }
+                Ok(Err(revoked)) => {
+                    let _ = outbox.send(vec![end_event(after, revoked)]).await;
+                    return;
+                }
+                // The database is away or the game is gone: try again at the next look.
+                Err(_) => {}
+            }
+            if presence_looked.is_none_or(|at| at.elapsed() >= presence_every()) {
+                presence_looked = Some(Instant::now());
+                if let Ok(now) = presence_now(&state, &presence, id).await
+                    && presence_sent.as_ref() != Some(&now)
+                {
+                    let event = serde_json::json!({
+                        "type": "presence",
+                        "connected": now.connected,
+                        "spectators": now.spectators,
+                    });
+                    if let Some(data) = sse_event("presence", after, event)
+                        && outbox.send(vec![sse::Event::Data(data)]).await.is_err()
+                    {
+                        return;
+                    }
+                    presence_sent = Some(now);
+                }
+            }
+            if behind {
+                // Part of a long gap came: the rest at once, from the same read or after it.
+                continue;
+            }
+            match next_look(&state.hub, &mut changes, &outbox).await {
+                Some(at) => not_before = at,
+                None => return,
+            }
+        }
+    });
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_event_id_carries_the_chat_cursor_once_there_is_one_and_reads_back() {
+        assert_eq!(event_id(12, 0), "12");
+        assert_eq!(event_id(12, 7), "12:7");
+        assert_eq!(parse_event_id("12"), Some((12, None)));
+        assert_eq!(parse_event_id(" 12:7 "), Some((12, Some(7))));
+        for bad in ["", "x", "12:", ":7", "12:7:1", "1.5"] {
+            assert_eq!(parse_event_id(bad), None, "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! Finding a game, live: the lobby as Server-Sent Events, and a quick-match seek's long-poll.
+
+use std::time::Duration;
+
+use actix_web::web;
+use actix_web_lab::sse;
+use tokio::time::Instant;
+
+use crate::auth::Caller;
+use crate::blocking::run;
+use crate::error::ApiError;
+use crate::feeds;
+use crate::model::LobbyQuery;
+use crate::play;
+use crate::shared::{Listing, Read};
+use crate::state::AppState;
+
+use super::queue::{SLOW_READER, queue, sse_response};
+use super::slot::StreamSlot;
+use super::wait::{next_look, wait_for_news};
+
+/// How often a waiting seek's long-poll tries the pairing again.
+pub(super) const PAIR_EVERY: Duration = Duration::from_millis(1000);
+
+/// `GET /seeks/{id}` with `wait`: answers when the seek is no longer open or `wait` passes,
+/// looking again at every notice (a seek matched elsewhere makes a game, and so a notice) and
+/// trying the pairing again every [`PAIR_EVERY`].
+pub async fn seek_long_poll(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: i64,
+    wait: Duration,
+) -> Result<crate::model::Seek, ApiError> {
+    let mut changes = state.hub.changes(None);
+    let deadline = Instant::now() + wait;
+    let mut paired_at: Option<Instant> = None;
+    loop {
+        let now = Instant::now();
+        let pair = paired_at.is_none_or(|at| now >= at + PAIR_EVERY);
+        if pair {
+            paired_at = Some(now);
+        }
+        let asker = caller.clone();
+        let seek = run(&state, move |conn, state| {
+            play::seeks::look(conn, &asker, id, pair, &state.metrics)
+        })
+        .await?;
+        let now = Instant::now();
+        if seek.status != "open" || now >= deadline || state.hub.is_shutting_down() {
+            if let Some(game) = seek.game_id {
+                state.hub.publish(Some(game));
+            }
+            return Ok(seek);
+        }
+        let left = (deadline - now).min(PAIR_EVERY);
+        if wait_for_news(&state.hub, &mut changes, left)
+            .await
+            .is_none()
+            && state.hub.is_shutting_down()
+        {
+            return Ok(seek);
+        }
+    }
+}
+
+/// The least time between two reads of the lobby by one stream: a busy room changes many
+/// times a second, and a stream reads (and sends) the listing at most this often.
+pub(super) const LOBBY_EVERY: Duration = Duration::from_millis(250);
+
+/// The lobby as Server-Sent Events: `event: lobby` with the listing (as `GET /lobby` answers
+/// it) at once and again whenever it changes — a table opened, joined, filled or closed on any
+/// replica — at most every [`LOBBY_EVERY`]; heartbeats; closed when the process stops. Every
+/// lobby stream of the same listing on this process shares its reads.
+pub fn lobby_stream(
+    state: web::Data<AppState>,
+    query: LobbyQuery,
+) -> Result<impl actix_web::Responder, ApiError> {
+    let slot = StreamSlot::take(&state, None)?;
+    let (outbox, inbox) = queue(SLOW_READER);
+    let response = sse_response(state.settings.heartbeat, inbox);
+    actix_web::rt::spawn(async move {
+        let _slot = slot;
+        let listing = state.feeds.lobby(&query);
+        let mut changes = state.hub.changes(None);
+        let mut sent: Option<std::sync::Arc<Read<Listing>>> = None;
+        let mut not_before = Instant::now();
+        loop {
+            let looked = Instant::now();
+            if let Ok(read) = feeds::lobby(&state, &listing, &query, not_before).await
+                && sent
+                    .as_ref()
+                    .is_none_or(|sent| sent.value.signature != read.value.signature)
+            {
+                let data = sse::Data::new(read.value.json.clone()).event("lobby");
+                if outbox.send(vec![sse::Event::Data(data)]).await.is_err() {
+                    return;
+                }
+                sent = Some(read);
+            }
+            match next_look(&state.hub, &mut changes, &outbox).await {
+                Some(at) => not_before = at,
+                None => return,
+            }
+            tokio::select! {
+                () = tokio::time::sleep_until(looked + LOBBY_EVERY) => {}
+                () = outbox.closed() => return,
+            }
+        }
+    });
+    Ok(response)
+}

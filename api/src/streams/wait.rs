@@ -1,0 +1,212 @@
+//! A stream's or long-poll's waits: for news of what it follows (a game, every game, an
+//! account), for the safety-net interval, or for the process to stop.
+
+use std::future::Future;
+use std::time::Duration;
+
+use actix_web_lab::sse;
+use tokio::sync::{broadcast, watch};
+use tokio::time::Instant;
+
+use crate::hub::{EVERY_ACCOUNT, Hub, Notice};
+
+use super::queue::Outbox;
+
+/// How often a waiting request looks again even without a notice (a safety net; on SQLite
+/// shared by several processes, the only way news arrives).
+pub(super) const FALLBACK_POLL: Duration = Duration::from_millis(1000);
+
+/// Waits until `woken` resolves, `limit` passes, or the process stops. Returns the instant a
+/// read must have begun after to see what woke the wait — what `woken` says; the wait's start,
+/// when `limit` passed — or none when the process stops.
+pub(super) async fn wait_until(
+    hub: &Hub,
+    limit: Duration,
+    woken: impl Future<Output = Instant>,
+) -> Option<Instant> {
+    // Register for the shutdown notice before looking at the flag: `notify_waiters` wakes only
+    // those registered, so a request busy elsewhere when the signal came sees the flag instead.
+    let shutdown = hub.stopping();
+    tokio::pin!(shutdown);
+    shutdown.as_mut().enable();
+    if hub.is_shutting_down() {
+        return None;
+    }
+    let began = Instant::now();
+    tokio::select! {
+        at = woken => Some(at),
+        () = tokio::time::sleep(limit) => Some(began),
+        () = &mut shutdown => None,
+    }
+}
+
+/// Waits until the followed game (or games) changes — at once if it changed since the last
+/// wait — `limit` passes, or the process stops (see [`wait_until`]): the time of the latest
+/// change.
+pub(super) async fn wait_for_news(
+    hub: &Hub,
+    changes: &mut watch::Receiver<Instant>,
+    limit: Duration,
+) -> Option<Instant> {
+    wait_until(hub, limit, async {
+        match changes.changed().await {
+            Ok(()) => *changes.borrow_and_update(),
+            // (The hub keeps a channel while anyone follows it: this does not happen.)
+            Err(_) => std::future::pending().await,
+        }
+    })
+    .await
+}
+
+/// A stream's wait for its next look: until what `changes` follows changes, or the safety-net
+/// interval passes, while its reader stays. The instant a read must have begun after; none
+/// when the stream ends (the reader left, or the process stops — then with a hint to
+/// reconnect).
+pub(super) async fn next_look(
+    hub: &Hub,
+    changes: &mut watch::Receiver<Instant>,
+    outbox: &Outbox,
+) -> Option<Instant> {
+    tokio::select! {
+        woke = wait_for_news(hub, changes, FALLBACK_POLL) => {
+            if woke.is_none() {
+                let hint = sse::Event::Comment("the server is restarting: reconnect".into());
+                let _ = outbox.send(vec![hint]).await;
+            }
+            woke
+        }
+        () = outbox.closed() => None,
+    }
+}
+
+/// Waits until account `id` (or every account) may have news, `limit` passes, or the process
+/// stops (see [`wait_until`]).
+pub(super) async fn wait_for_account(
+    hub: &Hub,
+    notices: &mut broadcast::Receiver<Notice>,
+    id: i64,
+    limit: Duration,
+) -> Option<Instant> {
+    wait_until(hub, limit, async {
+        loop {
+            match notices.recv().await {
+                Ok((account, at)) if account == id || account == EVERY_ACCOUNT => return at,
+                Ok(_) => continue,
+                // Notices were missed: look again now.
+                Err(broadcast::error::RecvError::Lagged(_)) => return Instant::now(),
+                Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
+            }
+        }
+    })
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_wait_begun_after_the_stop_signal_ends_at_once() {
+        let hub = Hub::default();
+        let mut changes = hub.changes(Some(1));
+        hub.shut_down();
+        let waited = tokio::time::timeout(
+            Duration::from_secs(5),
+            wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
+        )
+        .await;
+        assert_eq!(waited, Ok(None), "the wait should end at once, saying stop");
+    }
+
+    #[tokio::test]
+    async fn a_stop_signal_ends_a_wait_in_progress() {
+        let hub = std::sync::Arc::new(Hub::default());
+        let mut changes = hub.changes(Some(1));
+        let waiting = {
+            let hub = hub.clone();
+            tokio::spawn(
+                async move { wait_for_news(&hub, &mut changes, Duration::from_secs(60)).await },
+            )
+        };
+        tokio::task::yield_now().await;
+        hub.shut_down();
+        let waited = tokio::time::timeout(Duration::from_secs(5), waiting).await;
+        assert!(matches!(waited, Ok(Ok(None))), "got {waited:?}");
+    }
+
+    #[tokio::test]
+    async fn news_of_the_game_or_of_every_game_ends_a_wait_and_others_do_not() {
+        let hub = Hub::default();
+        let mut changes = hub.changes(Some(1));
+        hub.publish(Some(2));
+        let before = Instant::now();
+        hub.publish(Some(1));
+        let woke = tokio::time::timeout(
+            Duration::from_secs(5),
+            wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
+        )
+        .await;
+        // The wait says when the notice came: a read begun after that sees the change.
+        assert!(
+            matches!(woke, Ok(Some(at)) if at >= before && at <= Instant::now()),
+            "{woke:?}"
+        );
+        hub.publish(None);
+        let woke = tokio::time::timeout(
+            Duration::from_secs(5),
+            wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
+        )
+        .await;
+        assert!(matches!(woke, Ok(Some(_))), "{woke:?}");
+        hub.publish(Some(3));
+        let quiet = tokio::time::timeout(
+            Duration::from_millis(200),
+            wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
+        )
+        .await;
+        assert!(quiet.is_err(), "news of another game woke the wait");
+        // Who follows every game hears them all.
+        let mut every = hub.changes(None);
+        hub.publish(Some(3));
+        let woke = tokio::time::timeout(
+            Duration::from_secs(5),
+            wait_for_news(&hub, &mut every, Duration::from_secs(60)),
+        )
+        .await;
+        assert!(matches!(woke, Ok(Some(_))), "{woke:?}");
+    }
+
+    #[tokio::test]
+    async fn a_wait_that_runs_out_asks_for_a_read_begun_since_it_began() {
+        let hub = Hub::default();
+        let mut changes = hub.changes(Some(1));
+        let began = Instant::now();
+        let woke = wait_for_news(&hub, &mut changes, Duration::from_millis(20)).await;
+        assert!(
+            matches!(woke, Some(at) if at >= began && at + Duration::from_millis(20) <= Instant::now()),
+            "{woke:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn changes_made_while_nobody_waited_wake_the_next_wait_once_with_the_latest_time() {
+        let hub = Hub::default();
+        let mut changes = hub.changes(Some(1));
+        hub.publish(Some(1));
+        hub.publish(Some(1));
+        let latest = Instant::now();
+        hub.publish(Some(1));
+        let woke = tokio::time::timeout(
+            Duration::from_secs(5),
+            wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
+        )
+        .await;
+        assert!(matches!(woke, Ok(Some(at)) if at >= latest), "{woke:?}");
+        let quiet = tokio::time::timeout(
+            Duration::from_millis(100),
+            wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
+        )
+        .await;
+        assert!(quiet.is_err(), "the same changes woke a second wait");
+    }
+}
