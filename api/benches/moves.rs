@@ -21,9 +21,10 @@ use serde_json::json;
 
 #[allow(
     dead_code,
+    unused_imports,
     reason = "shared with the HTTP tests; the benchmark uses part of it"
 )]
-#[path = "../../tests/http/support.rs"]
+#[path = "../../tests/http/support/mod.rs"]
 mod support;
 
 use support::{Backend, Player, Server};

@@ -12,6 +12,9 @@
 //! Each configuration plays its `games` (at least 2000 per variant in all);
 //! `CARDROOM_PLAYOUTS=N` plays N per configuration instead. Every game gets the cheap checks at
 //! every step, and one game in ten the expensive redaction checks too.
+//!
+//! Over 600 lines: the one property every game must keep, checked step by step; each check is a few
+//! lines, and apart they would be harder to see as one property.
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use std::collections::BTreeMap;

@@ -1,4 +1,7 @@
 //! RULES.md §3, sentence by sentence: Rummy `standard` (§3.1) and `classic` (§3.2).
+//!
+//! Over 600 lines: one test per sentence of the rules of Rummy, in the rules' order, so that they can be
+//! read side by side; the two variants share the helpers at the top.
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use cardroom_core::game::{Event, Game, MoveError};

@@ -1,4 +1,7 @@
 //! RULES.md §2, sentence by sentence: 31 `standard` (§2.1) and `classic` (§2.2).
+//!
+//! Over 600 lines: one test per sentence of the rules of 31, in the rules' order, so that they can be
+//! read side by side; the two variants share the helpers at the top.
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use cardroom_core::game::{Event, Game, MoveError};

@@ -1,5 +1,8 @@
 //! Several replicas on one PostgreSQL: live events across replicas, no lost or doubled move,
 //! recovery after a crash, graceful shutdown, and the stream limit.
+//!
+//! Over 600 lines: every scenario with several replicas; they share the helpers that start them
+//! and a load balancer in front.
 
 use std::time::{Duration, Instant};
 

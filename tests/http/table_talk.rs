@@ -1,5 +1,8 @@
 //! What happens around a table besides the game: the chat's two rooms (and what a hostile
 //! client may send it), its limit, admins' and people's mutes, a rematch, and who is connected.
+//!
+//! Over 600 lines: one table's life besides its game (chat, mutes, rematch, presence), whose
+//! scenarios share the helpers at the top.
 
 use std::time::{Duration, Instant};
 

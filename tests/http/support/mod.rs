@@ -1,0 +1,31 @@
+//! Spawning the real `cardroom` binary on a free port against a fresh database, and a small
+//! HTTP client for it.
+
+mod client;
+mod play;
+mod server;
+mod stream;
+
+pub use client::{Client, Player, Reply};
+pub use play::{cards_in, hand_of, play_out};
+pub use server::{Backend, SECRET, Server, fresh_postgres_database};
+pub use stream::{RawStream, SseEvent};
+
+/// Generates one test per backend from a scenario `fn(Backend)`.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[test]
+                fn sqlite() {
+                    super::$name($crate::support::Backend::Sqlite);
+                }
+                #[test]
+                fn postgres() {
+                    super::$name($crate::support::Backend::Postgres);
+                }
+            }
+        )*
+    };
+}
