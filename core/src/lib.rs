@@ -7,7 +7,7 @@
 //! # Layers
 //!
 //! A module uses only modules on lower lines, never one on its own line or above (checked by
-//! `scripts/check-layers`, which also finds any cycle inside a module's own files):
+//! `scripts/check-structure`, which also finds any cycle inside a module's own files):
 //! - `arena`, `openapi`: duplicate matches between strategies; the OpenAPI schemas
 //! - `any`: any game, dispatched at run time
 //! - `games`: the four games, each with its computer player

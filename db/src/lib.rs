@@ -8,7 +8,7 @@
 //! # Layers
 //!
 //! A module uses only modules on lower lines, never one on its own line or above (checked by
-//! `scripts/check-layers`); [`now`], here, is for all of them:
+//! `scripts/check-structure`); [`now`], here, is for all of them:
 //! - `admin`: the admins' history and the dashboard's statistics
 //! - `games`: the game rows' reads, writes and the versioned commit
 //! - `derived`: the one way the game rows' writes reach the roll-ups and the ratings
