@@ -1,5 +1,5 @@
 //! What admins read: every game with filters, and the dashboard's aggregates. The aggregates
-//! are read from the daily roll-ups ([`crate::rollups`]) in the database (GROUP BY over indexed
+//! are read from the daily roll-ups (`rollups.rs`) in the database (GROUP BY over indexed
 //! ranges), never by loading games.
 
 use chrono::NaiveDateTime;

@@ -106,7 +106,7 @@ impl Solver {
 
     /// For every card the seat to act may play, the tricks still to be won (the one in progress
     /// included) that its side takes after playing it, with best play by everyone after.
-    /// Cards come in the order of [`CardSet::iter`].
+    /// Cards come in the order of [`CardSet::iter`](crate::cardset::CardSet::iter).
     pub fn card_tricks(&mut self, position: &Position) -> Result<Vec<(Card, u8)>, PositionError> {
         let mut state = self.prepare(position)?;
         let seat = position.to_act.index();

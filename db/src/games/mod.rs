@@ -1,6 +1,6 @@
 //! Games: the versioned snapshot row, its seats, the append-only log, the deals' seed
-//! commitments and idempotency keys — read ([`read`]), written ([`write`]) and changed by one
-//! versioned commit ([`commit`]), whose statements are written by hand ([`statements`]).
+//! commitments and idempotency keys — read (`read.rs`), written (`write.rs`) and changed by one
+//! versioned commit (`commit.rs`), whose statements are written by hand (`statements.rs`).
 
 mod commit;
 mod read;
