@@ -21,7 +21,7 @@ use super::seats::controllers;
 
 /// The most computer-player steps one request runs; a game still on a computer player's turn
 /// after that is finished by the recovery sweep.
-pub(super) const MAX_AUTOPLAY_STEPS: usize = 2000;
+const MAX_AUTOPLAY_STEPS: usize = 2000;
 
 /// Everything one request changes, to be committed at once.
 pub(super) struct Changes {
@@ -346,7 +346,7 @@ pub(super) fn deadline(
 
 /// Adds the notable events among `events_json` (stored events) to `tally`: basras, knocks,
 /// hands ended by 31, Tarneeb contracts made and set.
-pub(super) fn count_notable(events_json: &str, tally: &mut Tally) {
+fn count_notable(events_json: &str, tally: &mut Tally) {
     let Ok(events) = serde_json::from_str::<Vec<StoredEvent>>(events_json) else {
         return;
     };

@@ -16,7 +16,7 @@ use super::view::{game_view, recent_events, status_name};
 /// The format of stored snapshots (`games.state`).
 pub const STATE_FORMAT: i32 = 1;
 /// How many times a join, deal or resignation is retried after losing a version race.
-pub(super) const RETRIES: usize = 5;
+const RETRIES: usize = 5;
 
 pub(super) fn snapshot(game: &AnyGame) -> Result<String, ApiError> {
     serde_json::to_string(game).map_err(|e| ApiError::Internal(format!("snapshot encoding: {e}")))

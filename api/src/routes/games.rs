@@ -14,8 +14,8 @@ use crate::model::{
     Catalogue, CreateGame, EventsQuery, EventsResponse, GameCreated, GameList, GameView,
     JoinRequest, ListQuery, LogResponse, ScoreResponse,
 };
-use crate::play::export::{self, Export};
 use crate::play;
+use crate::play::export::{self, Export};
 use crate::state::AppState;
 
 use super::params::{GameId, wants_stream};

@@ -31,7 +31,7 @@ pub enum StreamFormat {
 /// Where an account stream's events go, in its form. Either holds at most [`QUEUE`] events,
 /// and a reader who makes no room for [`SLOW_READER`] is dropped (the SSE form ends with
 /// [`SLOW_HINT`]); the client resumes after the last event id it has.
-pub(super) enum Sink {
+enum Sink {
     Sse(Outbox),
     Lines(mpsc::Sender<actix_web::web::Bytes>),
 }
@@ -82,7 +82,7 @@ impl Sink {
 }
 
 /// A receiver as a body stream, for the newline-delimited form.
-pub(super) struct Lines(mpsc::Receiver<actix_web::web::Bytes>);
+struct Lines(mpsc::Receiver<actix_web::web::Bytes>);
 
 impl futures_core::Stream for Lines {
     type Item = Result<actix_web::web::Bytes, std::convert::Infallible>;

@@ -21,7 +21,7 @@ use super::slot::StreamSlot;
 use super::wait::{FALLBACK_POLL, next_look, wait_for_news};
 
 /// Who follows a game: its id, the caller, and who they were authorised to read as.
-pub(super) struct Follower {
+struct Follower {
     id: i64,
     caller: Caller,
     viewer: Viewer,
@@ -31,7 +31,7 @@ pub(super) struct Follower {
 /// from a shared read of the log begun no earlier than `not_before` (see [`crate::feeds`]),
 /// then the follower's own part, checked again (see [`play::personal`]). Also whether the
 /// follower is still behind (the events came as a page of a longer gap).
-pub(super) async fn look(
+async fn look(
     state: &web::Data<AppState>,
     log: &Shared<GameLog>,
     follower: &Follower,
@@ -77,7 +77,7 @@ pub(super) async fn look(
 }
 
 /// Who is at game `id`, as read within the last half of [`presence_every`].
-pub(super) async fn presence_now(
+async fn presence_now(
     state: &web::Data<AppState>,
     shared: &Shared<PresenceOut>,
     id: i64,
@@ -143,7 +143,7 @@ pub async fn long_poll(
 
 /// The SSE event that ends a stream whose reader may no longer follow the game:
 /// `event: stream_end`, data `{"version": V, "event": {"type": "stream_end", "reason": …}}`.
-pub(super) fn end_event(version: i64, revoked: Revoked) -> sse::Event {
+fn end_event(version: i64, revoked: Revoked) -> sse::Event {
     let out = EventOut {
         version,
         event: serde_json::json!({"type": STREAM_END, "reason": revoked.reason()}),
@@ -159,13 +159,13 @@ pub const STREAM_END: &str = "stream_end";
 
 /// How often a stream looks at who is at the table (and says so when it changed): as often as
 /// the processes write it, a quarter of the presence window.
-pub(super) fn presence_every() -> Duration {
+fn presence_every() -> Duration {
     crate::presence::window() / 4
 }
 
 /// A stream's event id: the version, and once the stream has a chat cursor, `:` and it. A
 /// client sends the last one back as `Last-Event-ID` and the stream resumes after both.
-pub(super) fn event_id(version: i64, chat: i64) -> String {
+fn event_id(version: i64, chat: i64) -> String {
     if chat == 0 {
         version.to_string()
     } else {
@@ -183,7 +183,7 @@ pub fn parse_event_id(text: &str) -> Option<(i64, Option<i64>)> {
 }
 
 /// An SSE event of type `kind` with data `{version, event}`.
-pub(super) fn sse_event(kind: &str, version: i64, event: serde_json::Value) -> Option<sse::Data> {
+fn sse_event(kind: &str, version: i64, event: serde_json::Value) -> Option<sse::Data> {
     sse::Data::new_json(EventOut { version, event })
         .ok()
         .map(|data| data.event(kind.to_owned()))
@@ -191,7 +191,7 @@ pub(super) fn sse_event(kind: &str, version: i64, event: serde_json::Value) -> O
 
 /// A game's news as SSE events: each game event with `event:` its type and, on the last event
 /// of a version, `id:` the version and chat cursor; then the chat.
-pub(super) fn news_events(news: &News, mut cursor: i64) -> (Vec<sse::Event>, i64) {
+fn news_events(news: &News, mut cursor: i64) -> (Vec<sse::Event>, i64) {
     let mut out = Vec::new();
     for (i, event) in news.events.iter().enumerate() {
         let ends_version = news

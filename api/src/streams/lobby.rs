@@ -20,7 +20,7 @@ use super::slot::StreamSlot;
 use super::wait::{next_look, wait_for_news};
 
 /// How often a waiting seek's long-poll tries the pairing again.
-pub(super) const PAIR_EVERY: Duration = Duration::from_millis(1000);
+const PAIR_EVERY: Duration = Duration::from_millis(1000);
 
 /// `GET /seeks/{id}` with `wait`: answers when the seek is no longer open or `wait` passes,
 /// looking again at every notice (a seek matched elsewhere makes a game, and so a notice) and
@@ -65,7 +65,7 @@ pub async fn seek_long_poll(
 
 /// The least time between two reads of the lobby by one stream: a busy room changes many
 /// times a second, and a stream reads (and sends) the listing at most this often.
-pub(super) const LOBBY_EVERY: Duration = Duration::from_millis(250);
+const LOBBY_EVERY: Duration = Duration::from_millis(250);
 
 /// The lobby as Server-Sent Events: `event: lobby` with the listing (as `GET /lobby` answers
 /// it) at once and again whenever it changes — a table opened, joined, filled or closed on any

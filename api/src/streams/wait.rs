@@ -19,7 +19,7 @@ pub(super) const FALLBACK_POLL: Duration = Duration::from_millis(1000);
 /// Waits until `woken` resolves, `limit` passes, or the process stops. Returns the instant a
 /// read must have begun after to see what woke the wait — what `woken` says; the wait's start,
 /// when `limit` passed — or none when the process stops.
-pub(super) async fn wait_until(
+async fn wait_until(
     hub: &Hub,
     limit: Duration,
     woken: impl Future<Output = Instant>,

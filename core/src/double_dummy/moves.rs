@@ -35,7 +35,7 @@ impl Candidates {
     }
 
     /// Best weight first (a stable insertion sort: ties keep their order).
-    pub(super) fn sort(&mut self) {
+    fn sort(&mut self) {
         for i in 1..self.len {
             let mut j = i;
             while j > 0 && self.moves[j - 1].weight < self.moves[j].weight {
@@ -79,7 +79,7 @@ impl State {
     }
 
     /// A move with its ordering weight: how likely it is to be best.
-    pub(super) fn weighted(&self, seat: usize, suit: usize, low: Ranks, group: Ranks) -> Candidate {
+    fn weighted(&self, seat: usize, suit: usize, low: Ranks, group: Ranks) -> Candidate {
         let rank = low.trailing_zeros() as i32;
         let partner = (seat + 2) % 4;
         let weight = if self.count == 0 {

@@ -10,7 +10,7 @@ impl State {
     /// The tricks `leader` can cash at once without giving up the lead: its top cards in each
     /// suit that no opponent can ruff. A lower bound on its side's tricks from here, with the
     /// cards it counted as winning ranks.
-    pub(super) fn quick_tricks(&self, leader: usize) -> (u8, Wins) {
+    fn quick_tricks(&self, leader: usize) -> (u8, Wins) {
         let hand = &self.hands[leader];
         let opponents = [(leader + 1) % 4, (leader + 3) % 4];
         let mut wins = [0; 4];
@@ -171,7 +171,7 @@ impl State {
 
     /// The last trick, every hand down to one card: 1 if seats 0 and 2 win it, and the winning
     /// card's rank if it beat another of its suit.
-    pub(super) fn last_trick(&self) -> (u8, Wins) {
+    fn last_trick(&self) -> (u8, Wins) {
         let leader = self.to_act;
         let card = |seat: usize| -> (usize, Ranks) {
             let hand = &self.hands[seat];
@@ -206,7 +206,7 @@ impl State {
     /// Whether seats 0 and 2 reach `target` with the seat to act choosing among its moves
     /// (`hint`, a card, first); the winning ranks that rests on; and the move that decided it
     /// if one did.
-    pub(super) fn try_moves(
+    fn try_moves(
         &mut self,
         table: &mut Table,
         target: u8,

@@ -126,7 +126,7 @@ impl State {
         }
     }
 
-    pub(super) fn owner(&self, suit: usize, rank: Ranks) -> usize {
+    fn owner(&self, suit: usize, rank: Ranks) -> usize {
         (0..4)
             .find(|&seat| self.hands[seat][suit] & rank != 0)
             .unwrap_or(0)

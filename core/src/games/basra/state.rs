@@ -212,14 +212,14 @@ impl Basra {
         }));
     }
 
-    pub(super) fn give(&mut self, seat: Seat) {
+    fn give(&mut self, seat: Seat) {
         if let Some(card) = self.stock.pop() {
             self.hands[seat.index()].insert(card);
         }
     }
 
     /// Four cards face up; a card the variant returns goes back into the stock below the top.
-    pub(super) fn deal_floor(&mut self, rng: &mut CardRng) {
+    fn deal_floor(&mut self, rng: &mut CardRng) {
         let mut returns = 0;
         while self.floor.len() < 4 {
             let Some(card) = self.stock.pop() else { break };
@@ -238,7 +238,7 @@ impl Basra {
 
     /// The cards left on the floor after the last play go to the last capturer's side (or the
     /// dealer's, if nobody captured); in `cse231` to the player who played last.
-    pub(super) fn collect_floor(&mut self, events: &mut Events<BasraEvent>) {
+    fn collect_floor(&mut self, events: &mut Events<BasraEvent>) {
         if self.floor.is_empty() {
             return;
         }
@@ -258,7 +258,7 @@ impl Basra {
     }
 
     /// The deal's score lines (RULES.md §1.1 "Scoring per deal", §1.2, §1.3).
-    pub(super) fn score_deal(&mut self) -> Vec<ScoreLine> {
+    fn score_deal(&mut self) -> Vec<ScoreLine> {
         let mut lines: Vec<ScoreLine> = self
             .basras
             .iter()
@@ -309,7 +309,7 @@ impl Basra {
         lines
     }
 
-    pub(super) fn card_point_lines(&self) -> Vec<ScoreLine> {
+    fn card_point_lines(&self) -> Vec<ScoreLine> {
         self.piles
             .iter()
             .enumerate()

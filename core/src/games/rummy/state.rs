@@ -173,7 +173,7 @@ impl Rummy {
     }
 
     /// The first player of the current hand: next(dealer), or in `classic` seat k mod n.
-    pub(super) fn first_player(&self, dealer: Seat) -> Seat {
+    fn first_player(&self, dealer: Seat) -> Seat {
         dealer.next(self.config.seats)
     }
 
@@ -226,7 +226,7 @@ impl Rummy {
         events
     }
 
-    pub(super) fn turn_start_step(&self) -> Step {
+    fn turn_start_step(&self) -> Step {
         match self.config.variant {
             Variant::Standard => Step::Draw,
             Variant::Classic => Step::BeforeExchange,
@@ -265,7 +265,7 @@ impl Rummy {
         }
     }
 
-    pub(super) fn show_hands(&mut self, events: &mut Events<RummyEvent>) {
+    fn show_hands(&mut self, events: &mut Events<RummyEvent>) {
         self.shown = Seat::all(self.config.seats)
             .filter(|s| !self.hand(*s).is_empty())
             .map(|seat| ShownHand {
@@ -279,13 +279,13 @@ impl Rummy {
     }
 
     /// `standard`: the stock ran out twice: no score, the same dealer deals again.
-    pub(super) fn void_hand(&mut self, events: &mut Events<RummyEvent>) {
+    fn void_hand(&mut self, events: &mut Events<RummyEvent>) {
         self.void = true;
         events.push(Scoped::table(self.table.end_hand(Vec::new(), 0)));
     }
 
     /// `standard`: the winner scores the cards left in the other hands, doubled for rummy.
-    pub(super) fn score_going_out(&mut self, winner: Seat, events: &mut Events<RummyEvent>) {
+    fn score_going_out(&mut self, winner: Seat, events: &mut Events<RummyEvent>) {
         let rummy = !self.melded_before[winner.index()];
         events.push(Scoped::public(RummyEvent::WentOut {
             seat: winner,
@@ -322,7 +322,7 @@ impl Rummy {
 
     /// `classic`: everyone adds the cards left in their hand; after the last round, the lowest
     /// total wins (equal lowest share the win).
-    pub(super) fn score_round(&mut self, events: &mut Events<RummyEvent>) {
+    fn score_round(&mut self, events: &mut Events<RummyEvent>) {
         self.show_hands(events);
         let lines = Seat::all(self.config.seats)
             .filter(|s| !self.hand(*s).is_empty())
@@ -391,11 +391,7 @@ impl Rummy {
     }
 
     /// `standard`: never leave only the card just taken, which may not be discarded.
-    pub(super) fn check_keeps_playable(
-        &self,
-        seat: Seat,
-        cards: CardSet,
-    ) -> Result<(), RummyRejection> {
+    fn check_keeps_playable(&self, seat: Seat, cards: CardSet) -> Result<(), RummyRejection> {
         if let Step::Play { taken: Some(taken) } = self.step
             && self.hand(seat) - cards == CardSet::single(taken)
         {

@@ -181,7 +181,7 @@ impl Tarneeb {
         })
     }
 
-    pub(super) fn has_passed(&self, seat: Seat) -> bool {
+    fn has_passed(&self, seat: Seat) -> bool {
         self.auction
             .iter()
             .any(|c| c.seat == seat && c.call == Call::Pass)
@@ -263,7 +263,7 @@ impl Tarneeb {
         }
     }
 
-    pub(super) fn score_hand(&mut self, events: &mut Events<TarneebEvent>) {
+    fn score_hand(&mut self, events: &mut Events<TarneebEvent>) {
         let Some(contract) = self.highest else {
             return;
         };

@@ -264,7 +264,7 @@ impl ThirtyOne {
     }
 
     /// RULES.md §2.1 "Empty stock": the discard pile except its top card, shuffled, once.
-    pub(super) fn reshuffle(&mut self, events: &mut Events<ThirtyOneEvent>) {
+    fn reshuffle(&mut self, events: &mut Events<ThirtyOneEvent>) {
         self.reshuffled = true;
         let Some(top) = self.discards.pop() else {
             return;
@@ -279,7 +279,7 @@ impl ThirtyOne {
     }
 
     /// Shows every hand still in the game (RULES.md §2.1: "then all hands are shown").
-    pub(super) fn show_hands(&mut self) -> Vec<ShownHand> {
+    fn show_hands(&mut self) -> Vec<ShownHand> {
         self.shown = self
             .active_seats()
             .into_iter()
@@ -296,7 +296,7 @@ impl ThirtyOne {
         self.shown.iter().any(|h| h.seat == seat)
     }
 
-    pub(super) fn loss(&self, seat: Seat, lives: i32, cause: LifeLoss) -> ScoreLine {
+    fn loss(&self, seat: Seat, lives: i32, cause: LifeLoss) -> ScoreLine {
         let left = self.table.totals().get(seat.index()).copied().unwrap_or(0);
         ScoreLine {
             side: seat.number(),
@@ -370,11 +370,7 @@ impl ThirtyOne {
     }
 
     /// Records the hand; seats that lost a life with none left are out; the last one in wins.
-    pub(super) fn score_hand(
-        &mut self,
-        lines: Vec<ScoreLine>,
-        events: &mut Events<ThirtyOneEvent>,
-    ) {
+    fn score_hand(&mut self, lines: Vec<ScoreLine>, events: &mut Events<ThirtyOneEvent>) {
         let before = self.active_seats();
         events.push(Scoped::table(self.table.end_hand(lines, 0)));
         for seat in before {

@@ -15,25 +15,25 @@ use super::hand::{PARTNER_TRICKS, own_tricks, partner, team};
 use super::sampled::{World, sample_deal, sample_world};
 
 /// Samples per decision for `hard`.
-pub(super) const HARD_SAMPLES: usize = 24;
+const HARD_SAMPLES: usize = 24;
 /// Cards a hand holds when `hard` stops playing greedily and solves the rest exactly.
-pub(super) const EXACT_EACH: usize = 8;
+const EXACT_EACH: usize = 8;
 /// Deals tried for each of `hard`'s samples to find one the auction fits.
-pub(super) const AUCTION_TRIES: usize = 30;
+const AUCTION_TRIES: usize = 30;
 /// Entries in `hard`'s double-dummy table, made afresh for each decision.
-pub(super) const HARD_TABLE: usize = 1 << 18;
+const HARD_TABLE: usize = 1 << 18;
 
 /// What each other seat's calls say about its hand, read from the auction: the least and the
 /// most it should be worth by [`own_tricks`] (with a partner's average added), scaled to the
 /// cards it still holds.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Reading {
+struct Reading {
     least: f64,
     most: f64,
 }
 
 /// The auction's readings of every seat but `me`'s (`None` for seats it says nothing about).
-pub(super) fn read_auction(view: &TarneebView, me: Seat) -> [Option<Reading>; 4] {
+fn read_auction(view: &TarneebView, me: Seat) -> [Option<Reading>; 4] {
     let mut readings = [None; 4];
     let mut highest: Option<(Seat, u8)> = None;
     for record in &view.auction {
@@ -67,11 +67,7 @@ pub(super) fn read_auction(view: &TarneebView, me: Seat) -> [Option<Reading>; 4]
 
 /// Whether a dealt world agrees with the auction's readings (and the declarer holds four of
 /// the trump it named), the hands' strength scaled to the cards still in them.
-pub(super) fn fits_auction(
-    view: &TarneebView,
-    readings: &[Option<Reading>; 4],
-    hands: &[CardSet; 4],
-) -> bool {
+fn fits_auction(view: &TarneebView, readings: &[Option<Reading>; 4], hands: &[CardSet; 4]) -> bool {
     let declarer_trump = view.contract.zip(view.trump);
     (0..4).all(|i| {
         let hand = hands[i];
@@ -91,7 +87,7 @@ pub(super) fn fits_auction(
 
 /// A world for `hard`: [`sample_world`] (or, before the play, a fresh deal), redealt up to
 /// [`AUCTION_TRIES`] times until the auction fits; the last try if none does.
-pub(super) fn hard_world(
+fn hard_world(
     view: &TarneebView,
     me: Seat,
     readings: &[Option<Reading>; 4],
@@ -126,7 +122,7 @@ impl World {
 
     /// The tricks `side` ends the hand with: greedy play until every hand is down to
     /// [`EXACT_EACH`] cards at a trick's start, then exact play.
-    pub(super) fn solved_tricks(&mut self, side: usize, solver: &mut Solver) -> u8 {
+    fn solved_tricks(&mut self, side: usize, solver: &mut Solver) -> u8 {
         self.play_greedily_while(|w| {
             !w.trick.is_empty() || w.hands.iter().any(|h| h.len() > EXACT_EACH)
         });
@@ -146,12 +142,7 @@ impl World {
 
 /// What a hand in which `side` takes `tricks` is worth to `side` under `contract`: its score
 /// less the other side's.
-pub(super) fn contract_value(
-    variant: Variant,
-    contract: (Seat, Bid),
-    side: usize,
-    tricks: u8,
-) -> i32 {
+fn contract_value(variant: Variant, contract: (Seat, Bid), side: usize, tricks: u8) -> i32 {
     let (declarer, bid) = contract;
     let declaring = team(declarer) == side;
     let taken = if declaring {
@@ -198,7 +189,7 @@ pub(super) fn hard(view: &TarneebView, rng: &mut CardRng) -> Option<TarneebMove>
 
 /// `hard`'s bid: for every denomination it could play in, the tricks its side takes over
 /// sampled deals; then the legal bid with the best expected score, if that is positive.
-pub(super) fn hard_bid(
+fn hard_bid(
     view: &TarneebView,
     me: Seat,
     readings: &[Option<Reading>; 4],
@@ -249,7 +240,7 @@ pub(super) fn hard_bid(
 }
 
 /// `hard`'s card: over sampled worlds, the card whose exact outcome scores best on average.
-pub(super) fn hard_play(
+fn hard_play(
     view: &TarneebView,
     me: Seat,
     readings: &[Option<Reading>; 4],

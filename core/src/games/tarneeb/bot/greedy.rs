@@ -30,7 +30,7 @@ pub(super) fn greedy(view: &TarneebView) -> Option<TarneebMove> {
 }
 
 /// The cards `hand` may play to `trick`.
-pub(super) fn playable(hand: CardSet, trick: &[PlayedCard]) -> CardSet {
+fn playable(hand: CardSet, trick: &[PlayedCard]) -> CardSet {
     match trick.first() {
         Some(lead) => {
             let follow = hand & CardSet::suit(lead.card.suit());
@@ -48,7 +48,7 @@ pub(super) fn lowest(cards: CardSet, trump: Option<Suit>) -> Option<Card> {
 }
 
 /// Whether no unplayed card outranks `card` in its suit, outside `hand`.
-pub(super) fn is_master(card: Card, hand: CardSet, played: CardSet) -> bool {
+fn is_master(card: Card, hand: CardSet, played: CardSet) -> bool {
     (CardSet::suit(card.suit()) - hand - played)
         .iter()
         .all(|other| strength(other) < strength(card))

@@ -59,7 +59,7 @@ pub(super) fn longest_suit(hand: CardSet) -> Suit {
 }
 
 /// A balanced hand with honours in at least three suits plays best without a trump.
-pub(super) fn suits_no_trump(hand: CardSet) -> bool {
+fn suits_no_trump(hand: CardSet) -> bool {
     let lengths: Vec<usize> = Suit::ALL
         .iter()
         .map(|&s| (hand & CardSet::suit(s)).len())

@@ -45,7 +45,7 @@ impl World {
     }
 
     /// Plays the hand out with `greedy` at every seat.
-    pub(super) fn play_out(&mut self) {
+    fn play_out(&mut self) {
         self.play_greedily_while(|w| w.hands.iter().any(|h| !h.is_empty()));
     }
 
@@ -133,7 +133,7 @@ pub(super) fn sample_deal(
 }
 
 /// The average tricks `me`'s team takes with `trump` over sampled deals.
-pub(super) fn simulated_tricks(
+fn simulated_tricks(
     view: &TarneebView,
     me: Seat,
     trump: Option<Suit>,
