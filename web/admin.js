@@ -381,7 +381,8 @@ async function route() {
     signIn(user ? `${user.name} is not an admin: sign in as one.` : null);
     return;
   }
-  const [path, query = ''] = location.hash.replace(/^#\/?/, '').split('?');
+  const hash = location.hash;
+  const [path, query = ''] = hash.replace(/^#\/?/, '').split('?');
   const params = new URLSearchParams(query);
   const parts = path.split('/').filter(Boolean);
   setBusy(true);
@@ -395,6 +396,9 @@ async function route() {
     else app().replaceChildren(h('div', { class: 'panel error' }, h('h1', {}, 'Something went wrong'), h('p', {}, error.message)));
   } finally {
     setBusy(false);
+    // Which address the page now shows: a test (or a script) waits for this rather than for
+    // the address bar, which changes before the hashchange handler has even started.
+    if (location.hash === hash) document.body.dataset.shown = hash;
   }
 }
 
