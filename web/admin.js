@@ -376,12 +376,13 @@ async function showChat(params) {
 
 async function route() {
   who();
+  const hash = location.hash;
   const user = api.currentUser();
   if (!user || user.role !== 'admin') {
     signIn(user ? `${user.name} is not an admin: sign in as one.` : null);
+    document.body.dataset.shown = hash;
     return;
   }
-  const hash = location.hash;
   const [path, query = ''] = hash.replace(/^#\/?/, '').split('?');
   const params = new URLSearchParams(query);
   const parts = path.split('/').filter(Boolean);
@@ -396,8 +397,8 @@ async function route() {
     else app().replaceChildren(h('div', { class: 'panel error' }, h('h1', {}, 'Something went wrong'), h('p', {}, error.message)));
   } finally {
     setBusy(false);
-    // Which address the page now shows: a test (or a script) waits for this rather than for
-    // the address bar, which changes before the hashchange handler has even started.
+    // Which address the page now shows (see tests/browser/harness.mjs `idle`): the address
+    // bar changes before the hashchange handler has even started.
     if (location.hash === hash) document.body.dataset.shown = hash;
   }
 }

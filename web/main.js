@@ -33,7 +33,8 @@ function chrome() {
 
 async function route() {
   const app = document.getElementById('app');
-  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const hash = location.hash;
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   chrome();
   leaveLobby();
   followAccount();
@@ -57,6 +58,9 @@ async function route() {
       h('a', { href: '#/', class: 'button' }, t('lobby'))));
   } finally {
     setBusy(false);
+    // Which address the page now shows (see harness.mjs `idle`): the address bar changes
+    // before the hashchange handler has even started.
+    if (location.hash === hash) document.body.dataset.shown = hash;
   }
 }
 

@@ -8,12 +8,6 @@ import { launch, player, shot, idle, signedInGuest, apiCreate, apiPlayOut, BASE 
 
 const PASSWORD = process.env.CARDROOM_TEST_ADMIN_PASSWORD || 'browser admin passphrase';
 
-/** Waits until the admin page has drawn the address that includes `part`, not just navigated. */
-async function shown(page, part) {
-  await page.waitForFunction((p) => (document.body.dataset.shown || '').includes(p), part, { timeout: 30000 });
-  await idle(page);
-}
-
 let browser;
 before(async () => {
   browser = await launch();
@@ -46,7 +40,8 @@ test('an admin filters the history, replays a Tarneeb game hand by hand, and rea
   await page.selectOption('#filters select[name="kind"]', 'tarneeb');
   await page.selectOption('#filters select[name="status"]', 'finished');
   await page.click('#filters button[type="submit"]');
-  await shown(page, 'kind=tarneeb');
+  await page.waitForFunction(() => location.hash.includes('kind=tarneeb'));
+  await idle(page);
   const ids = await page.$$eval('table.history tbody tr', (rows) => rows.map((r) => Number(r.dataset.game)));
   assert.ok(ids.includes(tarneeb.id), `${ids}`);
   assert.ok(!ids.includes(basra.id));
@@ -88,7 +83,8 @@ test('an admin filters the history, replays a Tarneeb game hand by hand, and rea
   // A narrower range: only Basra.
   await page.selectOption('#range select[name="kind"]', 'basra');
   await page.click('#range button[type="submit"]');
-  await shown(page, 'kind=basra');
+  await page.waitForFunction(() => location.hash.includes('kind=basra'));
+  await idle(page);
   assert.deepEqual(await page.$$eval('#kind-totals tbody tr', (rows) => rows.map((r) => r.dataset.kind)), ['basra']);
   assert.deepEqual(page.problems, []);
   await page.context().close();

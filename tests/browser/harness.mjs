@@ -44,8 +44,17 @@ export async function player(browser, { lang = 'en', speed = 'instant', viewport
   return page;
 }
 
+/**
+ * Waits until the page has drawn the address in its address bar and has nothing in flight.
+ * (After a click changes the hash, the old view is still 'idle' until the hashchange handler
+ * runs; the page's body[data-shown] names the hash it last drew.)
+ */
 export async function idle(page) {
-  await page.waitForFunction(() => document.body.dataset.state === 'idle', null, { timeout: 30000 });
+  await page.waitForFunction(
+    () => document.body.dataset.state === 'idle' && document.body.dataset.shown === location.hash,
+    null,
+    { timeout: 30000 },
+  );
 }
 
 export async function shot(page, name) {
