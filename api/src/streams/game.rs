@@ -154,7 +154,7 @@ fn end_event(version: i64, revoked: Revoked) -> sse::Event {
     }
 }
 
-/// The type of the event that ends a stream (see [`end_event`]).
+/// The type of the event that ends a stream (`event: stream_end`, written by `end_event`).
 pub const STREAM_END: &str = "stream_end";
 
 /// How often a stream looks at who is at the table (and says so when it changed): as often as
@@ -173,7 +173,7 @@ fn event_id(version: i64, chat: i64) -> String {
     }
 }
 
-/// Reads a `Last-Event-ID`: `V` or `V:C` (see [`event_id`]); none if it is neither.
+/// Reads a `Last-Event-ID`: `V` or `V:C` (as `event_id` writes it); none if it is neither.
 pub fn parse_event_id(text: &str) -> Option<(i64, Option<i64>)> {
     let text = text.trim();
     match text.split_once(':') {

@@ -24,7 +24,7 @@ const PAIR_EVERY: Duration = Duration::from_millis(1000);
 
 /// `GET /seeks/{id}` with `wait`: answers when the seek is no longer open or `wait` passes,
 /// looking again at every notice (a seek matched elsewhere makes a game, and so a notice) and
-/// trying the pairing again every [`PAIR_EVERY`].
+/// trying the pairing again every `PAIR_EVERY`.
 pub async fn seek_long_poll(
     state: web::Data<AppState>,
     caller: Caller,
@@ -69,7 +69,7 @@ const LOBBY_EVERY: Duration = Duration::from_millis(250);
 
 /// The lobby as Server-Sent Events: `event: lobby` with the listing (as `GET /lobby` answers
 /// it) at once and again whenever it changes — a table opened, joined, filled or closed on any
-/// replica — at most every [`LOBBY_EVERY`]; heartbeats; closed when the process stops. Every
+/// replica — at most every `LOBBY_EVERY`; heartbeats; closed when the process stops. Every
 /// lobby stream of the same listing on this process shares its reads.
 pub fn lobby_stream(
     state: web::Data<AppState>,

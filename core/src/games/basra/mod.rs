@@ -1,6 +1,6 @@
 //! Basra, the fishing game (RULES.md §1): variants `standard`, `classic44` and `cse231`.
 //!
-//! Options: see [`config`]. A move is `{"type":"play","card":"7D","capture":[…]}`; `capture`
+//! Options: see [`BasraConfig`]. A move is `{"type":"play","card":"7D","capture":[…]}`; `capture`
 //! may be left out (the automatic or preferred capture is taken) and, where given, must name
 //! exactly the cards the play takes — in `classic44` any maximal capture the player chooses.
 //! Legal moves always carry the capture they make, so a client can show it before playing.

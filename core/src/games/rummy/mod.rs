@@ -1,7 +1,7 @@
 //! Rummy (RULES.md §3): variants `standard` (draw, meld, discard, to 100) and `classic` (the
 //! seven-card exchange game: seven rounds, lowest total wins).
 //!
-//! Options: see [`config`]. Moves, one action each:
+//! Options: see [`RummyConfig`]. Moves, one action each:
 //! - `standard`: `{"type":"draw_stock"}` or `{"type":"take_discard"}`; then any number of
 //!   `{"type":"meld","cards":[…]}` and `{"type":"lay_off","meld":ID,"cards":[…]}`; then
 //!   `{"type":"discard","card":"9C"}`.

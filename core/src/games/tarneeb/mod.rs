@@ -2,7 +2,7 @@
 //! `standard` (bid 7–13, then name the trump; to 41) and `classic` (bridge-style bids with
 //! no-trump; to 61).
 //!
-//! Options: see [`config`]. Moves: `{"type":"bid","tricks":8}` (in `classic` with
+//! Options: see [`TarneebConfig`]. Moves: `{"type":"bid","tricks":8}` (in `classic` with
 //! `"suit":"H"`, a suit or `"NT"`), `{"type":"pass"}`, `{"type":"trump","suit":"S"}` (the
 //! declarer, in `standard`), `{"type":"play","card":"QS"}`.
 //!

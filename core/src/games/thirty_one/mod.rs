@@ -1,6 +1,6 @@
 //! 31, also called Scat (RULES.md §2): variants `standard` and `classic`.
 //!
-//! Options: see [`config`]. Moves: `{"type":"knock"}`, `{"type":"draw","from":"stock"}` or
+//! Options: see [`ThirtyOneConfig`]. Moves: `{"type":"knock"}`, `{"type":"draw","from":"stock"}` or
 //! `"discard"`, then `{"type":"discard","card":"KH"}`.
 //!
 //! The running totals are lives (tokens): 3, then 0 on the bus (the last-chance token), and −1
