@@ -9,6 +9,7 @@ use crate::blocking::run;
 use crate::error::ApiError;
 use crate::presence::{self, KEEP, SOONEST};
 use crate::state::AppState;
+use tokio::time::Instant;
 
 /// How many days an account's events are kept for its stream to resume from.
 pub const ACCOUNT_EVENTS_DAYS: i64 = 7;
@@ -79,39 +80,61 @@ pub async fn recovery_sweep(state: web::Data<AppState>) {
     }
 }
 
-/// Writes what this process saw, every quarter window (sooner when someone new arrived), and
-/// sweeps rows nobody refreshed for an hour.
+/// Writes what this process saw: news (arrivals, departures once due) within [`SOONEST`],
+/// every held stream again each quarter window, with change notices for the tables that show
+/// the news; and sweeps rows nobody refreshed for an hour.
 pub async fn write_presence(state: web::Data<AppState>) {
-    let mut swept = tokio::time::Instant::now();
+    let mut swept = Instant::now();
+    let mut refreshed = Instant::now();
     loop {
         let every = presence::window() / 4;
+        let mut until = refreshed + every;
+        if let Some(due) = state.presence.next_departure() {
+            until = until.min(due);
+        }
         tokio::select! {
-            () = tokio::time::sleep(every) => {}
+            () = tokio::time::sleep_until(until) => {}
             () = state.presence.arrived() => {}
         }
         if state.hub.is_shutting_down() {
             return;
         }
-        let keys = state.presence.take();
+        let now = Instant::now();
+        let refresh = now >= refreshed + every;
+        if refresh {
+            refreshed = now;
+        }
+        let batch = state.presence.take(now, refresh);
         let sweep = swept.elapsed() >= KEEP / 4;
         if sweep {
-            swept = tokio::time::Instant::now();
+            swept = now;
         }
-        if keys.is_empty() && !sweep {
+        if batch.is_empty() && !sweep {
             continue;
         }
+        let people = batch.people.clone();
         let result = run(&state, move |conn, _| {
             let now = cardroom_db::now();
-            cardroom_db::talk::seen(conn, &keys, now)?;
+            let mut games = batch.games;
+            games.extend(cardroom_db::talk::seated_at(conn, &people)?);
+            games.sort_unstable();
+            games.dedup();
+            cardroom_db::talk::seen(conn, &batch.rows, now, &games)?;
             if sweep {
                 let keep = chrono::Duration::from_std(KEEP).unwrap_or(chrono::Duration::hours(1));
                 cardroom_db::talk::forget_before(conn, now - keep)?;
             }
-            Ok(())
+            Ok(games)
         })
         .await;
         match result {
-            Ok(()) | Err(ApiError::Unavailable) => {}
+            // This process's followers hear at once (other replicas through the notices).
+            Ok(games) => {
+                for game in games {
+                    state.hub.publish(Some(game));
+                }
+            }
+            Err(ApiError::Unavailable) => {}
             Err(error) => tracing::warn!(%error, "could not write who is connected"),
         }
         tokio::time::sleep(SOONEST).await;

@@ -1,20 +1,27 @@
 //! Presence: who is connected now, on any replica.
 //!
-//! A person is connected while they hold an event stream or long-poll open, or made a request
-//! in the last [`window`] (`CARDROOM_PRESENCE_SECS`). Each process notes both in memory — the
-//! streams it holds, per person and game, and the people who made a request — and writes them
-//! to the `presence` table in one statement every quarter of the window (sooner, within a
-//! quarter second, when someone new arrives), so that every replica reads the same answer:
-//! a person is connected while one of their rows is younger than the window, and a game's
-//! spectators are the people not seated at it whose row for that game is. Leaving is noticed
-//! when the rows grow old: within one window.
+//! A person is connected while they hold an event stream or long-poll open (a game's, or their
+//! account's), or while they made a request in the last [`window`] (`CARDROOM_PRESENCE_SECS`)
+//! and none of their streams closed since (a client that polls without a stream). A game's
+//! spectators are the people not seated at it who hold a stream of it.
+//!
+//! Each process notes in memory the streams it holds, per person and game, and the people who
+//! made a request, and writes them to the `presence` table so that every replica reads the
+//! same answer. News is written within [`SOONEST`]: an arrival (the first stream of a person
+//! and game, or the first request of a person) at once, a departure once the last stream has
+//! stayed closed for [`GRACE`] (a long-poll's next request comes well within it), each with a
+//! change notice for the games whose tables show it, so that their followers on every replica
+//! look again. Held streams are written again every quarter window, so that a process that
+//! dies without saying its streams closed stops counting after one window.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use cardroom_db::talk::{ACCOUNT_STREAM, REQUESTS, Seen};
 use tokio::sync::Notify;
+use tokio::time::Instant;
 
 /// The window, in milliseconds (one per process: set once at start).
 static WINDOW_MS: AtomicU64 = AtomicU64::new(20_000);
@@ -39,85 +46,159 @@ pub fn since() -> chrono::NaiveDateTime {
 }
 
 /// The least time between two writes.
-pub const SOONEST: Duration = Duration::from_millis(250);
+pub const SOONEST: Duration = Duration::from_millis(100);
+/// How long a person's last stream of a game must stay closed before they are written as gone
+/// from it: a long-poll's next request, or a reconnecting stream, comes within it.
+pub const GRACE: Duration = Duration::from_millis(800);
 /// How long rows are kept after they stop being refreshed (then swept).
 pub const KEEP: Duration = Duration::from_secs(3600);
 
-/// What this process has seen since its last write.
+/// What this process has seen and not yet written.
 #[derive(Debug, Default)]
 pub struct Presence {
-    /// Streams and long-polls open now, per (person, game).
-    following: Mutex<HashMap<(i64, i64), usize>>,
-    /// People who made a request since the last write.
-    requests: Mutex<HashSet<i64>>,
-    /// People written at the last write (someone not among them is news, written sooner).
-    written: Mutex<HashSet<i64>>,
+    inner: Mutex<Inner>,
     wake: Notify,
 }
 
+#[derive(Debug, Default)]
+struct Inner {
+    /// Streams and long-polls open now, per (person, game).
+    following: HashMap<(i64, i64), usize>,
+    /// (Person, game) whose last stream closed, and when it did.
+    closed: HashMap<(i64, i64), Instant>,
+    /// (Person, game) written as held, and not written as gone since.
+    held: HashSet<(i64, i64)>,
+    /// People who made a request since the last write.
+    requests: HashSet<i64>,
+    /// People whose requests the last write held.
+    requested: HashSet<i64>,
+}
+
+/// One write: the rows, the games whose tables must hear of it (the games of streams that
+/// opened or closed), and the people whose account-wide presence may have changed (their own
+/// stream or first request: every table they sit at must hear of it).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Batch {
+    pub rows: Vec<Seen>,
+    pub games: Vec<i64>,
+    pub people: Vec<i64>,
+}
+
+impl Batch {
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+}
+
 impl Presence {
+    fn inner(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// `user` made a request.
     pub fn request(&self, user: i64) {
-        let new = self
-            .requests
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(user);
-        if new
-            && !self
-                .written
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .contains(&user)
-        {
+        let news = {
+            let mut inner = self.inner();
+            inner.requests.insert(user) && !inner.requested.contains(&user)
+        };
+        if news {
             self.wake.notify_one();
         }
     }
 
-    /// `user` follows `game` (a stream or long-poll) while the guard lives.
+    /// `user` follows `game` (a stream or long-poll; game 0, their account's stream) while
+    /// the guard lives.
     pub fn follow(self: &Arc<Self>, user: i64, game: i64) -> Following {
-        let first = {
-            let mut following = self
-                .following
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            let count = following.entry((user, game)).or_insert(0);
+        let key = (user, game);
+        let news = {
+            let mut inner = self.inner();
+            inner.closed.remove(&key);
+            let count = inner.following.entry(key).or_insert(0);
             *count += 1;
-            *count == 1
+            *count == 1 && !inner.held.contains(&key)
         };
-        if first {
+        if news {
             self.wake.notify_one();
         }
         Following {
             presence: self.clone(),
-            key: (user, game),
+            key,
         }
     }
 
-    /// Resolves when someone new arrived (a request or a stream), to be written sooner.
+    /// Resolves when there is news to write sooner than the next refresh.
     pub async fn arrived(&self) {
         self.wake.notified().await;
     }
 
-    /// Everything to write now: every followed game and every person who made a request (as
-    /// game 0); the requests are forgotten.
-    pub fn take(&self) -> Vec<(i64, i64)> {
-        let mut keys: HashSet<(i64, i64)> = self
-            .following
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .keys()
-            .copied()
-            .collect();
-        let requests =
-            std::mem::take(&mut *self.requests.lock().unwrap_or_else(PoisonError::into_inner));
-        keys.extend(requests.into_iter().map(|user| (user, 0)));
-        *self.written.lock().unwrap_or_else(PoisonError::into_inner) =
-            keys.iter().map(|&(user, _)| user).collect();
-        let mut keys: Vec<(i64, i64)> = keys.into_iter().collect();
-        keys.sort_unstable();
-        keys
+    /// When the next departure falls due, if one is waiting.
+    pub fn next_departure(&self) -> Option<Instant> {
+        self.inner().closed.values().min().map(|&at| at + GRACE)
     }
+
+    /// What to write at `now`: the streams that opened (held) and the ones closed for
+    /// [`GRACE`] (gone), the requests since the last write, and with `refresh` every stream
+    /// still held; with the games and people whose presence changed.
+    pub fn take(&self, now: Instant, refresh: bool) -> Batch {
+        let mut inner = self.inner();
+        let mut batch = Batch::default();
+        let mut games = HashSet::new();
+        let mut people = HashSet::new();
+        let mut changed = |(user, game): (i64, i64)| {
+            if game == ACCOUNT_STREAM || game == REQUESTS {
+                people.insert(user);
+            } else {
+                games.insert(game);
+            }
+        };
+        // Departures.
+        let gone: Vec<(i64, i64)> = inner
+            .closed
+            .iter()
+            .filter(|&(_, &at)| now.saturating_duration_since(at) >= GRACE)
+            .map(|(&key, _)| key)
+            .collect();
+        for key in gone {
+            inner.closed.remove(&key);
+            if inner.held.remove(&key) {
+                batch.rows.push(seen(key, false));
+                changed(key);
+            }
+        }
+        // Arrivals, and with `refresh` every stream held.
+        let open: Vec<(i64, i64)> = inner.following.keys().copied().collect();
+        for key in open {
+            if inner.held.insert(key) {
+                batch.rows.push(seen(key, true));
+                changed(key);
+            } else if refresh {
+                batch.rows.push(seen(key, true));
+            }
+        }
+        // Requests.
+        let requests = std::mem::take(&mut inner.requests);
+        for &user in &requests {
+            if !inner.requested.contains(&user) {
+                changed((user, REQUESTS));
+            }
+            batch.rows.push(seen((user, REQUESTS), false));
+        }
+        if refresh {
+            inner.requested = requests;
+        } else {
+            inner.requested.extend(requests);
+        }
+        batch.rows.sort_unstable_by_key(|row| (row.user, row.game));
+        batch.games = games.into_iter().collect();
+        batch.games.sort_unstable();
+        batch.people = people.into_iter().collect();
+        batch.people.sort_unstable();
+        batch
+    }
+}
+
+fn seen((user, game): (i64, i64), held: bool) -> Seen {
+    Seen { user, game, held }
 }
 
 /// A stream's or long-poll's mark that its caller follows a game.
@@ -129,15 +210,15 @@ pub struct Following {
 
 impl Drop for Following {
     fn drop(&mut self) {
-        let mut following = self
-            .presence
-            .following
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(count) = following.get_mut(&self.key) {
+        let mut inner = self.presence.inner();
+        if let Some(count) = inner.following.get_mut(&self.key) {
             *count = count.saturating_sub(1);
             if *count == 0 {
-                following.remove(&self.key);
+                inner.following.remove(&self.key);
+                inner.closed.insert(self.key, Instant::now());
+                drop(inner);
+                // The writer sleeps until the departure falls due.
+                self.presence.wake.notify_one();
             }
         }
     }
@@ -147,23 +228,70 @@ impl Drop for Following {
 mod tests {
     use super::*;
 
+    fn rows(batch: &Batch) -> Vec<(i64, i64, bool)> {
+        batch
+            .rows
+            .iter()
+            .map(|r| (r.user, r.game, r.held))
+            .collect()
+    }
+
     #[test]
-    fn a_write_holds_every_followed_game_and_the_requests_since_the_last() {
+    fn arrivals_are_news_refreshes_are_not_and_a_departure_waits_for_the_grace() {
         let presence = Arc::new(Presence::default());
+        let start = Instant::now();
         let watching = presence.follow(7, 42);
         let again = presence.follow(7, 42);
         presence.request(8);
         presence.request(8);
-        assert_eq!(presence.take(), vec![(7, 42), (8, 0)]);
-        // The requests were written; the streams are still open.
-        assert_eq!(presence.take(), vec![(7, 42)]);
+        let first = presence.take(start, false);
+        assert_eq!(rows(&first), vec![(7, 42, true), (8, REQUESTS, false)]);
+        assert_eq!(first.games, vec![42]);
+        assert_eq!(first.people, vec![8]);
+        // Nothing new: nothing to write, unless it is time to refresh (then no news).
+        assert!(presence.take(start, false).is_empty());
+        let refresh = presence.take(start, true);
+        assert_eq!(rows(&refresh), vec![(7, 42, true)]);
+        assert!(refresh.games.is_empty() && refresh.people.is_empty());
+        // One of two streams closes: still there.
         drop(watching);
-        assert_eq!(
-            presence.take(),
-            vec![(7, 42)],
-            "one of two streams is still open"
-        );
+        assert!(presence.next_departure().is_none());
+        assert!(presence.take(start, false).is_empty());
+        // The last closes: gone, but only once the grace has passed.
         drop(again);
-        assert!(presence.take().is_empty());
+        let due = presence.next_departure().expect("a departure waits");
+        assert!(
+            presence
+                .take(due - Duration::from_millis(1), false)
+                .is_empty()
+        );
+        let gone = presence.take(due, false);
+        assert_eq!(rows(&gone), vec![(7, 42, false)]);
+        assert_eq!(gone.games, vec![42]);
+        assert!(presence.take(due, true).is_empty());
+    }
+
+    #[test]
+    fn a_stream_reopened_within_the_grace_is_no_departure() {
+        let presence = Arc::new(Presence::default());
+        let start = Instant::now();
+        let account = presence.follow(3, ACCOUNT_STREAM);
+        let first = presence.follow(3, 9);
+        let arrived = presence.take(start, false);
+        assert_eq!(arrived.games, vec![9]);
+        assert_eq!(arrived.people, vec![3]);
+        drop(account);
+        drop(first);
+        let _back = presence.follow(3, 9);
+        let later = Instant::now() + GRACE * 2;
+        let batch = presence.take(later, false);
+        assert!(
+            !rows(&batch).contains(&(3, 9, false)),
+            "a long-poll's next request is not a departure: {:?}",
+            rows(&batch)
+        );
+        // The account stream, closed for good, is gone and its person's tables hear of it.
+        assert!(rows(&batch).contains(&(3, ACCOUNT_STREAM, false)));
+        assert_eq!(batch.people, vec![3]);
     }
 }

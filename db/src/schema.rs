@@ -199,6 +199,7 @@ diesel::table! {
         user_id -> BigInt,
         game_id -> BigInt,
         seen_at -> Timestamp,
+        held -> Bool,
     }
 }
 

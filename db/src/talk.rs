@@ -255,13 +255,18 @@ pub fn hide(conn: &mut AnyConnection, id: i64, admin: i64) -> Result<Option<Chat
 
 /// Messages for the admins, newest first, optionally of one game or one author, hidden ones
 /// included; and how many there are in all.
+/// A message as admins list it: the row, and until when its author is muted (if ever).
+pub type AdminChatRow = (ChatRow, Option<NaiveDateTime>);
+
+/// Every message, newest first, for admins: each with its author's mute (until when an admin
+/// muted them, if ever; it may have passed).
 pub fn for_admins(
     conn: &mut AnyConnection,
     game_id: Option<i64>,
     user_id: Option<i64>,
     page: i64,
     per_page: i64,
-) -> Result<(Vec<ChatRow>, i64), DbError> {
+) -> Result<(Vec<AdminChatRow>, i64), DbError> {
     let filtered = || {
         let mut query = chat::table
             .inner_join(users::table)
@@ -280,9 +285,22 @@ pub fn for_admins(
         .order(chat::id.desc())
         .offset(page.saturating_sub(1).saturating_mul(per_page))
         .limit(per_page)
-        .select(CHAT_COLUMNS)
+        .select((CHAT_COLUMNS, users::muted_until))
         .load(conn)?;
     Ok((rows, total))
+}
+
+/// Until when an admin muted `user_id` (it may have passed), if ever.
+pub fn muted_until(
+    conn: &mut AnyConnection,
+    user_id: i64,
+) -> Result<Option<NaiveDateTime>, DbError> {
+    Ok(users::table
+        .find(user_id)
+        .select(users::muted_until)
+        .first::<Option<NaiveDateTime>>(conn)
+        .optional()?
+        .flatten())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -331,60 +349,128 @@ pub fn muted_by(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<String>, D
 // ---------------------------------------------------------------------------------------------
 // Presence.
 
-/// Marks each `(user, game)` seen now (`game` 0: a request anywhere), in a few statements.
+/// The `game_id` of a person's account stream's presence row.
+pub const ACCOUNT_STREAM: i64 = 0;
+/// The `game_id` of a person's presence row for requests made without a stream (a client that
+/// polls): it counts for the window, unless a stream of theirs closed since.
+pub const REQUESTS: i64 = -1;
+
+/// One presence row to write: `(user, game)` seen now, and whether a stream of it is held.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Seen {
+    pub user: i64,
+    pub game: i64,
+    pub held: bool,
+}
+
+/// Writes each row as seen now, in a few statements; with `notify`, queues a change notice
+/// for each of those games in the same transaction (on PostgreSQL: every replica's followers
+/// of them look again).
 pub fn seen(
     conn: &mut AnyConnection,
-    keys: &[(i64, i64)],
+    rows: &[Seen],
     now: NaiveDateTime,
+    notify: &[i64],
 ) -> Result<(), DbError> {
-    for batch in keys.chunks(1000) {
-        let rows: Vec<_> = batch
-            .iter()
-            .map(|&(user, game)| {
-                (
-                    presence::user_id.eq(user),
-                    presence::game_id.eq(game),
-                    presence::seen_at.eq(now),
-                )
-            })
-            .collect();
-        // (A multi-row insert is written for each backend on its own connection type.)
-        match conn {
-            AnyConnection::Postgresql(c) => {
-                diesel::insert_into(presence::table)
-                    .values(&rows)
-                    .on_conflict((presence::user_id, presence::game_id))
-                    .do_update()
-                    .set(presence::seen_at.eq(excluded(presence::seen_at)))
-                    .execute(c)?;
-            }
-            AnyConnection::Sqlite(c) => {
-                c.transaction(|c| {
-                    for row in &rows {
+    conn.transaction(|conn| {
+        for batch in rows.chunks(1000) {
+            let values: Vec<_> = batch
+                .iter()
+                .map(|row| {
+                    (
+                        presence::user_id.eq(row.user),
+                        presence::game_id.eq(row.game),
+                        presence::seen_at.eq(now),
+                        presence::held.eq(row.held),
+                    )
+                })
+                .collect();
+            // (A multi-row insert is written for each backend on its own connection type.)
+            match conn {
+                AnyConnection::Postgresql(c) => {
+                    diesel::insert_into(presence::table)
+                        .values(&values)
+                        .on_conflict((presence::user_id, presence::game_id))
+                        .do_update()
+                        .set((
+                            presence::seen_at.eq(excluded(presence::seen_at)),
+                            presence::held.eq(excluded(presence::held)),
+                        ))
+                        .execute(c)?;
+                }
+                AnyConnection::Sqlite(c) => {
+                    for row in &values {
                         diesel::insert_into(presence::table)
                             .values(row)
                             .on_conflict((presence::user_id, presence::game_id))
                             .do_update()
-                            .set(presence::seen_at.eq(excluded(presence::seen_at)))
+                            .set((
+                                presence::seen_at.eq(excluded(presence::seen_at)),
+                                presence::held.eq(excluded(presence::held)),
+                            ))
                             .execute(c)?;
                     }
-                    Ok::<_, diesel::result::Error>(())
-                })?;
+                }
             }
         }
-    }
-    Ok(())
+        for &game in notify {
+            crate::notify::notify(conn, game)?;
+        }
+        Ok(())
+    })
 }
 
-/// Forgets presence older than `before`; how many rows went.
-pub fn forget_before(conn: &mut AnyConnection, before: NaiveDateTime) -> Result<usize, DbError> {
-    diesel::delete(presence::table.filter(presence::seen_at.lt(before)))
-        .execute(conn)
+/// The unfinished games these people are seated at (whose tables show whether they are
+/// connected).
+pub fn seated_at(conn: &mut AnyConnection, users: &[i64]) -> Result<Vec<i64>, DbError> {
+    if users.is_empty() {
+        return Ok(Vec::new());
+    }
+    seats::table
+        .inner_join(crate::schema::games::table)
+        .filter(seats::user_id.eq_any(users))
+        .filter(crate::schema::games::status.eq_any(["waiting", "active", "hand_over"]))
+        .select(seats::game_id)
+        .distinct()
+        .load(conn)
         .map_err(DbError::from)
 }
 
-/// Who is at game `game_id` now: the seats whose person was seen since `since` (anywhere), and
-/// how many people not seated there followed it since then (its spectators).
+diesel::alias!(presence as departed: Departed);
+
+/// Which of these people are connected: one of their streams is held (a row marked held and
+/// younger than `since`), or they made a request since `since` and no stream of theirs closed
+/// after it (leaving the page ends the streams: it shows at once, not when the requests age).
+pub fn connected_among(
+    conn: &mut AnyConnection,
+    users: &[i64],
+    since: NaiveDateTime,
+) -> Result<std::collections::HashSet<i64>, DbError> {
+    if users.is_empty() {
+        return Ok(std::collections::HashSet::new());
+    }
+    let left_since = departed
+        .filter(departed.field(presence::user_id).eq(presence::user_id))
+        .filter(departed.field(presence::game_id).ge(ACCOUNT_STREAM))
+        .filter(departed.field(presence::held).eq(false))
+        .filter(departed.field(presence::seen_at).ge(presence::seen_at));
+    let here: Vec<i64> = presence::table
+        .filter(presence::user_id.eq_any(users))
+        .filter(presence::seen_at.gt(since))
+        .filter(
+            presence::held
+                .eq(true)
+                .or(presence::game_id.eq(REQUESTS).and(not(exists(left_since)))),
+        )
+        .select(presence::user_id)
+        .distinct()
+        .load(conn)?;
+    Ok(here.into_iter().collect())
+}
+
+/// Who is at game `game_id` now: the seats whose person is connected (see
+/// [`connected_among`]; anywhere), and how many people not seated there hold a stream of it
+/// (its spectators).
 pub fn at_game(
     conn: &mut AnyConnection,
     game_id: i64,
@@ -397,14 +483,10 @@ pub fn at_game(
         .select((seats::seat, seats::user_id.assume_not_null()))
         .load(conn)?;
     let ids: Vec<i64> = people.iter().map(|&(_, user)| user).collect();
-    let here: Vec<i64> = presence::table
-        .filter(presence::user_id.eq_any(&ids))
-        .filter(presence::seen_at.gt(since))
-        .select(presence::user_id)
-        .distinct()
-        .load(conn)?;
+    let here = connected_among(conn, &ids, since)?;
     let watching: i64 = presence::table
         .filter(presence::game_id.eq(game_id))
+        .filter(presence::held.eq(true))
         .filter(presence::seen_at.gt(since))
         .filter(not(presence::user_id.eq_any(&ids)))
         .count()
@@ -416,4 +498,11 @@ pub fn at_game(
             .collect(),
         watching,
     ))
+}
+
+/// Forgets presence older than `before`; how many rows went.
+pub fn forget_before(conn: &mut AnyConnection, before: NaiveDateTime) -> Result<usize, DbError> {
+    diesel::delete(presence::table.filter(presence::seen_at.lt(before)))
+        .execute(conn)
+        .map_err(DbError::from)
 }

@@ -370,6 +370,15 @@ pub struct EventsQuery {
     /// too. A stream without it starts with the latest 100 messages.
     #[param(minimum = 0)]
     pub chat_after: Option<i64>,
+    /// Long-poll only: who the caller shows as connected at the table (the seats of its last
+    /// answer's `presence.connected`, comma-separated; empty for none). The answer then also
+    /// comes as soon as who is connected differs from them.
+    #[param(pattern = "^([0-7](,[0-7]){0,7})?$")]
+    pub known_connected: Option<String>,
+    /// Long-poll only: how many spectators the caller shows; the answer then also comes as soon
+    /// as that differs.
+    #[param(minimum = 0)]
+    pub known_spectators: Option<i64>,
 }
 
 /// `GET /healthz` and `GET /readyz`.

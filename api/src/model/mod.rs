@@ -15,6 +15,6 @@ pub use games::{
 };
 pub use lobby::{LiveTable, Lobby, LobbyQuery, LobbySeat, OpenTable, Seek, SeekQuery, SeekRequest};
 pub use table::{
-    ChatMessage, ChatPage, ChatPreset, ChatQuery, ChatRequest, ChatText, MuteList, PresenceOut,
-    Preset, PresetKey, Presets, RematchRequest, RematchState, Room,
+    ChatMessage, ChatPage, ChatPreset, ChatQuery, ChatRequest, ChatText, KnownPresence, MuteList,
+    PresenceOut, Preset, PresetKey, Presets, RematchRequest, RematchState, Room,
 };

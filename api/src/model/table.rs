@@ -98,6 +98,10 @@ pub struct Preset {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Presets {
     pub presets: Vec<Preset>,
+    /// The most messages one person may write in any `burst_seconds` (`CARDROOM_CHAT_BURST`);
+    /// one more is refused with 429 `rate_limited`.
+    pub burst: i64,
+    pub burst_seconds: i64,
 }
 
 /// A chat message as readers get it; or, with `type` `chat_hidden`, the note that the message
@@ -173,4 +177,19 @@ pub struct RematchState {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MuteList {
     pub names: Vec<String>,
+}
+
+/// What a long-poll's caller shows of who is at the table (each part only if it said).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct KnownPresence {
+    pub connected: Option<Vec<i64>>,
+    pub spectators: Option<i64>,
+}
+
+impl KnownPresence {
+    /// Whether `now` differs from what the caller shows.
+    pub fn differs(&self, now: &PresenceOut) -> bool {
+        self.connected.as_ref().is_some_and(|c| *c != now.connected)
+            || self.spectators.is_some_and(|s| s != now.spectators)
+    }
 }

@@ -26,6 +26,19 @@ pub(super) fn status_name(record: &GameRecord, game: Option<&AnyGame>) -> String
     }
 }
 
+/// A seated caller is connected: they are asking now, whatever the presence rows say yet.
+fn own_seat_connected(
+    mut seats: Vec<crate::model::SeatInfo>,
+    your_seat: Option<cardroom_core::Seat>,
+) -> Vec<crate::model::SeatInfo> {
+    if let Some(seat) = your_seat
+        && let Some(info) = seats.get_mut(seat.index())
+    {
+        info.connected = Some(true);
+    }
+    seats
+}
+
 #[allow(
     clippy::too_many_arguments,
     reason = "the view gathers every part of a game"
@@ -55,7 +68,7 @@ pub(super) fn game_view(
         version,
         practice: row.practice,
         options: serde_json::from_str(&row.options).unwrap_or(Value::Null),
-        seats: seat_infos(seats),
+        seats: own_seat_connected(seat_infos(seats), your_seat),
         visibility: Visibility::of(&row.visibility),
         your_seat: your_seat.map(|s| i64::from(s.number())),
         invite_code: (your_seat.is_some() && has_open_seat && status == "waiting")

@@ -12,7 +12,7 @@ use crate::error::{ApiError, Problem};
 use crate::guards::{Playing, Reading};
 use crate::model::{
     Catalogue, CreateGame, EventsQuery, EventsResponse, GameCreated, GameList, GameView,
-    JoinRequest, ListQuery, LogResponse, ScoreResponse,
+    JoinRequest, KnownPresence, ListQuery, LogResponse, ScoreResponse,
 };
 use crate::play;
 use crate::play::export::{self, Export};
@@ -236,6 +236,50 @@ pub async fn export_game(
     })
 }
 
+/// The presence a long-poll's caller shows (`known_connected`, `known_spectators`), either
+/// part alone or both.
+fn known_presence(
+    connected: Option<&str>,
+    spectators: Option<i64>,
+) -> Result<Option<KnownPresence>, ApiError> {
+    if connected.is_none() && spectators.is_none() {
+        return Ok(None);
+    }
+    if spectators.is_some_and(|n| n < 0) {
+        return Err(ApiError::Invalid(
+            "known_spectators is a count, 0 or more".to_owned(),
+        ));
+    }
+    let connected = match connected {
+        None => None,
+        Some(text) => {
+            let mut seats = Vec::new();
+            for part in text.split(',').filter(|p| !p.is_empty()) {
+                match part.parse::<i64>() {
+                    Ok(seat) if (0..8).contains(&seat) => seats.push(seat),
+                    _ => {
+                        return Err(ApiError::Invalid(
+                            "known_connected is seats 0–7, comma-separated".to_owned(),
+                        ));
+                    }
+                }
+            }
+            if seats.len() > 8 {
+                return Err(ApiError::Invalid(
+                    "known_connected names at most 8 seats".to_owned(),
+                ));
+            }
+            seats.sort_unstable();
+            seats.dedup();
+            Some(seats)
+        }
+    };
+    Ok(Some(KnownPresence {
+        connected,
+        spectators,
+    }))
+}
+
 /// Events after a version: Server-Sent Events (`Accept: text/event-stream`), resumable with
 /// `Last-Event-ID` or `after`, with heartbeats; or a JSON long-poll that answers at once when
 /// there is news, otherwise when news arrives or `wait` seconds pass (at most the server's
@@ -294,6 +338,7 @@ pub async fn events(
             ));
         }
     };
+    let known = known_presence(query.known_connected.as_deref(), query.known_spectators)?;
     let reader = caller.clone();
     let viewer = run(&state, move |conn, _| {
         play::authorize_reader(conn, &reader, id)
@@ -309,6 +354,7 @@ pub async fn events(
         });
     }
     let answer =
-        crate::streams::long_poll(state, id, caller, viewer, after, chat_after, wait).await?;
+        crate::streams::long_poll(state, id, caller, viewer, after, chat_after, known, wait)
+            .await?;
     Ok(Either::Right(HttpResponse::Ok().json(answer)))
 }

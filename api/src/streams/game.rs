@@ -11,14 +11,14 @@ use tokio::time::Instant;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::feeds;
-use crate::model::{EventOut, EventsResponse, PresenceOut};
+use crate::model::{EventOut, EventsResponse, KnownPresence, PresenceOut};
 use crate::play::{self, ChatWanted, News, Revoked};
 use crate::shared::{GameLog, Shared};
 use crate::state::AppState;
 
 use super::queue::{SLOW_READER, queue, sse_response};
 use super::slot::StreamSlot;
-use super::wait::{FALLBACK_POLL, next_look, wait_for_news};
+use super::wait::{FALLBACK_POLL, next_look_noticed, wait_for_notice};
 
 /// Who follows a game: its id, the caller, and who they were authorised to read as.
 struct Follower {
@@ -76,24 +76,40 @@ async fn look(
     }))
 }
 
-/// Who is at game `id`, as read within the last half of [`presence_every`].
+/// Who is at game `id` as `viewer` sees it, from a read begun after `not_before` (by default,
+/// within the last half of [`presence_every`]). A seated viewer is connected: they are
+/// following the table now, whatever the rows say yet.
 async fn presence_now(
     state: &web::Data<AppState>,
     shared: &Shared<PresenceOut>,
     id: i64,
+    viewer: Viewer,
+    not_before: Option<Instant>,
 ) -> Result<PresenceOut, ApiError> {
-    let not_before = Instant::now()
-        .checked_sub(presence_every() / 2)
-        .unwrap_or_else(Instant::now);
+    let not_before = not_before.unwrap_or_else(|| {
+        Instant::now()
+            .checked_sub(presence_every() / 2)
+            .unwrap_or_else(Instant::now)
+    });
     let read = feeds::presence(state, shared, id, not_before).await?;
-    Ok(read.value.clone())
+    let mut presence = read.value.clone();
+    if let Some(seat) = viewer.seat() {
+        let seat = i64::from(seat.number());
+        if !presence.connected.contains(&seat) {
+            presence.connected.push(seat);
+            presence.connected.sort_unstable();
+        }
+    }
+    Ok(presence)
 }
 
 /// The JSON long-poll: answers at once when there is news after `after` (or, with
 /// `chat_after`, chat after it), otherwise when news arrives or `wait` passes, with who is at
-/// the table then. Every look at the log re-checks the caller (see [`play::personal`]): a
-/// caller who lost the seat, or whose token expired, while waiting gets the refusal a new
-/// request would. While it waits, the caller counts as following the game (presence).
+/// the table then; with `known` (who the caller shows at the table), also as soon as that
+/// differs. Every look at the log re-checks the caller (see [`play::personal`]): a caller who
+/// lost the seat, or whose token expired, while waiting gets the refusal a new request would.
+/// While it waits, the caller counts as following the game (presence).
+#[allow(clippy::too_many_arguments)]
 pub async fn long_poll(
     state: web::Data<AppState>,
     id: i64,
@@ -101,6 +117,7 @@ pub async fn long_poll(
     viewer: Viewer,
     after: i64,
     chat_after: Option<i64>,
+    known: Option<KnownPresence>,
     wait: Duration,
 ) -> Result<EventsResponse, ApiError> {
     let _following = state.presence.follow(caller.id, id);
@@ -109,27 +126,43 @@ pub async fn long_poll(
     let mut changes = state.hub.changes(Some(id));
     let deadline = Instant::now() + wait;
     let chat = chat_after.map_or(ChatWanted::No, ChatWanted::After);
+    let shared = state.feeds.presence(id);
     let mut not_before = Instant::now();
+    // A first look at who is there reads afresh only when the caller says what it shows.
+    let mut noticed = known.is_some();
     loop {
         let (news, _) = look(&state, &log, &follower, after, chat, not_before)
             .await?
             .map_err(Revoked::error)?;
+        let mut presence = None;
+        if let Some(known) = &known
+            && noticed
+        {
+            let now = presence_now(&state, &shared, id, viewer, Some(not_before)).await?;
+            if known.differs(&now) {
+                presence = Some(now);
+            }
+        }
         let now = Instant::now();
-        let fresh = news.version > after || !news.chat.is_empty();
+        let fresh = news.version > after || !news.chat.is_empty() || presence.is_some();
         let stop = if fresh || now >= deadline || state.hub.is_shutting_down() {
             true
         } else {
             let left = (deadline - now).min(FALLBACK_POLL);
-            match wait_for_news(&state.hub, &mut changes, left).await {
-                Some(at) => {
+            match wait_for_notice(&state.hub, &mut changes, left).await {
+                Some((at, notice)) => {
                     not_before = at;
+                    noticed = notice;
                     false
                 }
                 None => state.hub.is_shutting_down(),
             }
         };
         if stop {
-            let presence = presence_now(&state, &state.feeds.presence(id), id).await?;
+            let presence = match presence {
+                Some(presence) => presence,
+                None => presence_now(&state, &shared, id, viewer, None).await?,
+            };
             return Ok(EventsResponse {
                 events: news.events,
                 version: news.version,
@@ -262,6 +295,8 @@ pub fn stream(
         let mut presence_sent: Option<PresenceOut> = None;
         let mut presence_looked: Option<Instant> = None;
         let mut not_before = Instant::now();
+        // Whether a notice woke the last wait (then who is at the table may have changed).
+        let mut noticed = false;
         loop {
             let mut behind = false;
             match look(&state, &log, &follower, after, chat, not_before).await {
@@ -285,9 +320,10 @@ pub fn stream(
                 // The database is away or the game is gone: try again at the next look.
                 Err(_) => {}
             }
-            if presence_looked.is_none_or(|at| at.elapsed() >= presence_every()) {
+            if noticed || presence_looked.is_none_or(|at| at.elapsed() >= presence_every()) {
                 presence_looked = Some(Instant::now());
-                if let Ok(now) = presence_now(&state, &presence, id).await
+                let fresh = noticed.then_some(not_before);
+                if let Ok(now) = presence_now(&state, &presence, id, viewer, fresh).await
                     && presence_sent.as_ref() != Some(&now)
                 {
                     let event = serde_json::json!({
@@ -307,8 +343,11 @@ pub fn stream(
                 // Part of a long gap came: the rest at once, from the same read or after it.
                 continue;
             }
-            match next_look(&state.hub, &mut changes, &outbox).await {
-                Some(at) => not_before = at,
+            match next_look_noticed(&state.hub, &mut changes, &outbox).await {
+                Some((at, notice)) => {
+                    not_before = at;
+                    noticed = notice;
+                }
                 None => return,
             }
         }

@@ -24,6 +24,15 @@ async fn wait_until(
     limit: Duration,
     woken: impl Future<Output = Instant>,
 ) -> Option<Instant> {
+    wait_noticed(hub, limit, woken).await.map(|(at, _)| at)
+}
+
+/// [`wait_until`], also saying whether a notice (rather than the limit) ended the wait.
+async fn wait_noticed(
+    hub: &Hub,
+    limit: Duration,
+    woken: impl Future<Output = Instant>,
+) -> Option<(Instant, bool)> {
     // Register for the shutdown notice before looking at the flag: `notify_waiters` wakes only
     // those registered, so a request busy elsewhere when the signal came sees the flag instead.
     let shutdown = hub.stopping();
@@ -34,8 +43,8 @@ async fn wait_until(
     }
     let began = Instant::now();
     tokio::select! {
-        at = woken => Some(at),
-        () = tokio::time::sleep(limit) => Some(began),
+        at = woken => Some((at, true)),
+        () = tokio::time::sleep(limit) => Some((began, false)),
         () = &mut shutdown => None,
     }
 }
@@ -48,7 +57,16 @@ pub(super) async fn wait_for_news(
     changes: &mut watch::Receiver<Instant>,
     limit: Duration,
 ) -> Option<Instant> {
-    wait_until(hub, limit, async {
+    wait_for_notice(hub, changes, limit).await.map(|(at, _)| at)
+}
+
+/// [`wait_for_news`], also saying whether a notice (rather than the limit) ended the wait.
+pub(super) async fn wait_for_notice(
+    hub: &Hub,
+    changes: &mut watch::Receiver<Instant>,
+    limit: Duration,
+) -> Option<(Instant, bool)> {
+    wait_noticed(hub, limit, async {
         match changes.changed().await {
             Ok(()) => *changes.borrow_and_update(),
             // (The hub keeps a channel while anyone follows it: this does not happen.)
@@ -67,8 +85,19 @@ pub(super) async fn next_look(
     changes: &mut watch::Receiver<Instant>,
     outbox: &Outbox,
 ) -> Option<Instant> {
+    next_look_noticed(hub, changes, outbox)
+        .await
+        .map(|(at, _)| at)
+}
+
+/// [`next_look`], also saying whether a notice (rather than the safety net) woke it.
+pub(super) async fn next_look_noticed(
+    hub: &Hub,
+    changes: &mut watch::Receiver<Instant>,
+    outbox: &Outbox,
+) -> Option<(Instant, bool)> {
     tokio::select! {
-        woke = wait_for_news(hub, changes, FALLBACK_POLL) => {
+        woke = wait_for_notice(hub, changes, FALLBACK_POLL) => {
             if woke.is_none() {
                 let hint = sse::Event::Comment("the server is restarting: reconnect".into());
                 let _ = outbox.send(vec![hint]).await;

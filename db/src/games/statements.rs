@@ -68,6 +68,12 @@ const GAME_COLUMNS: &str = "SELECT g.id, g.kind, g.variant, g.options, g.seat_co
     g.to_act, g.bot_pending, g.basras, g.knocks, g.thirty_ones, g.contracts_made, \
     g.contracts_set, g.turn_seconds, g.takeover_after, g.deadline, g.visibility, ";
 
+/// The rest of a person's presence row's test, after `p.seen_at > since`: a held stream, or a
+/// request (game -1) after which none of their streams closed. The same rule as
+/// `talk::connected_among`.
+const CONNECTED_RULE: &str = " AND (p.held OR (p.game_id = -1 AND NOT EXISTS (SELECT 1 FROM presence d \
+    WHERE d.user_id = p.user_id AND d.game_id >= 0 AND NOT d.held AND d.seen_at >= p.seen_at)))";
+
 impl QueryFragment<Pg> for LoadGame {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         out.push_sql(GAME_COLUMNS);
@@ -78,6 +84,7 @@ impl QueryFragment<Pg> for LoadGame {
                   WHERE p.user_id = s.user_id AND p.seen_at > ",
         );
         out.push_bind_param::<Timestamp, _>(&self.since)?;
+        out.push_sql(CONNECTED_RULE);
         out.push_sql(
             ") END) ORDER BY s.seat)::text \
               FROM seats s LEFT JOIN users u ON u.id = s.user_id \
@@ -104,6 +111,7 @@ impl QueryFragment<Sqlite> for LoadGame {
                   WHERE p.user_id = s.user_id AND p.seen_at > ",
         );
         out.push_bind_param::<Timestamp, _>(&self.since)?;
+        out.push_sql(CONNECTED_RULE);
         out.push_sql(
             ") THEN json('true') ELSE json('false') END) ORDER BY s.seat) \
               FROM seats s LEFT JOIN users u ON u.id = s.user_id \
@@ -128,7 +136,9 @@ impl LoadGame {
         DB: diesel::backend::Backend + diesel::sql_types::HasSqlType<Timestamp>,
         NaiveDateTime: diesel::serialize::ToSql<Timestamp, DB>,
     {
-        out.push_sql("(SELECT count(*) FROM presence p WHERE p.game_id = g.id AND p.seen_at > ");
+        out.push_sql(
+            "(SELECT count(*) FROM presence p WHERE p.game_id = g.id AND p.held AND p.seen_at > ",
+        );
         out.push_bind_param::<Timestamp, _>(&self.since)?;
         out.push_sql(
             " AND NOT EXISTS (SELECT 1 FROM seats w WHERE w.game_id = g.id AND w.user_id = p.user_id)) \
