@@ -12,7 +12,7 @@ use crate::games::thirty_one::{ThirtyOne, ThirtyOneEvent, ThirtyOneMove, ThirtyO
 use crate::kind::GameKind;
 use crate::options::{KindInfo, Options, SetupError};
 use crate::rng::CardRng;
-use crate::seat::{Seat, Viewer};
+use crate::seat::{Seat, Sides, Viewer};
 use crate::table::{ScoreSheet, Setup, Status, Table};
 
 impl GameKind {
@@ -34,6 +34,27 @@ impl GameKind {
             GameKind::Rummy => RummyMove::deserialize(input).map(AnyMove::Rummy),
             GameKind::Tarneeb => TarneebMove::deserialize(input).map(AnyMove::Tarneeb),
         }
+    }
+
+    /// The sides a game of this kind is played by, from how it was configured (without dealing):
+    /// who wins together when a result names a side.
+    pub fn sides(
+        self,
+        variant: Option<&str>,
+        seats: usize,
+        options: &Options,
+    ) -> Result<Sides, SetupError> {
+        Ok(match self {
+            GameKind::Basra => Basra::configure(variant, seats, options)?.sides(),
+            GameKind::ThirtyOne => {
+                Sides::individual(ThirtyOne::configure(variant, seats, options)?.seats)
+            }
+            GameKind::Rummy => Sides::individual(Rummy::configure(variant, seats, options)?.seats),
+            GameKind::Tarneeb => {
+                Tarneeb::configure(variant, seats, options)?;
+                Sides::partnerships(4)
+            }
+        })
     }
 }
 

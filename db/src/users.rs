@@ -51,6 +51,22 @@ pub fn by_name(conn: &mut AnyConnection, name: &str) -> Result<Option<User>, DbE
         .map_err(DbError::from)
 }
 
+/// Which of these accounts are guests.
+pub fn guests_among(
+    conn: &mut AnyConnection,
+    ids: &[i64],
+) -> Result<std::collections::HashSet<i64>, DbError> {
+    if ids.is_empty() {
+        return Ok(std::collections::HashSet::new());
+    }
+    let guests: Vec<i64> = users::table
+        .filter(users::id.eq_any(ids))
+        .filter(users::guest.eq(true))
+        .select(users::id)
+        .load(conn)?;
+    Ok(guests.into_iter().collect())
+}
+
 /// The account with this id.
 pub fn by_id(conn: &mut AnyConnection, id: i64) -> Result<Option<User>, DbError> {
     users::table

@@ -23,6 +23,7 @@ mod ratings;
 mod recovery;
 mod replicas;
 mod rummy;
+mod seams;
 mod seeks;
 mod table_talk;
 mod tarneeb;

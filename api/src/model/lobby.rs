@@ -120,7 +120,8 @@ pub struct OpenTable {
     pub variant: String,
     #[schema(value_type = Object)]
     pub options: serde_json::Value,
-    /// A real game (not practice): it counts in the ratings of registered players.
+    /// A real game (not practice) with no guest seated: it counts in the ratings of the
+    /// registered players who sit down (a guest is never rated).
     pub rated: bool,
     pub seats: Vec<LobbySeat>,
     /// Seats still open to people.

@@ -64,6 +64,9 @@ pub struct AdminGameSummary {
     pub finished_at: Option<chrono::DateTime<Utc>>,
     /// The winning sides, once finished.
     pub winners: Option<Vec<i64>>,
+    /// The seats of each side (a side's index is its place here), so that `winners` can be
+    /// told by name.
+    pub sides: Vec<Vec<i64>>,
     pub end_reason: Option<String>,
     pub basras: i64,
     pub knocks: i64,
@@ -232,6 +235,27 @@ fn start_of(date: NaiveDate) -> NaiveDateTime {
     date.and_hms_opt(0, 0, 0).unwrap_or_default()
 }
 
+/// A stored game's sides, from its kind, variant, seat count and options (every seat its own
+/// side should the stored configuration no longer parse).
+fn sides_of(row: &games::GameRow, seats: usize) -> Vec<Vec<i64>> {
+    let configured = row
+        .kind
+        .parse::<cardroom_core::GameKind>()
+        .ok()
+        .and_then(|kind| {
+            let options = serde_json::from_str(&row.options).ok()?;
+            kind.sides(Some(&row.variant), seats, &options).ok()
+        });
+    match configured {
+        Some(sides) => sides
+            .all()
+            .into_iter()
+            .map(|side| side.into_iter().map(|s| s.index() as i64).collect())
+            .collect(),
+        None => (0..seats as i64).map(|s| vec![s]).collect(),
+    }
+}
+
 fn summary(row: &games::GameRow, seats: &[games::SeatRow]) -> AdminGameSummary {
     AdminGameSummary {
         id: row.id,
@@ -250,6 +274,7 @@ fn summary(row: &games::GameRow, seats: &[games::SeatRow]) -> AdminGameSummary {
             .winners
             .as_deref()
             .and_then(|w| serde_json::from_str(w).ok()),
+        sides: sides_of(row, seats.len()),
         end_reason: row.end_reason.clone(),
         basras: i64::from(row.basras),
         knocks: i64::from(row.knocks),

@@ -72,6 +72,8 @@ pub struct Challenge {
     /// Each seat's computer level, or none for a person's seat.
     pub seats: Vec<Option<String>>,
     pub challenger_seat: i64,
+    /// Whether the game will count for ratings: never when a guest is one of the two, even if
+    /// it was asked for.
     pub rated: bool,
     pub turn: Option<TurnPolicy>,
     pub visibility: Visibility,
@@ -144,18 +146,22 @@ pub struct ChallengeCode {
     pub code: Option<String>,
 }
 
-fn name_of(conn: &mut AnyConnection, id: i64) -> Result<(String, bool), ApiError> {
+/// An account's name, whether it is a bot account, and whether it is a guest.
+fn name_of(conn: &mut AnyConnection, id: i64) -> Result<(String, bool, bool), ApiError> {
     let user = users::by_id(conn, id)?
         .ok_or_else(|| ApiError::Internal(format!("challenge by an unknown account {id}")))?;
-    Ok((user.name, user.bot))
+    Ok((user.name, user.bot, user.guest))
 }
 
 /// A challenge as `viewer` gets it (the code only for its challenger).
 fn out(conn: &mut AnyConnection, row: &ChallengeRow, viewer: i64) -> Result<Challenge, ApiError> {
-    let (from, from_bot) = name_of(conn, row.challenger_id)?;
-    let to = match row.to_id {
-        None => None,
-        Some(id) => Some(name_of(conn, id)?.0),
+    let (from, from_bot, from_guest) = name_of(conn, row.challenger_id)?;
+    let (to, to_guest) = match row.to_id {
+        None => (None, false),
+        Some(id) => {
+            let (name, _, guest) = name_of(conn, id)?;
+            (Some(name), guest)
+        }
     };
     let seats: Vec<SeatRequest> = serde_json::from_str(&row.seats)
         .map_err(|e| ApiError::Internal(format!("stored seats: {e}")))?;
@@ -172,7 +178,8 @@ fn out(conn: &mut AnyConnection, row: &ChallengeRow, viewer: i64) -> Result<Chal
         options: serde_json::from_str(&row.options).unwrap_or_default(),
         seats: seats.into_iter().map(|s| s.bot).collect(),
         challenger_seat: i64::from(row.challenger_seat),
-        rated: row.rated,
+        // A guest is never rated: a challenge with one cannot be, whatever was asked.
+        rated: row.rated && !from_guest && !to_guest,
         turn: row.turn_seconds.map(|seconds| TurnPolicy {
             seconds: i64::from(seconds),
             takeover_after: row.takeover_after.map(i64::from),
@@ -471,7 +478,14 @@ pub fn accept(
         if !challenges::close(conn, id, "accepted", None, cardroom_db::now())? {
             return Err(closed());
         }
-        let game = create_seated(conn, &as_challenger, request, &[(mine, caller.id)], metrics)?;
+        let game = create_seated(
+            conn,
+            &as_challenger,
+            request,
+            &[(mine, caller.id)],
+            None,
+            metrics,
+        )?;
         challenges::set_game(conn, id, game.id)?;
         let row = challenges::get(conn, id)?.ok_or_else(closed)?;
         let notices = tell(

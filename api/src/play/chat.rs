@@ -45,9 +45,12 @@ const LATEST: i64 = 100;
 /// The most chat rows one answer carries after a cursor.
 const PAGE: i64 = 200;
 
-/// `GET /chat/presets`.
-pub fn presets() -> Presets {
+/// `GET /chat/presets`, with the pace this server allows (`burst` messages a person in any
+/// `burst_seconds`), so that a client can hold back rather than be refused.
+pub fn presets(burst: u32) -> Presets {
     Presets {
+        burst: i64::from(burst),
+        burst_seconds: BURST_WINDOW.as_secs() as i64,
         presets: PRESETS
             .iter()
             .map(|&(key, en, ar)| Preset {
@@ -333,6 +336,8 @@ pub struct AdminChatMessage {
     /// An admin hid it: nobody else gets it any more.
     pub hidden: bool,
     pub at: DateTime<Utc>,
+    /// The author is muted in every chat until then (absent: not muted now).
+    pub author_muted_until: Option<DateTime<Utc>>,
 }
 
 /// `GET /admin/chat`: messages, newest first.
@@ -344,8 +349,9 @@ pub struct AdminChatList {
     pub total: i64,
 }
 
-fn admin_message(row: &ChatRow) -> AdminChatMessage {
+fn admin_message(row: &ChatRow, muted_until: Option<NaiveDateTime>) -> AdminChatMessage {
     let preset = row.preset.as_deref().and_then(preset_key);
+    let now = cardroom_db::now();
     AdminChatMessage {
         id: row.id,
         game_id: row.game_id,
@@ -358,6 +364,9 @@ fn admin_message(row: &ChatRow) -> AdminChatMessage {
         preset,
         hidden: row.hidden,
         at: row.created_at.and_utc(),
+        author_muted_until: muted_until
+            .filter(|until| *until > now)
+            .map(|until| until.and_utc()),
     }
 }
 
@@ -391,7 +400,10 @@ pub fn admin_list(
     };
     let (rows, total) = talk::for_admins(conn, query.game, author, page, per_page)?;
     Ok(AdminChatList {
-        messages: rows.iter().map(admin_message).collect(),
+        messages: rows
+            .iter()
+            .map(|(row, muted)| admin_message(row, *muted))
+            .collect(),
         page,
         per_page,
         total,
@@ -408,7 +420,8 @@ pub fn admin_hide(
     super::access::admin_only(conn, caller)?;
     let row = talk::hide(conn, id, caller.id)?
         .ok_or_else(|| ApiError::NotFound(format!("there is no message {id}")))?;
-    Ok(admin_message(&row))
+    let muted = talk::muted_until(conn, row.user_id)?;
+    Ok(admin_message(&row, muted))
 }
 
 /// `POST /admin/users/{name}/mute`.
@@ -497,7 +510,7 @@ mod tests {
 
     #[test]
     fn every_preset_has_both_languages_and_reads_back() {
-        for preset in presets().presets {
+        for preset in presets(5).presets {
             assert!(!preset.en.is_empty() && !preset.ar.is_empty());
             assert_eq!(preset_key(&preset_name(preset.key)), Some(preset.key));
         }

@@ -40,6 +40,20 @@ fn lobby_seats(
         .collect())
 }
 
+/// Whether a listed table counts for ratings: a real game (not practice) with no guest seated
+/// (a guest is neither rated nor an opponent anyone is rated against).
+fn rated(
+    conn: &mut AnyConnection,
+    row: &cardroom_db::games::GameRow,
+    seats: &[cardroom_db::games::SeatRow],
+) -> Result<bool, ApiError> {
+    if row.practice {
+        return Ok(false);
+    }
+    let people: Vec<i64> = seats.iter().filter_map(|s| s.user_id).collect();
+    Ok(cardroom_db::users::guests_among(conn, &people)?.is_empty())
+}
+
 /// `GET /lobby`.
 pub fn lobby(
     conn: &mut AnyConnection,
@@ -75,7 +89,7 @@ pub fn lobby(
             kind,
             variant: row.variant.clone(),
             options: serde_json::from_str(&row.options).unwrap_or(Value::Null),
-            rated: !row.practice,
+            rated: rated(conn, row, &record.seats)?,
             open_seats: seats.iter().filter(|s| s.open).count() as i64,
             seats,
             turn: row.turn_seconds.map(|seconds| TurnPolicy {
@@ -96,7 +110,7 @@ pub fn lobby(
                 .parse()
                 .map_err(|_| ApiError::Internal(format!("stored kind {}", row.kind)))?,
             variant: row.variant.clone(),
-            rated: !row.practice,
+            rated: rated(conn, row, &record.seats)?,
             seats: lobby_seats(conn, &row.kind, &record.seats)?,
             created_at: row.created_at.and_utc(),
         });

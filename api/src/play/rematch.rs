@@ -173,5 +173,5 @@ fn start_rematch(
         }),
         visibility: Some(Visibility::of(&row.visibility)),
     };
-    Ok(create_seated(conn, caller, request, &others, metrics)?.id)
+    Ok(create_seated(conn, caller, request, &others, Some(row.id), metrics)?.id)
 }

@@ -79,7 +79,7 @@ pub fn create(
     metrics: &Metrics,
 ) -> Result<GameCreated, ApiError> {
     super::access::may_sit(conn, caller)?;
-    create_seated(conn, caller, request, &[], metrics)
+    create_seated(conn, caller, request, &[], None, metrics)
 }
 
 /// [`create`], with `others` — (seat, account) — seated too (a quick match seats everyone it
@@ -89,6 +89,7 @@ pub(super) fn create_seated(
     caller: &Caller,
     request: CreateGame,
     others: &[(usize, i64)],
+    rematch_of: Option<i64>,
     metrics: &Metrics,
 ) -> Result<GameCreated, ApiError> {
     let kind = request.kind;
@@ -203,7 +204,12 @@ pub(super) fn create_seated(
         visibility: request.visibility.unwrap_or_default().name().to_owned(),
         seats: seat_changes,
     };
-    let created = json!({"type": "created", "by": caller.name, "seats": n});
+    // A rematch is made by whoever accepted last, but set up by everyone at the old table:
+    // its first event says which game it follows.
+    let created = match rematch_of {
+        None => json!({"type": "created", "by": caller.name, "seats": n}),
+        Some(old) => json!({"type": "created", "by": caller.name, "seats": n, "rematch_of": old}),
+    };
     let first = LogEntry {
         seat: Some(own_index as i32),
         action: "created".to_owned(),

@@ -19,8 +19,8 @@ use crate::state::AppState;
 /// The preset phrases of the table chat, in English and Arabic.
 #[utoipa::path(tag = "chat", responses((status = 200, body = Presets)))]
 #[get("/chat/presets")]
-pub async fn presets() -> HttpResponse {
-    HttpResponse::Ok().json(chat::presets())
+pub async fn presets(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok().json(chat::presets(state.settings.chat_burst))
 }
 
 /// Say something at a table: in the players' room when seated, in the spectators' room when
