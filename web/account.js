@@ -78,6 +78,14 @@ onAccountEvent((event) => {
   }
 });
 
+/** Whether a table or challenge counts for ratings, as it stands for the one looking: a guest
+ * is never rated, whatever the table. */
+export function ratedText(rated) {
+  const me = api.currentUser();
+  if (me && me.guest) return t('guest_unrated');
+  return rated ? t('rated') : t('unrated');
+}
+
 /** A list of challenges with their buttons: incoming (accept, decline) or outgoing (cancel). */
 function challengeRows(list, incoming, redraw) {
   if (!list.length) return h('p', { class: 'note empty' }, t(incoming ? 'no_challenges_in' : 'no_challenges_out'));
@@ -112,7 +120,7 @@ function challengeRows(list, incoming, redraw) {
     return h('li', { class: 'game-row challenge', 'data-challenge': String(c.id) },
       h('strong', {}, what), h('span', {}, who),
       c.from_bot && incoming ? h('span', { class: 'tag bot-account' }, t('bot_tag')) : null,
-      h('span', { class: 'tag' }, c.rated ? t('rated') : t('unrated')), ...buttons);
+      h('span', { class: 'tag rated-tag' }, ratedText(c.rated)), ...buttons);
   }));
 }
 
@@ -140,8 +148,9 @@ export async function challengesPanel() {
   return box;
 }
 
-/** A profile's challenge form: the game and whether it is rated, sent to `name`. */
-export function challengeForm(name, kinds) {
+/** A profile's challenge form: the game and (when both can be rated: neither is a guest)
+ * whether it is rated, sent to `name`. */
+export function challengeForm(name, kinds, { rateable = true } = {}) {
   const kind = h('select', { id: 'challenge-kind' }, kinds.map((k) => h('option', { value: k.kind }, t(`kind_${k.kind}`))));
   const variant = h('select', { id: 'challenge-variant' });
   const fillVariants = () => {
@@ -150,14 +159,16 @@ export function challengeForm(name, kinds) {
   };
   kind.addEventListener('change', fillVariants);
   fillVariants();
-  const rated = h('input', { type: 'checkbox', id: 'challenge-rated', checked: true });
+  const rated = rateable ? h('input', { type: 'checkbox', id: 'challenge-rated', checked: true }) : null;
   const send = h('button', { type: 'submit', class: 'button primary', id: 'challenge-send' }, t('challenge_send', { name }));
   const status = h('p', { class: 'note challenge-status', role: 'status' });
   const form = h('form', { class: 'panel challenge-form' },
     h('h2', {}, t('challenge_title', { name })),
     h('div', { class: 'row' }, h('label', { for: 'challenge-kind' }, t('game')), kind),
     h('div', { class: 'row' }, h('label', { for: 'challenge-variant' }, t('variant')), variant),
-    h('div', { class: 'row' }, rated, h('label', { for: 'challenge-rated' }, t('rated'))),
+    rated
+      ? h('div', { class: 'row' }, rated, h('label', { for: 'challenge-rated' }, t('rated')))
+      : h('p', { class: 'note' }, t('guest_unrated')),
     send, status);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -165,7 +176,7 @@ export function challengeForm(name, kinds) {
     try {
       await api.ensureUser();
       followAccount();
-      const made = await api.challenge({ to: name, kind: kind.value, variant: variant.value, rated: rated.checked });
+      const made = await api.challenge({ to: name, kind: kind.value, variant: variant.value, rated: rated ? rated.checked : false });
       status.textContent = t('challenge_sent', { name });
       form.dataset.challenge = String(made.id);
       // The account stream says when it is answered; in case it opened only after the answer,

@@ -71,6 +71,18 @@ function filterForm(params, onSubmit) {
   return form;
 }
 
+/** Who won a finished game, by name (a side's seats together: "Layla + computer (hard)"). */
+function winnersText(game) {
+  if (!game.winners) return '—';
+  if (!game.winners.length) return game.end_reason === 'move_cap' ? 'nobody (move limit)' : 'nobody (a draw)';
+  const name = (seat) => {
+    const s = game.seats[seat];
+    return s ? s.name || (s.bot ? `computer (${s.bot})` : `seat ${seat + 1}`) : `seat ${seat + 1}`;
+  };
+  const text = game.winners.map((side) => (game.sides[side] || [side]).map(name).join(' + ')).join(', ');
+  return game.end_reason === 'resignation' ? `${text} (by resignation)` : text;
+}
+
 async function showHistory(params) {
   const list = await api.request('GET', `/admin/games?${params}`);
   const rows = list.games.map((g) => {
@@ -84,7 +96,7 @@ async function showHistory(params) {
       h('td', {}, String(g.moves)),
       h('td', {}, dateOnly(g.created_at)),
       h('td', {}, dateOnly(g.finished_at)),
-      h('td', {}, g.winners ? g.winners.map((w) => `side ${w}`).join(', ') || 'no winner' : '—'));
+      h('td', { class: 'winners' }, winnersText(g)));
     return row;
   });
   const page = list.page;
@@ -347,23 +359,32 @@ async function showChat(params) {
   const rows = list.messages.map((m) => {
     const hide = h('button', { type: 'button', class: 'button', 'data-hide': String(m.id), disabled: m.hidden }, m.hidden ? 'Hidden' : 'Hide');
     hide.addEventListener('click', () => act(() => api.request('POST', `/admin/chat/${m.id}/hide`, {}), `Message ${m.id} hidden.`));
-    const mute = h('button', { type: 'button', class: 'button', 'data-mute': m.name }, 'Mute 1 h');
-    mute.addEventListener('click', () => act(
-      () => api.request('POST', `/admin/users/${encodeURIComponent(m.name)}/mute`, { muted: true, minutes: 60 }),
-      `${m.name} is muted for an hour.`,
-    ));
-    const unmute = h('button', { type: 'button', class: 'button ghost', 'data-unmute': m.name }, 'Unmute');
-    unmute.addEventListener('click', () => act(
-      () => api.request('POST', `/admin/users/${encodeURIComponent(m.name)}/mute`, { muted: false }),
-      `${m.name} may chat again.`,
-    ));
+    // A muted author is said to be, until when, with the one way out; anyone else can be muted.
+    let muting;
+    if (m.author_muted_until) {
+      const until = new Date(m.author_muted_until);
+      const unmute = h('button', { type: 'button', class: 'button ghost', 'data-unmute': m.name }, 'Unmute');
+      unmute.addEventListener('click', () => act(
+        () => api.request('POST', `/admin/users/${encodeURIComponent(m.name)}/mute`, { muted: false }),
+        `${m.name} may chat again.`,
+      ));
+      muting = h('span', { class: 'muted-state', 'data-muted': m.name },
+        h('span', { class: 'tag' }, `muted until ${until.toLocaleString()}`), ' ', unmute);
+    } else {
+      const mute = h('button', { type: 'button', class: 'button', 'data-mute': m.name }, 'Mute 1 h');
+      mute.addEventListener('click', () => act(
+        () => api.request('POST', `/admin/users/${encodeURIComponent(m.name)}/mute`, { muted: true, minutes: 60 }),
+        `${m.name} is muted for an hour.`,
+      ));
+      muting = mute;
+    }
     return h('tr', { 'data-message': String(m.id), class: m.hidden ? 'hidden-message' : null },
       h('td', {}, dateOnly(m.at)),
       h('td', {}, h('a', { href: `#/replay/${m.game_id}` }, `#${m.game_id}`)),
       h('td', {}, m.room),
       h('td', {}, h('bdi', {}, m.name)),
       h('td', { class: 'chat-text' }, h('bdi', { dir: 'auto' }, m.text || '')),
-      h('td', {}, hide, ' ', mute, ' ', unmute));
+      h('td', {}, hide, ' ', muting));
   });
   const table = h('table', { class: 'history', id: 'chat-log' },
     h('thead', {}, h('tr', {}, ['When', 'Game', 'Room', 'Who', 'Message', ''].map((c) => h('th', {}, c)))),

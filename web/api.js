@@ -138,9 +138,11 @@ export async function move(id, version, mv) {
 
 /** The JSON long-poll: resolves with `{events, version, chat, chat_cursor, presence}` as soon as
  * there is news (a move, or chat after `chatAfter`), or after `wait` seconds. */
-export const events = (id, after, chatAfter, wait, signal) => {
+export const events = (id, after, chatAfter, wait, signal, known) => {
   const chat = chatAfter === null || chatAfter === undefined ? '' : `&chat_after=${chatAfter}`;
-  return request('GET', `/games/${id}/events?after=${after}${chat}&wait=${wait}`, undefined, { signal });
+  // What the page shows of who is at the table: the answer also comes when that changes.
+  const presence = known ? `&known_connected=${known.connected.join(',')}&known_spectators=${known.spectators}` : '';
+  return request('GET', `/games/${id}/events?after=${after}${chat}&wait=${wait}${presence}`, undefined, { signal });
 };
 
 export const chatPresets = () => request('GET', '/chat/presets');

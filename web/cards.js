@@ -2,6 +2,7 @@
 // ("7D", "TC", "AS"); the text shown is "7♦", "10♣", "A♠".
 
 import { t } from './i18n.js';
+import { GLYPHS } from './glyphs.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 export const SUITS = { C: '♣', D: '♦', H: '♥', S: '♠' };
@@ -36,7 +37,25 @@ function el(name, attrs, text) {
   return node;
 }
 
-/** The SVG drawing of a card face (or its back when `code` is null). */
+/**
+ * `text` drawn as shapes (see glyphs.js), `size` units tall an em, its baseline at `y`,
+ * centred on `x`; `squeeze` narrows it (a two-figure 10).
+ */
+function glyphText(text, x, y, size, cls, squeeze = 1) {
+  const chars = [...text].map((c) => GLYPHS[c]).filter(Boolean);
+  const width = chars.reduce((sum, g) => sum + g.w, 0);
+  const k = size / 1000;
+  const g = el('g', { class: cls, transform: `translate(${x - (width * k * squeeze) / 2} ${y}) scale(${k * squeeze} ${k})` });
+  let at = 0;
+  for (const glyph of chars) {
+    g.append(el('path', { d: glyph.d, transform: at ? `translate(${at} 0)` : '' }));
+    at += glyph.w;
+  }
+  return g;
+}
+
+/** The SVG drawing of a card face (or its back when `code` is null): a picture, every mark on
+ * it a shape (its name is the element's label). */
 export function cardSvg(code) {
   const svg = el('svg', { viewBox: '0 0 60 84', class: 'card-svg', 'aria-hidden': 'true', focusable: 'false' });
   if (!code) {
@@ -51,24 +70,22 @@ export function cardSvg(code) {
   svg.classList.add(colour);
   const rank = rankText(code);
   const suit = SUITS[suitOf(code)];
+  const wide = rank.length > 1;
   svg.append(el('rect', { x: 1, y: 1, width: 58, height: 82, rx: 5, class: 'face' }));
   const corner = (transform) => {
     const g = el('g', transform ? { transform } : {});
-    g.append(
-      el('text', { x: 8, y: 17, class: `corner-rank${rank.length > 1 ? ' wide' : ''}`, 'text-anchor': 'middle' }, rank),
-      el('text', { x: 8, y: 29, class: 'corner-suit', 'text-anchor': 'middle' }, suit),
-    );
+    g.append(glyphText(rank, 8, 17, 13, 'corner-rank', wide ? 0.72 : 1), glyphText(suit, 8, 29, 11, 'corner-suit'));
     return g;
   };
   svg.append(corner(''), corner('rotate(180 30 42)'));
   if ('JQK'.includes(rankOf(code))) {
     svg.append(
       el('rect', { x: 15, y: 17, width: 30, height: 50, rx: 3, class: 'court' }),
-      el('text', { x: 30, y: 44, class: 'court-rank', 'text-anchor': 'middle' }, rank),
-      el('text', { x: 30, y: 61, class: 'court-suit', 'text-anchor': 'middle' }, suit),
+      glyphText(rank, 30, 44, 22, 'court-rank'),
+      glyphText(suit, 30, 61, 16, 'court-suit'),
     );
   } else {
-    svg.append(el('text', { x: 30, y: 54, class: 'pip', 'text-anchor': 'middle' }, suit));
+    svg.append(glyphText(suit, 30, 54, 30, 'pip'));
   }
   return svg;
 }
@@ -125,7 +142,20 @@ export function backs(count, { max = 8 } = {}) {
   return row;
 }
 
-/** Inline text of cards for messages: "7♦ 10♣". */
+/** Inline text of cards for messages: "7♦ 10♣", kept left to right inside Arabic sentences
+ * (isolated, so that the bidirectional algorithm cannot reorder "10♣" or the list). */
 export function cardsText(cards) {
-  return (cards || []).map(cardText).join(' ');
+  const text = (cards || []).map(cardText).join(' ');
+  return text ? `\u2066${text}\u2069` : '';
+}
+
+/** A hand: its cards in one row, overlapping as much as the width needs (CSS reads `--n`). */
+export function handRow(cards, label) {
+  const row = document.createElement('div');
+  row.className = 'hand';
+  row.setAttribute('aria-label', label);
+  row.setAttribute('role', 'group');
+  row.style.setProperty('--n', String(Math.max(1, cards.length)));
+  row.append(...cards);
+  return row;
 }

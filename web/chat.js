@@ -8,16 +8,30 @@ import { t, language } from './i18n.js';
 import { h, toast } from './ui.js';
 
 let presetCache = null;
+/** The pace the server allows: `burst` messages a person in any `seconds`. */
+let pace = { burst: 5, seconds: 10 };
+/** When this page sent its recent messages (the server counts a person's, at every table). */
+const sentAt = [];
 
 async function presets() {
   if (!presetCache) {
     try {
-      presetCache = (await api.chatPresets()).presets;
+      const answer = await api.chatPresets();
+      presetCache = answer.presets;
+      if (answer.burst > 0 && answer.burst_seconds > 0) pace = { burst: answer.burst, seconds: answer.burst_seconds };
     } catch {
       presetCache = [];
     }
   }
   return presetCache;
+}
+
+/** Milliseconds until one more message may be sent (0: now), by this page's own count. */
+function waitBeforeSending(now = Date.now()) {
+  const recent = sentAt.filter((at) => now - at < pace.seconds * 1000);
+  sentAt.splice(0, sentAt.length, ...recent);
+  if (recent.length < pace.burst) return 0;
+  return recent[recent.length - pace.burst] + pace.seconds * 1000 - now;
 }
 
 /** A preset's text in the page's language (its English text if the list is not loaded). */
@@ -38,7 +52,7 @@ export class ChatPanel {
     this.sending = false;
     this.node = h('section', { class: 'chat', 'aria-labelledby': `chat-title-${gameId}` });
     this.title = h('h2', { id: `chat-title-${gameId}` });
-    this.list = h('ol', { class: 'chat-messages', 'aria-live': 'polite', 'aria-relevant': 'additions' });
+    this.list = h('ol', { class: 'chat-messages', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0', 'aria-labelledby': `chat-title-${gameId}` });
     this.input = h('input', {
       id: 'chat-input', type: 'text', maxlength: '280', autocomplete: 'off', 'data-focus': 'chat-input',
     });
@@ -46,13 +60,15 @@ export class ChatPanel {
     this.send = h('button', { type: 'submit', class: 'button', 'data-action': 'chat-send' });
     this.presets = h('div', { class: 'chat-presets', role: 'group' });
     this.mutedBox = h('div', { class: 'chat-muted' });
+    this.paceNote = h('p', { class: 'note chat-pace', role: 'status', hidden: true });
+    this.paceTimer = null;
     const form = h('form', { class: 'chat-form' }, this.label, this.input, this.send);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const text = this.input.value.trim();
       if (text) this.say({ text });
     });
-    this.node.append(this.title, this.list, form, this.presets, this.mutedBox);
+    this.node.append(this.title, this.list, form, this.paceNote, this.presets, this.mutedBox);
     this.draw();
   }
 
@@ -93,16 +109,37 @@ export class ChatPanel {
 
   async say(body) {
     if (this.sending) return;
+    // Faster than the server allows: hold back (and say until when) rather than be refused.
+    const wait = waitBeforeSending();
+    if (wait > 0) {
+      this.holdBack(wait);
+      return;
+    }
     this.sending = true;
     try {
+      sentAt.push(Date.now());
       const message = await api.say(this.id, body);
       if (body.text !== undefined) this.input.value = '';
       this.add([message]);
     } catch (error) {
-      toast(error.message, 'error');
+      if (error.code === 'rate_limited') this.holdBack(1000 * Number(error.problem.retry_after || pace.seconds));
+      else toast(error.message, 'error');
     } finally {
       this.sending = false;
     }
+  }
+
+  /** Says that the next message must wait `ms`, and offers sending again once it may. */
+  holdBack(ms) {
+    const seconds = Math.max(1, Math.ceil(ms / 1000));
+    this.paceNote.textContent = t('chat_slow_down', { n: seconds });
+    this.paceNote.hidden = false;
+    this.send.disabled = true;
+    clearTimeout(this.paceTimer);
+    this.paceTimer = setTimeout(() => {
+      this.paceNote.hidden = true;
+      this.send.disabled = false;
+    }, seconds * 1000);
   }
 
   async mute(name) {

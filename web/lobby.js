@@ -2,11 +2,11 @@
 // and your games in progress and finished. Also the page an invite link opens.
 
 import * as api from './api.js';
-import { t, language } from './i18n.js';
+import { t } from './i18n.js';
 import { h, toast } from './ui.js';
 import { levelName, timerText } from './table.js';
 import { rulesOf } from './help.js';
-import { challengesPanel, followAccount, onAccountEvent } from './account.js';
+import { challengesPanel, followAccount, onAccountEvent, ratedText } from './account.js';
 
 let catalogueCache = null;
 /** The catalogue's turn-timer bounds, once loaded. */
@@ -17,6 +17,9 @@ async function kinds() {
   turnBounds = catalogueCache.turn;
   return catalogueCache.kinds;
 }
+
+/** Catalogue options the form does not offer (their defaults stand). */
+const HIDDEN_OPTIONS = new Set(['move_cap']);
 
 /** The timers offered: none, blitz to correspondence. */
 const TIMERS = [0, 15, 30, 60, 120, 300, 3600, 86400];
@@ -33,7 +36,11 @@ function identity(onChange) {
     return h('section', { class: 'panel identity' },
       h('p', {}, t('signed_in_as', { name: user.name }), ' ', out));
   }
-  const name = h('input', { id: 'player-name', name: 'name', maxlength: '32', autocomplete: 'nickname', placeholder: t('your_name_placeholder') });
+  const name = h('input', {
+    id: 'player-name', name: 'name', maxlength: '32', autocomplete: 'nickname', placeholder: t('your_name_placeholder'),
+    'aria-describedby': 'player-name-note player-name-error',
+  });
+  name.addEventListener('input', () => nameProblem(null));
   const password = h('input', { id: 'player-password', type: 'password', autocomplete: 'current-password' });
   const signIn = h('button', { type: 'button', class: 'button' }, t('sign_in'));
   const register = h('button', { type: 'button', class: 'button' }, t('register'));
@@ -50,16 +57,44 @@ function identity(onChange) {
   register.addEventListener('click', () => account(true));
   return h('section', { class: 'panel identity' },
     h('label', { for: 'player-name' }, t('your_name')), name,
-    h('p', { class: 'note' }, t('guest_note')),
+    h('p', { class: 'field-error', id: 'player-name-error', role: 'alert', hidden: true }),
+    h('p', { class: 'note', id: 'player-name-note' }, t('guest_note')),
     h('details', {}, h('summary', {}, t('have_account')),
       h('label', { for: 'player-password' }, t('password')), password, signIn, register));
 }
 
-/** Makes sure there is a user, as a guest under the name typed (if any). */
+/** Says what is wrong with the name typed, beside the field (null: nothing). */
+function nameProblem(text) {
+  const field = document.getElementById('player-name');
+  const box = document.getElementById('player-name-error');
+  if (!field || !box) return false;
+  box.textContent = text || '';
+  box.hidden = !text;
+  if (text) field.setAttribute('aria-invalid', 'true');
+  else field.removeAttribute('aria-invalid');
+  return true;
+}
+
+/** Makes sure there is a user, as a guest under the name typed (if any). A name that cannot
+ * be had is said beside its field, which takes the focus (the error is marked `shown`). */
 async function ensureUser() {
   const field = document.getElementById('player-name');
   const name = field ? field.value.trim() : '';
-  return api.ensureUser(name || undefined);
+  try {
+    return await api.ensureUser(name || undefined);
+  } catch (error) {
+    if (field && (error.code === 'name_taken' || error.status === 422)) {
+      nameProblem(error.code === 'name_taken' ? t('name_taken_inline') : error.message);
+      field.focus();
+      error.shown = true;
+    }
+    throw error;
+  }
+}
+
+/** Says an error unless it was said beside its field already. */
+function complain(error) {
+  if (!error.shown) toast(error.message, 'error');
 }
 
 function optionInput(option, id) {
@@ -101,12 +136,28 @@ function newGameForm(all, preset, root) {
   }
   form.append(kindField);
 
+  // Who with: a table whose seats one chooses, or a quick match with whoever is looking now
+  // (which has no seats to choose: the controls that only a table has are hidden then).
+  const modes = h('fieldset', { class: 'modes' }, h('legend', {}, t('opponents')),
+    ['table', 'quick'].map((mode) => h('label', { for: `mode-${mode}`, class: 'mode-choice' },
+      h('input', { type: 'radio', name: 'mode', id: `mode-${mode}`, value: mode, checked: mode === 'table' }),
+      h('span', {}, t(`mode_${mode}`)))));
+  form.append(modes);
   const details = h('div', { class: 'game-details' });
   form.append(details);
   const create = h('button', { type: 'submit', class: 'button primary', id: 'create' }, t('create_game'));
-  const quick = h('button', { type: 'button', class: 'button', id: 'quick-match', title: t('quick_match_note') }, t('quick_match'));
+  const quick = h('button', { type: 'button', class: 'button primary', id: 'quick-match', hidden: true }, t('find_players'));
   const looking = h('p', { class: 'note looking', hidden: true });
   form.append(h('div', { class: 'row form-actions' }, create, quick), looking);
+  const quickMode = () => form.querySelector('#mode-quick').checked;
+  const showMode = () => {
+    const q = quickMode();
+    for (const node of form.querySelectorAll('[data-table-only]')) node.hidden = q;
+    for (const node of form.querySelectorAll('[data-quick-only]')) node.hidden = !q;
+    create.hidden = q;
+    quick.hidden = !q;
+  };
+  for (const radio of modes.querySelectorAll('input')) radio.addEventListener('change', showMode);
 
   let variant;
   const variantChanged = (name) => {
@@ -116,7 +167,7 @@ function newGameForm(all, preset, root) {
     select.addEventListener('change', () => variantChanged(select.value));
     const count = h('select', { id: 'seat-count', name: 'seats' },
       variant.seats.map((n) => h('option', { value: String(n) }, t('n_players', { n }))));
-    const seats = h('div', { class: 'seat-rows' });
+    const seats = h('div', { class: 'seat-rows', 'data-table-only': '' });
     const drawSeats = () => {
       const n = Number(count.value);
       const rows = [];
@@ -136,30 +187,36 @@ function newGameForm(all, preset, root) {
         rows.push(h('div', { class: 'seat-row' }, h('label', { for: id }, t('seat_n', { n: seat + 1 })), control, team));
       }
       seats.replaceChildren(...rows);
+      // Partnerships are a choice only where there are four to pair.
+      for (const node of form.querySelectorAll('[data-needs-four]')) node.hidden = n !== 4;
     };
     count.addEventListener('change', drawSeats);
-    drawSeats();
     const options = h('fieldset', { class: 'options' }, h('legend', {}, t('house_rules')));
-    for (const option of variant.options) {
+    // The move limit is a safety net of the server's, not a rule a table agrees on: the
+    // default stands (programs may still set it through the API).
+    const shown = variant.options.filter((option) => !HIDDEN_OPTIONS.has(option.name));
+    for (const option of shown) {
       const id = `option-${option.name}`;
       const input = optionInput(option, id);
       input.dataset.option = option.name;
       const label = h('label', { for: id }, t(`option_${option.name}`));
-      options.append(h('div', { class: `option option-${option.type}` }, option.type === 'flag' ? [input, label] : [label, input],
-        language() === 'en' ? h('small', {}, option.summary) : null));
+      const note = h('small', { id: `${id}-note` }, t(`option_note_${option.name}`));
+      input.setAttribute('aria-describedby', note.id);
+      options.append(h('div', { class: `option option-${option.type}`, 'data-needs-four': option.name === 'partnerships' ? '' : null },
+        option.type === 'flag' ? [input, label] : [label, input], note));
     }
-    if (!variant.options.length) options.append(h('p', { class: 'note' }, t('no_house_rules')));
-    const timer = h('div', { class: 'row turn-timer' },
+    if (!shown.length) options.append(h('p', { class: 'note' }, t('no_house_rules')));
+    const timer = h('div', { class: 'row turn-timer', 'data-table-only': '' },
       h('label', { for: 'turn-seconds' }, t('turn_timer')),
       h('select', { id: 'turn-seconds', name: 'turn' },
         TIMERS.filter((s) => s === 0 || (s >= turnBounds.min_seconds && s <= turnBounds.max_seconds))
           .map((s) => h('option', { value: String(s) }, s ? timerText(s) : t('no_timer')))),
       h('p', { class: 'note' }, t('turn_timer_note', { n: turnBounds.default_takeover_after })));
-    const visibility = h('div', { class: 'row visibility' },
+    const visibility = h('div', { class: 'row visibility', 'data-table-only': '' },
       h('label', { for: 'visibility' }, t('who_can_join')),
       h('select', { id: 'visibility', name: 'visibility' },
         ['unlisted', 'public', 'private'].map((v) => h('option', { value: v }, t(`visibility_${v}`)))));
-    const practice = h('details', { class: 'practice' }, h('summary', {}, t('practice_game')),
+    const practice = h('details', { class: 'practice', 'data-table-only': '' }, h('summary', {}, t('practice_game')),
       h('label', { for: 'seed' }, t('seed_label')),
       h('input', { id: 'seed', name: 'seed', pattern: '[0-9a-fA-F]{64}', placeholder: '64 hex digits', autocomplete: 'off' }),
       h('p', { class: 'note' }, t('practice_note')));
@@ -167,8 +224,11 @@ function newGameForm(all, preset, root) {
       h('div', { class: 'row' }, h('label', { for: 'variant' }, t('variant')), select),
       h('p', { class: 'note variant-summary' }, (rulesOf(kind.kind, variant.name) || [''])[0]),
       h('div', { class: 'row' }, h('label', { for: 'seat-count' }, t('players')), count),
+      h('p', { class: 'note', 'data-quick-only': '' }, t('quick_match_seats')),
       seats, visibility, options, timer, practice,
       h('p', {}, h('a', { href: `#/help/${kind.kind}/${variant.name}` }, t('read_rules'))));
+    drawSeats();
+    showMode();
   };
   variantChanged(preset.variant);
 
@@ -177,6 +237,7 @@ function newGameForm(all, preset, root) {
     const options = {};
     for (const option of variant.options) {
       const input = form.querySelector(`[data-option="${option.name}"]`);
+      if (!input || input.closest('[hidden]')) continue;
       const value = optionValue(option, input);
       if (value !== option.default) options[option.name] = value;
     }
@@ -221,7 +282,7 @@ function newGameForm(all, preset, root) {
         await stopLooking();
       }
     } catch (error) {
-      if (error.name !== 'AbortError') toast(error.message, 'error');
+      if (error.name !== 'AbortError') complain(error);
       await stopLooking();
     }
   });
@@ -249,7 +310,7 @@ function newGameForm(all, preset, root) {
       const created = await api.createGame(body);
       location.hash = `#/game/${created.id}`;
     } catch (error) {
-      toast(error.message, 'error');
+      complain(error);
       create.disabled = false;
     }
     root.dataset.ready = 'true';
@@ -294,7 +355,7 @@ function openTableRow(table) {
         location.hash = `#/game/${table.id}`;
         return;
       }
-      toast(error.message, 'error');
+      complain(error);
       sit.disabled = false;
     }
   });
@@ -302,7 +363,7 @@ function openTableRow(table) {
     h('strong', {}, `${t(`kind_${table.kind}`)} · ${t(`variant_${table.kind}_${table.variant}`)}`),
     h('span', {}, seats),
     h('span', { class: 'tag' }, t('open_seats_n', { n: table.open_seats })),
-    h('span', { class: 'tag' }, table.rated ? t('rated') : t('unrated')),
+    h('span', { class: 'tag rated-tag' }, ratedText(table.rated)),
     table.turn ? h('span', { class: 'tag' }, timerText(table.turn.seconds)) : null,
     sit);
 }
@@ -321,7 +382,7 @@ function liveRow(game) {
       await ensureUser();
       location.hash = `#/game/${game.id}`;
     } catch (error) {
-      toast(error.message, 'error');
+      complain(error);
     }
   });
   return h('li', { class: 'game-row live-game', 'data-game': String(game.id) }, link);
@@ -384,7 +445,7 @@ async function gamesList() {
   let page = 1;
   const current = h('ul', { class: 'games' });
   const done = h('ul', { class: 'games' });
-  const more = h('button', { type: 'button', class: 'button ghost' }, t('more'));
+  const more = h('button', { type: 'button', class: 'button ghost more', hidden: true }, t('more'));
   const load = async () => {
     try {
       const data = await api.myGames(page);
@@ -449,7 +510,7 @@ export async function showJoin(root, id, code) {
         location.hash = `#/game/${id}`;
         return;
       }
-      toast(error.message, 'error');
+      complain(error);
       join.disabled = false;
     }
   };

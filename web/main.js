@@ -53,11 +53,17 @@ async function route() {
       else await showLobby(app, {});
     }
   } catch (error) {
-    app.replaceChildren(h('div', { class: 'panel error' },
-      h('h1', {}, t('something_wrong')), h('p', {}, error.message || String(error)),
+    // A table one may not see (or that is not there) says so in words; anything else as it came.
+    const known = parts[0] === 'game' && (error.status === 403 || error.status === 404);
+    app.replaceChildren(h('div', { class: `panel error${known ? ' not-yours' : ''}` },
+      h('h1', {}, known ? t(error.status === 403 ? 'table_not_yours' : 'table_not_found') : t('something_wrong')),
+      known ? h('p', {}, t('table_not_yours_note')) : h('p', {}, error.message || String(error)),
       h('a', { href: '#/', class: 'button' }, t('lobby'))));
   } finally {
     setBusy(false);
+    // A new address starts at the top of its page (the form that made a table may have been
+    // scrolled far down; a phone would land on the chat).
+    if (location.hash === hash && document.body.dataset.shown !== hash) window.scrollTo(0, 0);
     // Which address the page now shows (see harness.mjs `idle`): the address bar changes
     // before the hashchange handler has even started.
     if (location.hash === hash) document.body.dataset.shown = hash;

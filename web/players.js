@@ -63,8 +63,11 @@ export async function showProfile(root, name) {
     h('strong', {}, `${t(`kind_${g.kind}`)} · ${t(`variant_${g.kind}_${g.variant}`)}`),
     h('span', { class: 'tag', 'data-won': String(g.won) }, t(g.won ? 'won' : 'lost')),
     g.finished_at ? h('time', { datetime: g.finished_at }, new Date(g.finished_at).toLocaleString()) : null)));
-  const me = (api.currentUser() || {}).name;
-  const challenge = me === profile.name ? null : challengeForm(profile.name, (await api.catalogue()).kinds);
+  const user = api.currentUser();
+  const me = (user || {}).name;
+  // A guest (either of the two, or someone not yet signed in, who plays as one) is never rated.
+  const rateable = Boolean(user && !user.guest && !profile.guest);
+  const challenge = me === profile.name ? null : challengeForm(profile.name, (await api.catalogue()).kinds, { rateable });
   root.replaceChildren(h('div', { class: 'profile' },
     h('h1', {}, profile.name, profile.bot ? h('span', { class: 'tag bot-account', title: t('bot_note') }, t('bot_tag')) : null),
     h('p', { class: 'lead' }, t(profile.guest ? 'guest_since' : 'member_since', { date: new Date(profile.member_since).toLocaleDateString() })),

@@ -111,6 +111,8 @@ class Table {
   }
 
   async loadSheet() {
+    // A table still waiting for its players has no score sheet yet (the server says 409).
+    if (this.view.status === 'waiting') return;
     try {
       this.sheet = await api.scoreSheet(this.id);
       this.sides = this.sheet.sides;
@@ -119,30 +121,43 @@ class Table {
     }
   }
 
-  /** The long-poll loop: waits for news after what is shown (moves, chat), then queues it. A
-   * finished game is followed on: its chat, and a rematch. */
+  /** The long-poll loop: waits for news after what has been fetched (moves, chat, who is at
+   * the table), then queues it. It asks again at once, while earlier news is still being shown,
+   * so that the table is followed without a gap (a gap would read as leaving). A finished game
+   * is followed on: its chat, and a rematch. */
   async follow() {
     let failures = 0;
+    let fetched = this.shown;
     while (this.alive) {
-      await this.chain;
-      if (!this.alive) return;
       if (this.view.status === 'abandoned') return;
       try {
-        const news = await api.events(this.id, this.shown, this.chat.cursor ?? 0, FOLLOW_WAIT, this.abort.signal);
+        fetched = Math.max(fetched, this.shown);
+        const known = this.knownPresence();
+        const news = await api.events(this.id, fetched, this.chat.cursor ?? 0, FOLLOW_WAIT, this.abort.signal, known);
+        if (!this.alive) return;
         failures = 0;
         this.chat.add(news.chat);
         this.presence(news.presence);
-        if (news.events.some((e) => e.version > this.shown)) {
-          this.enqueue(news.events, null);
-        } else if (news.version > this.shown) {
-          this.enqueue([], null);
-        }
+        // (A move of this page's own may have brought the same news meanwhile.)
+        const seen = Math.max(fetched, this.shown);
+        const newer = news.events.filter((e) => e.version > seen);
+        if (newer.length || news.version > seen) this.enqueue(newer, null);
+        fetched = Math.max(seen, news.version);
       } catch (error) {
         if (!this.alive || error.name === 'AbortError') return;
+        // No longer one's table to follow (the seat was given up, the table closed to them).
+        if (error.status === 403 || error.status === 404) return;
         failures += 1;
         await sleep(Math.min(5000, 500 * failures));
       }
     }
+  }
+
+  /** Who this page shows at the table, for the long-poll to answer as soon as that changes. */
+  knownPresence() {
+    if (!this.view) return null;
+    const connected = this.view.seats.filter((s) => s.connected).map((s) => s.seat);
+    return { connected, spectators: this.view.spectators || 0 };
   }
 
   /** Who is at the table now (from a long-poll's answer): the dots and the spectator count. */
@@ -168,6 +183,8 @@ class Table {
   async play(events, view) {
     if (!this.alive) return;
     const fresh = events.filter((e) => e.version > this.shown);
+    // A table that was waiting has no cards to move yet: its news is told, then drawn whole.
+    const still = !this.table;
     // While moves are being shown the table is inert: the view they lead to is not here yet.
     this.animating = true;
     if (fresh.length) setBusy(true);
@@ -176,7 +193,7 @@ class Table {
     for (const entry of fresh) {
       if (entry.event.type === 'rematch_started') rematch = entry.event.game_id;
       const { event } = entry;
-      const other = MOVES.has(event.type) && event.seat !== undefined && event.seat !== this.view.your_seat;
+      const other = !still && MOVES.has(event.type) && event.seat !== undefined && event.seat !== this.view.your_seat;
       const pause = other ? delayFor() : 0;
       if (pause) {
         this.thinking = event.seat;
@@ -215,11 +232,12 @@ class Table {
     this.render();
   }
 
+  /** Keeps an event for the log; it is put into words when drawn, in the language of the
+   * moment (switching language retells the whole log). */
   record(entry) {
-    const text = this.describe(entry.event);
-    if (!text) return;
-    this.log.push({ version: entry.version, text, type: entry.event.type });
-    if (this.log.length > 200) this.log.splice(0, this.log.length - 200);
+    if (this.log.some((kept) => kept.version === entry.version && sameEvent(kept.event, entry.event))) return;
+    this.log.push({ version: entry.version, event: entry.event, type: entry.event.type });
+    if (this.log.length > 400) this.log.splice(0, this.log.length - 400);
   }
 
   // ---- names -------------------------------------------------------------------------------
@@ -255,7 +273,9 @@ class Table {
     };
     switch (event.type) {
       case 'created':
-        return t('ev_created', { name: event.by });
+        return event.rematch_of
+          ? t('ev_created_rematch', { id: event.rematch_of })
+          : t('ev_created', { name: event.by });
       case 'joined':
         return t('ev_joined', { name: event.name, seat: event.seat + 1 });
       case 'hand_started':
@@ -293,13 +313,25 @@ class Table {
     }
   }
 
+  /** The end of the game in a sentence: who won, and how when it was not by play. */
   outcomeText(outcome) {
     if (!outcome) return '';
     if (outcome.reason === 'move_cap') return t('outcome_move_cap');
-    if (!outcome.winners.length) return t('outcome_draw');
-    const names = outcome.winners.map((side) => this.sideName(side)).join(', ');
-    const mine = outcome.winners.includes(this.sideOf(this.view.your_seat));
-    return t(mine ? 'outcome_you_won' : 'outcome_won', { names });
+    const me = this.view.your_seat;
+    const seats = outcome.winners.flatMap((side) => (this.sides ? this.sides[side] || [] : [side]));
+    let won;
+    if (!outcome.winners.length) won = t('outcome_draw');
+    else if (me !== null && me !== undefined && seats.includes(me)) {
+      const others = seats.filter((s) => s !== me).map((s) => this.seatName(s));
+      won = others.length ? t('outcome_you_won_with', { names: listText(others) }) : t('outcome_you_won');
+    } else {
+      won = t('outcome_won', { names: listText(seats.map((s) => this.seatName(s))) });
+    }
+    if (outcome.reason === 'resignation' && outcome.seat !== undefined && outcome.seat !== null) {
+      const who = outcome.seat === me ? t('you_resigned') : t('someone_resigned', { who: this.seatName(outcome.seat) });
+      return `${who} ${won}`;
+    }
+    return won;
   }
 
   // ---- moves -------------------------------------------------------------------------------
@@ -393,6 +425,14 @@ class Table {
       const answer = await api.resign(this.id);
       this.busy = false;
       this.ui = {};
+      // Left a table of several: a computer plays on in the seat; back to the lobby.
+      if (answer.view && answer.view.your_seat === null && answer.view.status !== 'finished') {
+        this.close();
+        setBusy(false);
+        toast(t('you_left_table'));
+        location.hash = '#/';
+        return;
+      }
       await this.enqueue(answer.events || [], answer.view || null);
     } catch (error) {
       this.busy = false;
@@ -433,6 +473,9 @@ class Table {
 
     root.append(this.header());
     const felt = h('section', { class: 'felt', 'aria-label': t('the_table') });
+    // Until every seat is taken there are no cards: the table shows who is there and who is
+    // awaited (the game's own drawing starts with the first deal).
+    const dealt = Boolean(this.table);
     const others = h('div', { class: 'others' });
     const n = view.seats.length;
     const me = view.your_seat ?? 0;
@@ -442,7 +485,7 @@ class Table {
       others.append(this.seatPanel(ctx, seat, place));
     }
     felt.append(others);
-    felt.append(h('div', { class: 'center' }, r.center(ctx)));
+    felt.append(h('div', { class: 'center' }, dealt ? r.center(ctx) : this.waitingCenter()));
     const mine = h('div', { class: 'mine' });
     if (this.watching()) {
       // A spectator: the first seat sits at the bottom like any other, hand face down.
@@ -450,9 +493,11 @@ class Table {
       mine.append(h('p', { class: 'note watching' }, t('watching_note')));
     } else {
       mine.append(this.seatPanel(ctx, me, 'me'));
-      mine.append(h('div', { class: 'hand-area' }, r.hand(ctx)));
-      const actions = r.actions ? r.actions(ctx) : null;
-      mine.append(h('div', { class: 'actions', role: 'group', 'aria-label': t('actions') }, actions));
+      if (dealt) {
+        mine.append(h('div', { class: 'hand-area' }, r.hand(ctx)));
+        const actions = r.actions ? r.actions(ctx) : null;
+        mine.append(h('div', { class: 'actions', role: 'group', 'aria-label': t('actions') }, actions));
+      }
     }
     felt.append(mine);
     root.append(felt);
@@ -528,9 +573,26 @@ class Table {
     panel.append(name);
     if (this.thinking === seat) panel.append(h('div', { class: 'thinking' }, t('thinking')));
     else if (turn && seat !== view.your_seat) panel.append(h('div', { class: 'thinking' }, t('to_play')));
-    if (place !== 'me' && this.renderer.seat) panel.append(this.renderer.seat(ctx, seat));
-    if (place === 'me' && this.renderer.mySeat) panel.append(this.renderer.mySeat(ctx, seat));
+    if (!ctx.table) {
+      if (info && info.open) panel.append(h('div', { class: 'seat-info awaited' }, t('seat_awaited')));
+      return panel;
+    }
+    const extra = place === 'me'
+      ? this.renderer.mySeat && this.renderer.mySeat(ctx, seat)
+      : this.renderer.seat && this.renderer.seat(ctx, seat);
+    if (extra) panel.append(extra);
     return panel;
+  }
+
+  /** The middle of a table still waiting for players: each seat, and who is still awaited. */
+  waitingCenter() {
+    const view = this.view;
+    const open = view.seats.filter((s) => s.open).length;
+    const list = h('ul', { class: 'waiting-seats' }, view.seats.map((info, seat) => h('li', { 'data-seat': String(seat), class: info.open ? 'open' : 'taken' },
+      h('span', { class: 'seat-label' }, t('seat_n', { n: seat + 1 })), ' ',
+      h('bdi', {}, this.seatName(seat)))));
+    return h('div', { class: 'waiting-center' },
+      h('p', { class: 'waiting-count' }, t('seats_open_n', { n: open })), list);
   }
 
   statusLine(ctx) {
@@ -549,10 +611,15 @@ class Table {
     if (view.status === 'waiting') {
       box.append(h('p', {}, t('waiting_for_players')));
     } else if (view.status === 'active') {
-      const yours = view.to_act === view.your_seat && !this.busy && !this.animating && this.thinking === null;
+      const mineToPlay = !this.watching() && view.to_act === view.your_seat;
+      const yours = mineToPlay && !this.busy && !this.animating && this.thinking === null;
       const prompt = yours && this.renderer.prompt ? this.renderer.prompt(ctx) : null;
-      box.append(h('p', { class: yours ? 'your-turn' : '' },
-        yours ? prompt || t('your_turn') : t('waiting_for', { who: this.seatName(view.to_act) })));
+      let text;
+      if (yours) text = prompt || t('your_turn');
+      else if (mineToPlay && this.busy) text = t('sending_move');
+      else if (this.thinking !== null || !mineToPlay) text = t('waiting_for', { who: this.seatName(this.thinking ?? view.to_act) });
+      else text = t('showing_moves');
+      box.append(h('p', { class: yours ? 'your-turn' : '', 'data-turn': mineToPlay ? 'mine' : 'other' }, text));
     } else if (view.status === 'hand_over' && this.watching()) {
       box.append(this.handSummary());
     } else if (view.status === 'hand_over') {
@@ -570,7 +637,7 @@ class Table {
         box.append(h('a', { href: '#/', class: 'button' }, t('lobby')));
         return box;
       }
-      if (view.rematch) box.append(this.rematchControls(view.rematch));
+      if (view.rematch) box.append(this.rematchControls(view.rematch), h('p', { class: 'note rematch-note' }, t('rematch_note')));
       const again = h('button', { type: 'button', class: 'button', 'data-action': 'again' }, t('play_again'));
       again.addEventListener('click', () => {
         location.hash = `#/new/${view.kind}/${view.variant}`;
@@ -631,8 +698,14 @@ class Table {
     side.append(this.scores(ctx));
     const sheetButton = h('details', { class: 'sheet' }, h('summary', {}, t('score_sheet')), this.sheetTable());
     side.append(sheetButton);
-    const log = h('ol', { class: 'log', 'aria-label': t('what_happened') });
-    for (const line of this.log.slice(-40)) log.append(h('li', { 'data-type': line.type }, line.text));
+    // (Scrollable, so reachable from the keyboard.)
+    const log = h('ol', { class: 'log', 'aria-label': t('what_happened'), tabindex: '0' });
+    const lines = [];
+    for (let i = this.log.length - 1; i >= 0 && lines.length < 40; i--) {
+      const text = this.describe(this.log[i].event);
+      if (text) lines.unshift(h('li', { 'data-type': this.log[i].type }, text));
+    }
+    log.append(...lines);
     side.append(h('h2', {}, t('what_happened')), log);
     queueMicrotask(() => {
       log.scrollTop = log.scrollHeight;
@@ -653,7 +726,13 @@ class Table {
       list.append(h('dt', {}, this.sideName(side)), h('dd', { 'data-side': String(side) }, String(totals[side] ?? 0)));
     });
     box.append(list);
-    if (this.renderer.scoreNote) box.append(h('p', { class: 'note' }, this.renderer.scoreNote(ctx)));
+    const outcome = this.view.outcome;
+    if (outcome && outcome.reason === 'resignation') {
+      box.append(h('p', { class: 'note' }, t('ended_by_resignation', { who: this.seatName(outcome.seat) })));
+    } else if (this.renderer.scoreNote && this.table) {
+      const note = this.renderer.scoreNote(ctx);
+      if (note) box.append(h('p', { class: 'note' }, note));
+    }
     return box;
   }
 
@@ -684,9 +763,10 @@ class Table {
         this.ui.confirmResign = false;
         this.render();
       });
-      box.append(h('p', {}, t('resign_really')), yes, no);
+      box.append(h('p', {}, t(this.view.status === 'waiting' ? 'leave_really' : 'resign_really')), yes, no);
     } else {
-      const button = h('button', { type: 'button', class: 'button ghost', 'data-action': 'resign' }, t('resign'));
+      const waiting = this.view.status === 'waiting';
+      const button = h('button', { type: 'button', class: 'button ghost', 'data-action': 'resign' }, t(waiting ? 'leave_table' : 'resign'));
       button.addEventListener('click', () => {
         this.ui.confirmResign = true;
         this.render();
@@ -698,6 +778,7 @@ class Table {
 }
 
 export function levelName(level) {
+  if (/^\d+$/.test(String(level))) return t('level_n', { n: level });
   const key = `level_${level}`;
   const text = t(key);
   return text === key ? level : text;
@@ -735,4 +816,14 @@ export function scoreItemText(line, table) {
     default:
       return line.item;
   }
+}
+
+/** "A, B and C" in the page's language. */
+function listText(names) {
+  if (names.length <= 1) return names.join('');
+  return t('list_and', { first: names.slice(0, -1).join(t('list_comma')), last: names[names.length - 1] });
+}
+
+function sameEvent(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

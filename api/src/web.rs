@@ -34,6 +34,7 @@ static ASSETS: &[Asset] = assets![
     "api.js" => JS,
     "i18n.js" => JS,
     "cards.js" => JS,
+    "glyphs.js" => JS,
     "lobby.js" => JS,
     "table.js" => JS,
     "help.js" => JS,

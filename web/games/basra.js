@@ -4,7 +4,7 @@
 
 import { t } from '../i18n.js';
 import { h } from '../ui.js';
-import { cardEl, backs, sortCards, cardText } from '../cards.js';
+import { cardEl, backs, handRow, sortCards, cardsText } from '../cards.js';
 
 function sideOfSeat(table, seat) {
   const index = table.sides.findIndex((side) => side.seats.includes(seat));
@@ -88,7 +88,7 @@ export default {
   sideInfo(ctx, seat) {
     const side = sideOfSeat(ctx.table, seat);
     if (!side) return null;
-    const marks = side.basras.map((b) => h('span', { class: 'basra-mark', title: t('basra') }, `★ ${cardText(b.card)} ${b.points}`));
+    const marks = side.basras.map((b) => h('span', { class: 'basra-mark', title: t('basra') }, `★ ${cardsText([b.card])} ${b.points}`));
     return h('div', { class: 'side-info' },
       h('span', { class: 'pile' }, t('captured_n', { n: side.captured.length })),
       marks.length ? h('span', { class: 'basras', 'aria-label': t('basras') }, ...marks) : null);
@@ -123,7 +123,7 @@ export default {
     if (!table) return null;
     const legal = ctx.legal;
     const hand = sortCards(table.hand);
-    return h('div', { class: 'hand', 'aria-label': t('your_hand') }, hand.map((card) => {
+    return handRow(hand.map((card) => {
       const moves = legal.filter((m) => m.card === card);
       if (!moves.length) return cardEl(card, { marks: ['inert'] });
       const play = () => {
@@ -140,22 +140,22 @@ export default {
       node.addEventListener('focus', () => highlightFloor(captures));
       node.addEventListener('blur', () => highlightFloor([]));
       const title = moves.length === 1 && moves[0].capture.length
-        ? t('takes', { cards: moves[0].capture.map(cardText).join(' ') })
+        ? t('takes', { cards: cardsText(moves[0].capture) })
         : moves.length > 1 ? t('choose_capture') : t('to_floor');
       node.title = title;
       return node;
-    }));
+    }), t('your_hand'));
   },
 
   actions(ctx) {
     const card = ctx.ui.choosing;
     if (!card) return null;
     const moves = ctx.legal.filter((m) => m.card === card);
-    const box = h('div', { class: 'choices' }, h('p', {}, t('capture_with', { card: cardText(card) })));
+    const box = h('div', { class: 'choices' }, h('p', {}, t('capture_with', { card: cardsText([card]) })));
     for (const mv of moves) {
       const button = h('button', { type: 'button', class: 'button choice legal', 'data-focus': `capture-${mv.capture.join('-')}` },
         mv.capture.length ? mv.capture.map((c) => cardEl(c, { small: true })) : t('to_floor'),
-        h('span', { class: 'sr' }, mv.capture.length ? t('takes', { cards: mv.capture.map(cardText).join(' ') }) : t('to_floor')));
+        h('span', { class: 'sr' }, mv.capture.length ? t('takes', { cards: cardsText(mv.capture) }) : t('to_floor')));
       button.addEventListener('click', () => ctx.act(mv));
       button.addEventListener('mouseenter', () => highlightFloor(mv.capture));
       box.append(button);

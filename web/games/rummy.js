@@ -7,7 +7,7 @@
 
 import { t } from '../i18n.js';
 import { h } from '../ui.js';
-import { cardEl, backs, sortCards, cardText } from '../cards.js';
+import { cardEl, backs, handRow, sortCards, cardText, cardsText } from '../cards.js';
 
 const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
 const RANKS = 'A23456789TJQK';
@@ -143,7 +143,7 @@ export default {
       shown ? h('div', { class: 'shown' }, shown.cards.map((c) => cardEl(c, { small: true }))) : backs(player.cards),
       h('span', { class: 'total' }, t('points_n', { n: player.total })),
       player.melded ? h('span', { class: 'tag' }, t('has_melded')) : null,
-      player.known.length && !shown ? h('span', { class: 'known' }, t('known_cards', { cards: player.known.map(cardText).join(' ') })) : null);
+      player.known.length && !shown ? h('span', { class: 'known' }, t('known_cards', { cards: cardsText(player.known) })) : null);
   },
 
   mySeat(ctx, seat) {
@@ -193,7 +193,7 @@ export default {
     for (const meld of table.melds) {
       const layOff = legal.find((m) => m.type === 'lay_off' && m.meld === meld.id && sameSet(m.cards, selected));
       const cards = h('span', { class: 'meld-cards' }, meld.cards.map((c) => cardEl(c, { small: true })));
-      const label = t('meld_n', { n: meld.id + 1, cards: meld.cards.map(cardText).join(' ') });
+      const label = t('meld_n', { n: meld.id + 1, cards: cardsText(meld.cards) });
       let node;
       if (layOff) {
         node = h('button', { type: 'button', class: 'meld legal', 'data-meld': String(meld.id), 'data-focus': `meld-${meld.id}`, 'aria-label': t('lay_off_onto', { meld: label }) }, cards);
@@ -243,7 +243,7 @@ export default {
       node.dataset.focus = `hand-${card}`;
       return node;
     });
-    return h('div', { class: 'hand', 'aria-label': t('your_hand') }, cards);
+    return handRow(cards, t('your_hand'));
   },
 
   actions(ctx) {
@@ -300,7 +300,7 @@ export default {
     if (ctx.ui.taking) return t('rummy_prompt_give_up');
     if (selected.length && !legal.some((m) => (m.type === 'meld' || m.type === 'lay_off') && sameSet(m.cards, selected))) {
       if (!(selected.length === 1 && legal.some((m) => m.type === 'discard' && m.card === selected[0]))) {
-        return t('rummy_not_a_meld', { cards: selected.map(cardText).join(' ') });
+        return t('rummy_not_a_meld', { cards: cardsText(selected) });
       }
     }
     if (legal.some((m) => m.type === 'draw_stock') && legal.some((m) => m.type === 'take_discard' && !m.drop)) return t('rummy_prompt_draw');

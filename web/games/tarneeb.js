@@ -3,7 +3,7 @@
 
 import { t } from '../i18n.js';
 import { h } from '../ui.js';
-import { cardEl, backs, sortCards, cardText, SUITS } from '../cards.js';
+import { cardEl, backs, handRow, sortCards, cardText, SUITS } from '../cards.js';
 
 const DENOMINATIONS = ['C', 'D', 'H', 'S', 'NT'];
 
@@ -122,7 +122,7 @@ export default {
         table.phase !== 'bidding'
           ? h('span', { class: 'trump' }, ' · ', t('trump'), ': ', table.trump ? suitName(table.trump) : (table.contract.bid.suit === 'NT' ? t('no_trump') : '…'))
           : null)
-      : h('div', { class: 'contract' }, t('no_bid_yet'));
+      : null;
     const tricks = h('div', { class: 'tricks' },
       [0, 1].map((team) => h('span', { 'data-team': String(team) }, t('team_tricks', { n: team + 1, tricks: table.tricks_won[team] }))));
     // The trick in play; when it has just been won, that trick stays in view until the next card.
@@ -140,14 +140,14 @@ export default {
           winner ? h('span', { class: 'won-mark' }, t('won_trick')) : null));
       }
     }
-    const box = h('div', { class: 'tarneeb-center' }, contract, tricks, trick);
+    const box = h('div', { class: 'tarneeb-center' }, contract, table.phase === 'bidding' ? null : tricks, trick);
     if (table.phase === 'bidding' || !table.contract) box.append(this.auction(ctx));
     return box;
   },
 
   auction(ctx) {
     const table = ctx.table;
-    const list = h('ol', { class: 'auction', 'aria-label': t('auction') });
+    const list = h('ol', { class: 'auction', 'aria-label': t('auction'), tabindex: '0' });
     for (const record of table.auction) list.append(h('li', {}, `${ctx.seatName(record.seat)}: ${callText(record)}`));
     if (!table.auction.length) list.append(h('li', { class: 'empty' }, t('no_bid_yet')));
     return list;
@@ -157,13 +157,13 @@ export default {
     const table = ctx.table;
     const plays = ctx.legal.filter((m) => m.type === 'play');
     const trumpFirst = (cards) => sortCards(cards, true);
-    return h('div', { class: 'hand', 'aria-label': t('your_hand') }, trumpFirst(table.hand).map((card) => {
+    return handRow(trumpFirst(table.hand).map((card) => {
       const mv = plays.find((m) => m.card === card);
       if (!mv) return cardEl(card, { marks: ['inert', table.trump === card[1] ? 'trump' : ''] });
       const node = cardEl(card, { onPlay: () => ctx.act(mv), marks: ['legal', table.trump === card[1] ? 'trump' : ''] });
       node.dataset.focus = `hand-${card}`;
       return node;
-    }));
+    }), t('your_hand'));
   },
 
   actions(ctx) {
@@ -185,7 +185,9 @@ export default {
         const row = h('div', { class: 'bid-row' }, h('span', { class: 'level' }, String(level)));
         for (const suit of DENOMINATIONS) {
           const mv = bids.find((b) => b.tricks === level && b.suit === suit);
-          row.append(mv ? bidButton(ctx, mv, suitMark(suit), t('bid_n_suit', { n: level, suit: suitName(suit) })) : h('span', { class: 'bid-gap' }));
+          // (The label says what the button shows first: "NT", then what it means.)
+          const spoken = suit === 'NT' ? `${t('nt_short')} (${t('no_trump')})` : suitName(suit);
+          row.append(mv ? bidButton(ctx, mv, suitMark(suit), t('bid_n_suit', { n: level, suit: spoken })) : h('span', { class: 'bid-gap' }));
         }
         grid.append(row);
       }

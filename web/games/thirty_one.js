@@ -3,7 +3,7 @@
 
 import { t } from '../i18n.js';
 import { h } from '../ui.js';
-import { cardEl, backs, sortCards, cardText } from '../cards.js';
+import { cardEl, backs, handRow, sortCards, cardText, cardsText } from '../cards.js';
 
 const points = (value) => (value === null || value === undefined ? '—' : String(value / 2).replace('.5', '½'));
 
@@ -99,7 +99,7 @@ export default {
         : backs(player.cards),
       lives(player, table.config),
       table.knocker === seat ? h('span', { class: 'knocked', title: t('knocked') }, `⚑ ${t('knocked')}`) : null,
-      player.known.length && !shown ? h('span', { class: 'known' }, t('known_cards', { cards: player.known.map(cardText).join(' ') })) : null);
+      player.known.length && !shown ? h('span', { class: 'known' }, t('known_cards', { cards: cardsText(player.known) })) : null);
   },
 
   mySeat(ctx, seat) {
@@ -137,7 +137,7 @@ export default {
 
   hand(ctx) {
     const table = ctx.table;
-    return h('div', { class: 'hand', 'aria-label': t('your_hand') }, sortCards(table.hand, true).map((card) => {
+    return handRow(sortCards(table.hand, true).map((card) => {
       const mv = ctx.legal.find((m) => m.type === 'discard' && m.card === card);
       const taken = card === table.taken;
       if (!mv) {
@@ -149,7 +149,7 @@ export default {
       const node = cardEl(card, { onPlay: () => ctx.act(mv), marks: ['legal'], label: t('discard_card', { card: cardText(card) }) });
       node.dataset.focus = `hand-${card}`;
       return node;
-    }));
+    }), t('your_hand'));
   },
 
   actions(ctx) {
