@@ -156,6 +156,11 @@ export function handRow(cards, label) {
   row.setAttribute('aria-label', label);
   row.setAttribute('role', 'group');
   row.style.setProperty('--n', String(Math.max(1, cards.length)));
+  // Right to left, each card lies under the one before it, so that the index in its top-left
+  // corner stays in view however much they overlap (as a fan of real cards shows it).
+  if (document.documentElement.dir === 'rtl') {
+    cards.forEach((card, i) => card.style.setProperty('--z', String(cards.length - i)));
+  }
   row.append(...cards);
   return row;
 }

@@ -45,6 +45,10 @@ test('an admin filters the history, replays a Tarneeb game hand by hand, and rea
   const ids = await page.$$eval('table.history tbody tr', (rows) => rows.map((r) => Number(r.dataset.game)));
   assert.ok(ids.includes(tarneeb.id), `${ids}`);
   assert.ok(!ids.includes(basra.id));
+  // The winners are named: a Tarneeb side is its two partners.
+  const winners = await page.textContent(`table.history tr[data-game="${tarneeb.id}"] .winners`);
+  assert.doesNotMatch(winners, /side \d/);
+  assert.match(winners, / \+ /, `two partners: ${winners}`);
   await shot(page, 'admin-history');
 
   // The replay: from the first step, the next hand shows all four hands of thirteen cards.
@@ -127,6 +131,10 @@ test('an admin hides a chat message and mutes its author; the table takes it dow
   await page.click(`${row} [data-hide]`);
   await page.waitForSelector(`${row} [data-hide][disabled]`);
   await page.click(`${row} [data-mute]`);
+  // The row now says the author is muted, and offers only the way back.
+  await page.waitForSelector(`${row} [data-muted] [data-unmute]`);
+  assert.equal(await page.$(`${row} [data-mute]`), null);
+  assert.match(await page.textContent(`${row} [data-muted]`), /muted until/);
   await idle(page);
   await shot(page, 'admin-chat');
   // The table takes the message down without a reload, and the author may no longer speak.

@@ -67,6 +67,11 @@ test('two strangers meet through quick match, chat, play to the end and rematch;
     await page.fill('#player-name', names[n]);
     await page.check('#kind-basra');
     await page.fill('[data-option="target"]', '31');
+    // Quick match has no seats to choose: they are hidden once it is chosen.
+    assert.ok(await page.isVisible('#seat-1'));
+    await page.check('#mode-quick');
+    assert.ok(!(await page.isVisible('#seat-1')), 'the seats of a table are not offered for a quick match');
+    assert.ok(!(await page.isVisible('#create')));
   }
   const asked = Date.now();
   await Promise.all(pages.map((page) => page.click('#quick-match')));
@@ -138,6 +143,10 @@ test('two strangers meet through quick match, chat, play to the end and rematch;
   const next = pages.map((page) => Number(page.url().match(/#\/game\/(\d+)/)[1]));
   assert.equal(next[0], next[1], 'both went to the same rematch');
   await Promise.all(pages.map((page) => page.waitForSelector('.table[data-status="active"]')));
+  // The new table's log says which game it follows, not that one of them alone set it up.
+  const log = await omar.textContent('.log');
+  assert.match(log, new RegExp(`The rematch of table ${ids[0]}`));
+  assert.doesNotMatch(log, /set up the table/);
   // Every seat moved one place on.
   const seatAfter = await omar.$eval('.mine .seat', (el) => el.dataset.seat);
   assert.equal(Number(seatAfter), (Number(seatBefore) + 1) % 2);

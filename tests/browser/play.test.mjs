@@ -206,7 +206,8 @@ test('Basra classic44: a card with overlapping sums offers each capture, drawn w
   await page.click('.choices button.legal:has([data-card="6C"])');
   await idle(page);
   // The chosen cards left the floor; 5♣ and A♣ stayed (unless the computer took them since).
-  const log = await page.textContent('.log');
+  // (Card lists are isolated left to right with U+2066…U+2069, invisible; the text without them.)
+  const log = (await page.textContent('.log')).replace(/[\u2066-\u2069]/g, '');
   assert.match(log, /plays 9♦ and takes (3♣ 6♣|6♣ 3♣)/);
   assert.deepEqual(page.problems, []);
   await page.context().close();

@@ -1,0 +1,205 @@
+// The words and controls a player meets between the states the matrix walks: a taken name said
+// beside its field, a move being sent, the log retold on switching to Arabic, the chat held back
+// before the server would refuse, a guest never offered a rating, house rules in plain words,
+// no dead control, and a new table on a phone seen from its top.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  launch, player, idle, signedInGuest, apiCreate, uniqueName, createGame, BASE,
+} from './harness.mjs';
+import { Client } from './states.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const visible = (page) => page.evaluate(() => document.body.innerText.replace(/[\u2066-\u2069]/g, ''));
+
+test('a taken name is said beside its field, and the field takes the focus', async () => {
+  const name = uniqueName('Taken');
+  await Client.guest(name);
+  const page = await player(browser);
+  await page.goto(`${BASE}/#/new/basra/standard`);
+  await idle(page);
+  await page.fill('#player-name', name);
+  await page.click('#create');
+  await page.waitForSelector('#player-name-error:not([hidden])');
+  assert.match(await page.textContent('#player-name-error'), /taken/);
+  assert.equal(await page.getAttribute('#player-name', 'aria-invalid'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'player-name');
+  assert.equal(await page.$eval('#toast', (n) => n.classList.contains('shown')), false, 'not a toast far from the field');
+  // Typing clears it; another name goes through.
+  await page.fill('#player-name', uniqueName('Free'));
+  assert.equal(await page.isVisible('#player-name-error'), false);
+  await page.click('#create');
+  await page.waitForURL(/#\/game\/\d+/);
+  // (The one refusal was the name's; nothing else failed.)
+  assert.deepEqual(page.problems.filter((p) => !/status of 409/.test(p)), []);
+  await page.context().close();
+});
+
+test('a move being sent says so, never "Waiting for You"', async () => {
+  const page = await player(browser);
+  await createGame(page, { kind: 'basra', variant: 'standard', options: { target: 31 } });
+  // Hold the move's answer back a moment, as a slow network would.
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await page.route('**/api/v1/games/*/moves', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.click('.hand button.card.legal');
+  await page.waitForFunction(() => /Sending your move/.test(document.querySelector('.status-line').textContent));
+  assert.doesNotMatch(await page.textContent('.status-line'), /Waiting for You/);
+  release();
+  await page.waitForSelector('.status-line .your-turn, .table[data-status="hand_over"], .table[data-status="finished"]');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('switching to Arabic retells the whole log, card lists kept left to right', async () => {
+  const page = await player(browser);
+  await createGame(page, { kind: 'thirty_one', variant: 'classic' });
+  assert.match(await page.textContent('.log'), /set up the table/);
+  await page.click('#lang');
+  await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+  await idle(page);
+  const log = await page.textContent('.log');
+  assert.doesNotMatch(log, /set up the table|You are dealt|starts the discard pile/, 'entries from before the switch stay English');
+  assert.match(log, /جهّز الطاولة/);
+  // Each list of cards is isolated left to right inside the Arabic sentence: its first card is
+  // drawn to the left of its last (unisolated, the list would read backwards, 10♣ as ♣01).
+  assert.match(log, /\u2066[^\u2069]+\u2069/);
+  const order = await page.evaluate(() => {
+    const item = [...document.querySelectorAll('.log li')].find((li) => /\u2066\S+ .+\u2069/.test(li.textContent));
+    const node = [...item.childNodes].find((n) => n.nodeType === 3 && n.data.includes('\u2066'));
+    const x = (i) => {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      return range.getBoundingClientRect().left;
+    };
+    return { first: x(node.data.indexOf('\u2066') + 1), last: x(node.data.indexOf('\u2069') - 1), text: node.data };
+  });
+  assert.ok(order.first < order.last, `the list reads left to right: ${JSON.stringify(order)}`);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the chat holds back a message the server would refuse, and says for how long', async () => {
+  const page = await player(browser);
+  const token = await signedInGuest(page);
+  const game = await apiCreate(token, { kind: 'basra', seats: [{}, { bot: 'easy' }] });
+  await page.goto(`${BASE}/#/game/${game.id}`);
+  await idle(page);
+  const pace = await (await fetch(`${BASE}/api/v1/chat/presets`)).json();
+  for (let n = 0; n <= pace.burst; n++) {
+    await page.fill('#chat-input', `message ${n}`);
+    await page.press('#chat-input', 'Enter');
+    if (n < pace.burst) await page.waitForFunction((text) => [...document.querySelectorAll('.chat-text')].some((m) => m.textContent === text), `message ${n}`);
+  }
+  await page.waitForSelector('.chat-pace:not([hidden])');
+  assert.match(await page.textContent('.chat-pace'), /Not so fast/);
+  assert.equal(await page.$eval('#chat-input', (n) => n.value), `message ${pace.burst}`, 'what was typed is kept');
+  assert.deepEqual(page.problems, [], 'no refused request, no console error');
+  await page.context().close();
+});
+
+test('a guest is never offered a rating; a member sees which tables are rated', async () => {
+  const member = await player(browser);
+  const memberName = uniqueName('Member');
+  const response = await fetch(`${BASE}/api/v1/auth/register`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: memberName, password: 'a long passphrase' }),
+  });
+  const registered = await response.json();
+  await member.context().addInitScript(([tk, u]) => {
+    localStorage.setItem('cardroom.token', tk);
+    localStorage.setItem('cardroom.user', u);
+  }, [registered.token, JSON.stringify(registered.user)]);
+  const open = await apiCreate(registered.token, { kind: 'basra', seats: [{}, {}], visibility: 'public' });
+  const guest = await player(browser);
+  const guestToken = await signedInGuest(guest);
+  const guestTable = await apiCreate(guestToken, { kind: 'basra', seats: [{}, {}], visibility: 'public' });
+  const tag = (page, id) => page.textContent(`.open-table[data-game="${id}"] .rated-tag`);
+  for (const page of [member, guest]) {
+    await page.goto(`${BASE}/#/`);
+    await idle(page);
+    await page.waitForSelector(`.open-table[data-game="${guestTable.id}"]`);
+  }
+  assert.equal(await tag(member, open.id), 'Rated');
+  assert.equal(await tag(member, guestTable.id), 'Not rated', 'a table with a guest cannot be rated');
+  assert.equal(await tag(guest, open.id), 'Not rated (guests)');
+  // A guest's challenge form offers no rating either.
+  await guest.goto(`${BASE}/#/player/${encodeURIComponent(memberName)}`);
+  await idle(guest);
+  await guest.waitForSelector('.challenge-form');
+  assert.equal(await guest.$('#challenge-rated'), null, 'no Rated box for a guest');
+  assert.deepEqual([...member.problems, ...guest.problems], []);
+  await member.context().close();
+  await guest.context().close();
+});
+
+test('house rules are explained in the page\'s language; the move limit is not offered', async () => {
+  const page = await player(browser);
+  await page.goto(`${BASE}/#/new/basra/standard`);
+  await idle(page);
+  await page.check('#kind-basra');
+  assert.equal(await page.$('[data-option="move_cap"]'), null);
+  assert.ok(!(await page.isVisible('[data-option="partnerships"]')), 'partnerships only with four players');
+  await page.selectOption('#seat-count', '4');
+  assert.ok(await page.isVisible('[data-option="partnerships"]'));
+  const english = await visible(page);
+  assert.doesNotMatch(english, /seats 0\+2|false: each|Safety limit|safety limit/);
+  assert.match(english, /partners sit opposite/);
+  await page.click('#lang');
+  await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+  await idle(page);
+  await page.check('#kind-basra');
+  await page.selectOption('#seat-count', '4');
+  const arabic = await visible(page);
+  assert.doesNotMatch(arabic, /seats|partners|points|carried/, 'no English note in Arabic');
+  assert.match(arabic, /الشريكان متقابلين/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('"More" shows only when there are more games, and does something', async () => {
+  const page = await player(browser);
+  const token = await signedInGuest(page);
+  await apiCreate(token, { kind: 'basra', seats: [{}, { bot: 'easy' }] });
+  await page.goto(`${BASE}/#/`);
+  await idle(page);
+  await page.waitForSelector('.my-games .game-row');
+  assert.equal(await page.isVisible('.my-games .more'), false, 'one game: nothing more to show');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('on a phone, a new table is seen from its top, the hand and the turn in the first screen', async () => {
+  const page = await player(browser, { viewport: { width: 390, height: 844 } });
+  await page.goto(`${BASE}/#/new/rummy/standard`);
+  await idle(page);
+  await page.fill('#player-name', uniqueName('Phone'));
+  await page.check('#kind-rummy');
+  // The Create button is far down the form: the page is scrolled to reach it.
+  await page.click('#create');
+  await page.waitForURL(/#\/game\/\d+/);
+  await idle(page);
+  await page.waitForSelector('.hand');
+  assert.equal(await page.evaluate(() => window.scrollY), 0);
+  const boxes = await page.evaluate(() => ['.status-line', '.hand'].map((s) => {
+    const box = document.querySelector(s).getBoundingClientRect();
+    return { s, top: box.top, bottom: box.bottom, screen: window.innerHeight };
+  }));
+  for (const box of boxes) assert.ok(box.top >= 0 && box.bottom <= box.screen, `${box.s}: ${JSON.stringify(box)}`);
+  // Rummy's hand is one row; the selected card does not climb onto anything above it.
+  const tops = await page.$$eval('.hand > .card', (cards) => cards.map((c) => c.getBoundingClientRect().top));
+  assert.ok(Math.max(...tops) - Math.min(...tops) < 2, `one row: ${tops}`);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
