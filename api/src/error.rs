@@ -235,6 +235,17 @@ impl From<DbError> for ApiError {
                 "the account this token names no longer exists: sign in again".to_owned(),
             ),
             DbError::VersionConflict => ApiError::Internal("unhandled version conflict".to_owned()),
+            // The database's own guards against two requests at the same moment (named on
+            // PostgreSQL, described on SQLite).
+            DbError::Duplicate(what) if what.contains("seats") => ApiError::Conflict {
+                code: "already_seated",
+                detail: "you already have a seat at this game".to_owned(),
+            },
+            DbError::Duplicate(what) if what.contains("seeks") => ApiError::Conflict {
+                code: "already_seeking",
+                detail: "you are already waiting for a quick match: cancel that one first"
+                    .to_owned(),
+            },
             other => ApiError::Internal(other.to_string()),
         }
     }

@@ -19,6 +19,7 @@ mod operations;
 mod outage;
 mod playing;
 mod programs;
+mod races;
 mod ratings;
 mod recovery;
 mod replicas;

@@ -96,10 +96,7 @@ pub fn create(
     super::access::may_sit(conn, caller)?;
     let bot = cardroom_db::users::by_id(conn, caller.id)?.is_some_and(|u| u.bot);
     if seeks::open_of_user(conn, caller.id)?.is_some() {
-        return Err(ApiError::Conflict {
-            code: "already_seeking",
-            detail: "you are already waiting for a quick match: cancel that one first".to_owned(),
-        });
+        return Err(already_seeking());
     }
     let rating = cardroom_db::ratings::of_users(conn, &[caller.id], kind.name(), "people")?
         .first()
@@ -122,10 +119,23 @@ pub fn create(
             // A bot account plays bots unless it says otherwise; a person, only if they ask.
             with_bots: request.bots.unwrap_or(bot),
         },
-    )?;
+    )
+    // Another seek of theirs was written since the look above (two at the same moment): the
+    // database holds one open seek an account.
+    .map_err(|e| match e {
+        DbError::Duplicate(_) => already_seeking(),
+        other => other.into(),
+    })?;
     try_to_pair(conn, row.id, false, metrics)?;
     let row = seeks::get(conn, row.id)?.ok_or(DbError::NotFound)?;
     seek_out(&row)
+}
+
+fn already_seeking() -> ApiError {
+    ApiError::Conflict {
+        code: "already_seeking",
+        detail: "you are already waiting for a quick match: cancel that one first".to_owned(),
+    }
 }
 
 /// The caller's seek, or 404 (another's is none of theirs).
@@ -192,7 +202,10 @@ pub fn try_to_pair(
             if chosen.len() == wanted {
                 break;
             }
-            if suits(&seek, &candidate) && chosen.iter().all(|c| suits(c, &candidate)) {
+            // (One seat a person: never two seeks of one account at a table.)
+            let theirs = candidate.user_id == seek.user_id
+                || chosen.iter().any(|c| c.user_id == candidate.user_id);
+            if !theirs && suits(&seek, &candidate) && chosen.iter().all(|c| suits(c, &candidate)) {
                 chosen.push(candidate);
             }
         }

@@ -3,8 +3,8 @@
 use cardroom_core::{
     AnyEvent, AnyGame, Card, Events, GameKind, Options, Seat, Seed, Setup, Viewer,
 };
-use cardroom_db::AnyConnection;
 use cardroom_db::games::{self, Commit, GameRecord, LogEntry, NewGame, SeatChange, SeatRow};
+use cardroom_db::{AnyConnection, DbError};
 use rand::RngExt;
 use serde_json::json;
 
@@ -352,7 +352,15 @@ pub fn join(
                 leaving: None,
                 notices: Vec::new(),
             };
-            games::commit(conn, &change)?;
+            // (Someone else sat down meanwhile, or this person twice at once: look again.)
+            match games::commit(conn, &change) {
+                Ok(_) => {}
+                Err(DbError::VersionConflict) => {
+                    let current = games::version(conn, id)?.unwrap_or(0);
+                    return Err(ApiError::VersionConflict { current });
+                }
+                Err(other) => return Err(other.into()),
+            }
             view(conn, caller, id)
         }
     })
