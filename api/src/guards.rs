@@ -29,10 +29,14 @@ impl FromRequest for Caller {
     }
 }
 
-/// What [`check_api_tokens`] found of a request's personal API token: its caller, or none when
+/// What [`check_credentials`] found of a request's personal API token: its caller, or none when
 /// the token is unknown, revoked or malformed.
 #[derive(Clone, Debug)]
 struct TokenChecked(Option<Caller>);
+
+/// [`check_credentials`] found that the account a session token names does not exist.
+#[derive(Clone, Copy, Debug)]
+struct AccountGone;
 
 fn caller_of(req: &HttpRequest) -> Result<Caller, ApiError> {
     let state = req
@@ -45,31 +49,55 @@ fn caller_of(req: &HttpRequest) -> Result<Caller, ApiError> {
             .and_then(|checked| checked.0.clone())
             .ok_or_else(|| ApiError::Unauthorized("the token is invalid or revoked".to_owned()))?
     } else {
-        state.keys.verify(&bearer)?
+        let caller = state.keys.verify(&bearer)?;
+        if req.extensions().get::<AccountGone>().is_some() {
+            return Err(ApiError::Unauthorized(
+                "the account this token names no longer exists: sign in again".to_owned(),
+            ));
+        }
+        caller
     };
     state.presence.request(caller.id);
     Ok(caller)
 }
 
 /// Looks a personal API token up before the request's handler (and its extractors) run, so
-/// that a refused credential is refused before anything else is read, as a session token is
-/// (its check needs no database and happens in the extractor).
-pub async fn check_api_tokens(
+/// that a refused credential is refused before anything else is read; and the account of a
+/// valid session token (whose signature the extractor checks, with no database), the first time
+/// this process meets it: a token naming an account the database does not have is refused on
+/// every operation.
+pub async fn check_credentials(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let token = bearer(req.request())
-        .ok()
-        .filter(|b| b.starts_with(tokens::PREFIX));
+    let token = bearer(req.request()).ok();
     if let (Some(token), Some(state)) = (token, req.app_data::<web::Data<AppState>>().cloned()) {
-        match token_caller(&state, token).await {
-            Ok(caller) => {
-                req.extensions_mut().insert(TokenChecked(Some(caller)));
+        if token.starts_with(tokens::PREFIX) {
+            match token_caller(&state, token).await {
+                Ok(caller) => {
+                    req.extensions_mut().insert(TokenChecked(Some(caller)));
+                }
+                Err(ApiError::Unauthorized(_)) => {
+                    req.extensions_mut().insert(TokenChecked(None));
+                }
+                Err(other) => return Ok(req.error_response(other)),
             }
-            Err(ApiError::Unauthorized(_)) => {
-                req.extensions_mut().insert(TokenChecked(None));
+        } else if let Ok(caller) = state.keys.verify(&token)
+            && !state.known_accounts.contains(caller.id)
+        {
+            let id = caller.id;
+            match run(&state, move |conn, _| {
+                Ok(cardroom_db::users::by_id(conn, id)?)
+            })
+            .await
+            {
+                Ok(Some(_)) => state.known_accounts.insert(id),
+                Ok(None) => {
+                    req.extensions_mut().insert(AccountGone);
+                }
+                // (The database cannot say now: the request goes on and meets it itself.)
+                Err(_) => {}
             }
-            Err(other) => return Ok(req.error_response(other)),
         }
     }
     Ok(next.call(req).await?.map_into_boxed_body())

@@ -207,6 +207,7 @@ impl Application {
             ),
             passwords: std::sync::Arc::new(Passwords::for_this_machine()),
             presence: std::sync::Arc::default(),
+            known_accounts: crate::state::KnownAccounts::default(),
             settings: settings.clone(),
         });
         crate::presence::set_window(settings.presence_window);
@@ -267,7 +268,7 @@ impl Application {
                 )
                 .default_service(web::to(fallback))
                 .wrap(actix_web::middleware::from_fn(
-                    crate::guards::check_api_tokens,
+                    crate::guards::check_credentials,
                 ))
                 .wrap(actix_web::middleware::from_fn(crate::guards::limit_writes))
                 .wrap_fn(move |req, srv| {
@@ -397,7 +398,10 @@ async fn cors_refusals(
         .headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|t| t.as_bytes().starts_with(b"application/problem+json"));
-    if preflight && response.status().is_client_error() && !problem {
+    // (Without any origin configured the preflight reaches no route, which would answer 405:
+    // that is a refusal too, and said as one.)
+    let refused_already = problem && response.status() == actix_web::http::StatusCode::FORBIDDEN;
+    if preflight && response.status().is_client_error() && !refused_already {
         let refusal = ApiError::Denied {
             code: "cors_refused",
             detail: "this cross-origin request is not allowed: its origin, method or headers are \

@@ -26,4 +26,36 @@ pub struct AppState {
     pub passwords: std::sync::Arc<crate::passwords::Passwords>,
     /// Who this process saw: people following games and making requests.
     pub presence: std::sync::Arc<crate::presence::Presence>,
+    /// Accounts a session token named that the database has (checked once a process).
+    pub known_accounts: KnownAccounts,
+}
+
+/// The accounts this process has found in the database, so that a session token (checked by
+/// its signature alone) is looked up once, not on every request: a token whose account does not
+/// exist — the database was replaced under the same secret — is refused. Accounts are never
+/// deleted, so what was found stays true; the set is emptied when it grows large.
+#[derive(Debug, Default)]
+pub struct KnownAccounts(std::sync::Mutex<std::collections::HashSet<i64>>);
+
+impl KnownAccounts {
+    /// At most this many ids are kept (a few MiB).
+    const MOST: usize = 200_000;
+
+    pub fn contains(&self, id: i64) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .contains(&id)
+    }
+
+    pub fn insert(&self, id: i64) {
+        let mut known = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if known.len() >= Self::MOST {
+            known.clear();
+        }
+        known.insert(id);
+    }
 }

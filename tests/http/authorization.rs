@@ -1,5 +1,6 @@
 //! The authorization matrix: every endpoint, called by nobody, by a player seated at the game,
-//! by a player who is not, by an admin, and with a forged token — each gets exactly the answer
+//! by a player who is not, by an admin, with a forged token, and with a token of an account the
+//! database does not have — each gets exactly the answer
 //! the policy says, and a refusal never changes the game.
 
 use serde_json::{Value, json};
@@ -15,14 +16,17 @@ enum Role {
     Stranger,
     Admin,
     Forged,
+    /// A well-signed token whose account this database does not have.
+    Gone,
 }
 
-const ROLES: [Role; 5] = [
+const ROLES: [Role; 6] = [
     Role::Anonymous,
     Role::Seated,
     Role::Stranger,
     Role::Admin,
     Role::Forged,
+    Role::Gone,
 ];
 
 /// What a role gets: a success status, or a problem's status and code.
@@ -40,7 +44,7 @@ const FORBIDDEN: Answer = Problem(403, "forbidden");
 /// The policy for an endpoint that only the game's seated players may use.
 fn seated_only(seated: Answer) -> impl Fn(Role) -> Answer {
     move |role| match role {
-        Role::Anonymous | Role::Forged => UNAUTHORIZED,
+        Role::Anonymous | Role::Forged | Role::Gone => UNAUTHORIZED,
         Role::Seated => seated,
         Role::Stranger | Role::Admin => FORBIDDEN,
     }
@@ -49,7 +53,7 @@ fn seated_only(seated: Answer) -> impl Fn(Role) -> Answer {
 /// Any signed-in account.
 fn signed_in(answer: Answer) -> impl Fn(Role) -> Answer {
     move |role| match role {
-        Role::Anonymous | Role::Forged => UNAUTHORIZED,
+        Role::Anonymous | Role::Forged | Role::Gone => UNAUTHORIZED,
         _ => answer,
     }
 }
@@ -57,7 +61,7 @@ fn signed_in(answer: Answer) -> impl Fn(Role) -> Answer {
 /// Admins only.
 fn admins_only(role: Role) -> Answer {
     match role {
-        Role::Anonymous | Role::Forged => UNAUTHORIZED,
+        Role::Anonymous | Role::Forged | Role::Gone => UNAUTHORIZED,
         Role::Seated | Role::Stranger => FORBIDDEN,
         Role::Admin => Ok(200),
     }
@@ -79,6 +83,17 @@ fn the_authorization_matrix_holds_for_every_endpoint(backend: Backend) {
         parts[2] = parts[2].chars().rev().collect();
         parts.join(".")
     };
+    // Signed with the same secret by a server on another database, for an account this one
+    // never had (the database was replaced, say).
+    let gone = {
+        let elsewhere = Server::start(backend);
+        // (Twenty accounts there: the last one's id is beyond every account here.)
+        let mut ghost = elsewhere.guest("ghost");
+        for n in 0..20 {
+            ghost = elsewhere.guest(&format!("ghost{n}"));
+        }
+        ghost.token
+    };
     let token = |role: Role| -> Option<String> {
         match role {
             Role::Anonymous => None,
@@ -86,6 +101,7 @@ fn the_authorization_matrix_holds_for_every_endpoint(backend: Backend) {
             Role::Stranger => Some(stranger.token.clone()),
             Role::Admin => Some(admin.clone()),
             Role::Forged => Some(forged.clone()),
+            Role::Gone => Some(gone.clone()),
         }
     };
     let (id, view) = server.create(
@@ -115,7 +131,7 @@ fn the_authorization_matrix_holds_for_every_endpoint(backend: Backend) {
             // Players and admins; the game is not finished yet.
             format!("{game}/export"),
             Box::new(|role| match role {
-                Role::Anonymous | Role::Forged => UNAUTHORIZED,
+                Role::Anonymous | Role::Forged | Role::Gone => UNAUTHORIZED,
                 Role::Stranger => FORBIDDEN,
                 Role::Seated | Role::Admin => Problem(409, "game_not_finished"),
             }),
@@ -205,7 +221,7 @@ fn the_authorization_matrix_holds_for_every_endpoint(backend: Backend) {
         (
             "PUT",
             Box::new(|role| match role {
-                Role::Anonymous | Role::Forged => UNAUTHORIZED,
+                Role::Anonymous | Role::Forged | Role::Gone => UNAUTHORIZED,
                 Role::Stranger => Problem(409, "self_mute"),
                 Role::Seated | Role::Admin => Ok(200),
             }),
@@ -213,7 +229,7 @@ fn the_authorization_matrix_holds_for_every_endpoint(backend: Backend) {
         (
             "DELETE",
             Box::new(|role| match role {
-                Role::Anonymous | Role::Forged => UNAUTHORIZED,
+                Role::Anonymous | Role::Forged | Role::Gone => UNAUTHORIZED,
                 Role::Stranger => Problem(404, "not_found"),
                 Role::Seated | Role::Admin => Ok(200),
             }),
@@ -251,7 +267,13 @@ fn the_authorization_matrix_holds_for_every_endpoint(backend: Backend) {
 
     // Resigning ends the game: last, and only the seated player may.
     let resign = format!("{game}/resign");
-    for role in [Role::Anonymous, Role::Forged, Role::Stranger, Role::Admin] {
+    for role in [
+        Role::Anonymous,
+        Role::Forged,
+        Role::Gone,
+        Role::Stranger,
+        Role::Admin,
+    ] {
         let reply = server.post(&resign, token(role).as_deref(), &json!({}));
         check(
             &format!("POST {resign}"),

@@ -123,6 +123,7 @@ fn tokens_are_for_registered_accounts_with_sound_descriptions_and_scopes(backend
         json!({"description": "", "scopes": ["read"]}),
         json!({"description": "   ", "scopes": ["read"]}),
         json!({"description": "a\nb", "scopes": ["read"]}),
+        json!({"description": "my bot \u{202E}tob ym", "scopes": ["read"]}),
         json!({"description": "x".repeat(101), "scopes": ["read"]}),
         json!({"description": "x", "scopes": []}),
         json!({"description": "x", "scopes": ["everything"]}),
@@ -544,6 +545,15 @@ fn pages_of_the_configured_origins_may_call_the_api(backend: Backend) {
     let read = plain.get_with("/api/v1/games/kinds", &[("Origin", "https://bots.example")]);
     assert_eq!(read.status, 200);
     assert_eq!(read.header("access-control-allow-origin"), None);
+    // And a preflight there is refused as documented (it reached no route: it was a 405).
+    let refused = plain.options(
+        "/api/v1/games",
+        &[
+            ("Origin", "https://bots.example"),
+            ("Access-Control-Request-Method", "POST"),
+        ],
+    );
+    refused.assert_problem(403, "cors_refused");
 }
 
 on_both_backends!(
