@@ -78,6 +78,47 @@ pub fn text<'a>(field: &str, value: &'a str) -> Result<&'a str, ApiError> {
     Ok(value)
 }
 
+/// The first character of `text` that could make it show other than it reads: a bidirectional
+/// control (an override such as U+202E reverses what follows it, an isolate or mark moves it),
+/// a line or paragraph separator, an invisible character (zero-width space, word joiner, byte
+/// order mark, soft hyphen), or a zero-width joiner or non-joiner anywhere but between two
+/// visible characters (between letters they shape Arabic and Persian words and join emoji;
+/// alone at an end, or beside a space, they only hide).
+pub fn spoofing_char(text: &str) -> Option<char> {
+    const ALWAYS: &[char] = &[
+        '\u{061C}', '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}',
+        '\u{202E}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}', '\u{2028}', '\u{2029}',
+        '\u{200B}', '\u{2060}', '\u{2061}', '\u{2062}', '\u{2063}', '\u{2064}', '\u{FEFF}',
+        '\u{00AD}', '\u{180E}',
+    ];
+    let chars: Vec<char> = text.chars().collect();
+    let visible = |c: Option<&char>| {
+        c.is_some_and(|c| {
+            !c.is_whitespace() && !ALWAYS.contains(c) && !matches!(c, '\u{200C}' | '\u{200D}')
+        })
+    };
+    chars.iter().enumerate().find_map(|(i, &c)| {
+        if ALWAYS.contains(&c) {
+            return Some(c);
+        }
+        let joiner = matches!(c, '\u{200C}' | '\u{200D}');
+        let between = i > 0 && visible(chars.get(i - 1)) && visible(chars.get(i + 1));
+        (joiner && !between).then_some(c)
+    })
+}
+
+/// `value` of the free-text field `field`, refused if it holds a character that could make it
+/// show other than it reads (see [`spoofing_char`]).
+pub fn plain_text<'a>(field: &str, value: &'a str) -> Result<&'a str, ApiError> {
+    match spoofing_char(value) {
+        None => Ok(value),
+        Some(c) => Err(ApiError::Invalid(format!(
+            "{field} may not hold bidirectional or invisible formatting characters (U+{:04X})",
+            u32::from(c)
+        ))),
+    }
+}
+
 /// The years a date may name: PostgreSQL's dates and timestamps reach further back and forward
 /// than chrono's in some directions and less in others, so dates are held to the common
 /// calendar years of RFC 3339's full-date (0000 to 9999), which both hold.
@@ -106,6 +147,34 @@ pub fn day(field: &str, value: &str) -> Result<NaiveDate, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_that_would_show_other_than_it_reads_is_found() {
+        for fine in [
+            "good luck",
+            "بالتوفيق يا صديقي",
+            "می\u{200C}خواهم",
+            "👩\u{200D}💻 thinking",
+            "10♣ wins",
+        ] {
+            assert_eq!(spoofing_char(fine), None, "{fine:?}");
+        }
+        for (bad, c) in [
+            ("gg \u{202E}won I", '\u{202E}'),
+            ("\u{2066}isolated\u{2069}", '\u{2066}'),
+            ("two\u{2028}lines", '\u{2028}'),
+            ("amira\u{200B}", '\u{200B}'),
+            ("\u{200D}hidden", '\u{200D}'),
+            ("end\u{200C}", '\u{200C}'),
+            ("a \u{200D} b", '\u{200D}'),
+            ("mark\u{200F}ed", '\u{200F}'),
+            ("\u{FEFF}bom", '\u{FEFF}'),
+        ] {
+            assert_eq!(spoofing_char(bad), Some(c), "{bad:?}");
+        }
+        assert!(plain_text("text", "fine").is_ok());
+        assert!(plain_text("text", "x\u{202E}y").is_err());
+    }
 
     #[test]
     fn days_are_held_to_years_one_to_9999_in_one_spelling() {

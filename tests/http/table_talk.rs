@@ -164,6 +164,13 @@ fn hostile_chat_is_refused_or_kept_as_plain_text(backend: Backend) {
         json!({"text": "nul\u{0}"}),
         json!({"text": "bell\u{7}"}),
         json!({"text": "next line\u{85}"}),
+        // Text that would show other than it reads: an override reversing what follows, an
+        // isolate, a line separator, an invisible space, a joiner hiding at the end.
+        json!({"text": "I lost \u{202E}niw I"}),
+        json!({"text": "\u{2067}isolated\u{2069}"}),
+        json!({"text": "two\u{2028}lines"}),
+        json!({"text": "gg\u{200B}"}),
+        json!({"text": "gg\u{200D}"}),
         json!({"preset": "insult"}),
         json!({"text": "hi", "preset": "hello"}),
         json!({"text": "hi", "color": "red"}),

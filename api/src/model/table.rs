@@ -46,12 +46,15 @@ pub enum ChatRequest {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"text": "good luck all"}))]
 pub struct ChatText {
-    /// 1–280 characters with at least one that is not a space, no control characters;
-    /// surrounding spaces are trimmed. Shown as text, never as markup.
+    /// 1–280 characters with at least one that is not a space, no control characters and
+    /// nothing that would make it show other than it reads (bidirectional controls such as
+    /// U+202E, isolates, line separators, invisible spaces, a zero-width joiner or non-joiner
+    /// anywhere but between two visible characters); surrounding spaces are trimmed. Shown as
+    /// text, never as markup.
     #[schema(
         min_length = 1,
         max_length = 280,
-        pattern = r"^[^\u0000-\u001f\u007f-\u009f]*[^\s\u0000-\u001f\u007f-\u009f][^\u0000-\u001f\u007f-\u009f]*$"
+        pattern = r"^[^\S\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]*[^\s\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u200c\u200d](?:[\u200c\u200d]?[^\s\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u200c\u200d])*(?:[^\S\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+[^\s\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u200c\u200d](?:[\u200c\u200d]?[^\s\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u200c\u200d])*)*[^\S\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]*$"
     )]
     pub text: String,
     /// The caller's own room (players write in `players`, spectators in `spectators`); the

@@ -112,13 +112,15 @@ fn names(rooms: &[Room]) -> Vec<&'static str> {
     rooms.iter().map(|r| r.name()).collect()
 }
 
-/// A typed message as stored: trimmed, 1–280 characters, no control characters.
+/// A typed message as stored: trimmed, 1–280 characters, no control characters, nothing that
+/// would make it show other than it reads (a right-to-left override, an isolate, …).
 fn checked_text(text: &str) -> Result<String, ApiError> {
     if text.chars().any(char::is_control) {
         return Err(ApiError::Invalid(
             "a message may not hold control characters (line breaks, tabs, NUL, …)".to_owned(),
         ));
     }
+    crate::input::plain_text("text", text)?;
     if text.chars().count() > MAX_CHARS {
         return Err(ApiError::Invalid(format!(
             "a message is at most {MAX_CHARS} characters"

@@ -19,11 +19,12 @@ pub const MAX_TOKENS: usize = 50;
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"description": "my Tarneeb bot", "scopes": ["play", "challenge", "read"]}))]
 pub struct NewTokenRequest {
-    /// What the token is for, 1–100 characters (no control characters).
+    /// What the token is for, 1–100 characters (no control characters, nor bidirectional or
+    /// invisible formatting ones, as in a chat message).
     #[schema(
         min_length = 1,
         max_length = 100,
-        pattern = r"^[^\u0000-\u001f\u007f-\u009f]*[^\s\u0000-\u001f\u007f-\u009f][^\u0000-\u001f\u007f-\u009f]*$"
+        pattern = r"^[^\S\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]*[^\s\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u200c\u200d](?:[\u200c\u200d]?[^\s\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u200c\u200d])*(?:[^\S\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+[^\s\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u200c\u200d](?:[\u200c\u200d]?[^\s\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u200c\u200d])*)*[^\S\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]*$"
     )]
     pub description: String,
     /// What it may do (at least one; `admin` for admins only).
@@ -104,6 +105,7 @@ pub fn create(
                 .to_owned(),
         ));
     }
+    crate::input::plain_text("description", description)?;
     if request.scopes.is_empty() {
         return Err(ApiError::Invalid(
             "a token needs at least one scope".to_owned(),
