@@ -97,7 +97,9 @@ def play(api, game_id):
         if view["status"] in ("finished", "abandoned", "waiting"):
             return view["status"]
         if view["status"] == "hand_over":
-            api.request("POST", "/games/%d/deal" % game_id, {})
+            # Everyone at the table is asked to deal: with the version it saw the hand over at,
+            # a hand another player dealt first is no error.
+            api.request("POST", "/games/%d/deal" % game_id, {"expected_version": view["version"]})
             continue
         if view["to_act"] != me or not view["legal_moves"]:
             return view["status"]  # someone else's turn: the stream will say when it is ours

@@ -38,7 +38,7 @@ def play(client, kind, variant, seats, options, view_class, move_prefix):
         if view.status == "finished":
             return game_id, moves
         if view.status == "hand_over":
-            deal.sync(game_id, client=client)
+            deal.sync(game_id, client=client, body=models.DealRequest(expected_version=view.version))
             continue
         move = view.legal_moves[0]
         assert type(move).__name__.startswith(move_prefix), type(move).__name__

@@ -94,7 +94,9 @@ export const lobby = (kind) => request('GET', kind ? `/lobby?kind=${encodeURICom
 export const getGame = (id) => request('GET', `/games/${id}`);
 export const myGames = (page = 1) => request('GET', `/games?mine=true&page=${page}`);
 export const scoreSheet = (id) => request('GET', `/games/${id}/score`);
-export const deal = (id) => request('POST', `/games/${id}/deal`);
+/** Deals the next hand of the hand over at `version`: a hand another player dealt first answers
+ * as a success (the game as it is now), not as a refusal. */
+export const deal = (id, version) => request('POST', `/games/${id}/deal`, version === undefined ? undefined : { expected_version: version });
 export const resign = (id) => request('POST', `/games/${id}/resign`);
 export const reclaim = (id) => request('POST', `/games/${id}/reclaim`);
 export const profile = (name) => request('GET', `/players/${encodeURIComponent(name)}`);

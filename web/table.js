@@ -377,7 +377,7 @@ class Table {
   }
 
   dealNext() {
-    return this.tableAction(() => api.deal(this.id));
+    return this.tableAction(() => api.deal(this.id, this.view.version));
   }
 
   reclaim() {

@@ -58,6 +58,9 @@ pub enum ApiError {
     /// A body that is not JSON, or JSON of the wrong shape.
     #[error("{0}")]
     BadRequest(String),
+    /// A request the server cannot read, with its own code (400, such as `invalid_cursor`).
+    #[error("{detail}")]
+    Malformed { code: &'static str, detail: String },
     /// Well-formed input with a value the rules do not allow (unknown card, bad option, …).
     #[error("{0}")]
     Invalid(String),
@@ -116,7 +119,7 @@ impl ApiError {
             ApiError::NotYourTurn(_) => "not_your_turn",
             ApiError::VersionConflict { .. } => "version_conflict",
             ApiError::GameOver(_) => "game_over",
-            ApiError::Conflict { code, .. } => code,
+            ApiError::Conflict { code, .. } | ApiError::Malformed { code, .. } => code,
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::Unavailable => "unavailable",
@@ -132,6 +135,7 @@ impl ApiError {
             ApiError::Forbidden(_) | ApiError::Denied { .. } => "Forbidden",
             ApiError::NotFound(_) => "Not found",
             ApiError::BadRequest(_) | ApiError::Invalid(_) => "Validation failed",
+            ApiError::Malformed { .. } => "Bad request",
             ApiError::IllegalMove { .. } => "Illegal move",
             ApiError::NotYourTurn(_) => "Not your turn",
             ApiError::VersionConflict { .. } => "Version conflict",
@@ -180,7 +184,7 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) | ApiError::Denied { .. } => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadRequest(_) | ApiError::Malformed { .. } => StatusCode::BAD_REQUEST,
             ApiError::Invalid(_) | ApiError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::NotYourTurn(_)
             | ApiError::VersionConflict { .. }

@@ -119,6 +119,14 @@ pub fn newest(conn: &mut AnyConnection, user_id: i64) -> Result<i64, DbError> {
     Ok(newest.unwrap_or(0))
 }
 
+/// The newest event of any account (0: none kept): no stream can resume after a later one.
+pub fn newest_of_all(conn: &mut AnyConnection) -> Result<i64, DbError> {
+    let newest: Option<i64> = account_events::table
+        .select(diesel::dsl::max(account_events::id))
+        .first(conn)?;
+    Ok(newest.unwrap_or(0))
+}
+
 /// Forgets events older than `before`; how many went.
 pub fn forget_before(conn: &mut AnyConnection, before: NaiveDateTime) -> Result<usize, DbError> {
     diesel::delete(account_events::table.filter(account_events::created_at.lt(before)))

@@ -9,6 +9,7 @@ mod accounts;
 mod admin;
 mod authorization;
 mod challenges;
+mod contract;
 mod errors;
 mod export;
 mod fairness;

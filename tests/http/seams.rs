@@ -223,11 +223,9 @@ fn a_rematch_says_which_game_it_follows(backend: Backend) {
     let host = server.guest("host");
     let guest = server.guest("guest");
     let (id, created) = server.create(&host, json!({"kind": "basra", "seats": [{}, {}]}));
-    assert!(
-        created["view"]["recent_events"][0]["event"]
-            .get("rematch_of")
-            .is_none()
-    );
+    let first = &created["recent_events"][0]["event"];
+    assert_eq!(first["type"], "created", "{created}");
+    assert!(first.get("rematch_of").is_none(), "{first}");
     let code = created["invite_code"].as_str().unwrap().to_owned();
     let join = server.post(
         &format!("/api/v1/games/{id}/join"),

@@ -22,7 +22,11 @@ pub enum Action {
         mv: Value,
         idempotency: Option<(String, String)>,
     },
-    Deal,
+    /// Deal the next hand; with the version the caller saw the hand over at, a hand someone
+    /// else dealt since is no failure.
+    Deal {
+        expected_version: Option<i64>,
+    },
     Resign,
     Reclaim,
 }
@@ -76,9 +80,31 @@ pub fn act(
                 (Err(error), None) => Err(error),
             }
         }
-        Action::Deal => with_retries(metrics, || {
+        Action::Deal { expected_version } => with_retries(metrics, || {
             let loaded = load(conn, id)?;
             let seat = loaded.require_seat(caller)?;
+            if let Some(expected) = expected_version {
+                match loaded.version().cmp(&expected) {
+                    std::cmp::Ordering::Less => {
+                        return Err(ApiError::VersionConflict {
+                            current: loaded.version(),
+                        });
+                    }
+                    // The hand the caller was asked to deal was dealt (by another player, or a
+                    // timer) since it saw it over: what it wanted is done; the game as it is.
+                    std::cmp::Ordering::Greater => {
+                        let next = games::log_after(conn, id, expected, 1)?;
+                        if next.first().is_some_and(|entry| entry.action == "deal") {
+                            let view = view(conn, caller, id)?;
+                            return action_body(&[], &view).map(|body| (200, body));
+                        }
+                        return Err(ApiError::VersionConflict {
+                            current: loaded.version(),
+                        });
+                    }
+                    std::cmp::Ordering::Equal => {}
+                }
+            }
             let mut game = loaded.started()?.clone();
             let mut changes = Changes::new(Some(&game));
             let events = game.deal_next().map_err(|e| match e {

@@ -96,14 +96,19 @@ async fn act(
     Ok(json_body(status, body))
 }
 
-/// Deal the next hand when a hand is over (any seated player).
+/// Deal the next hand when a hand is over (any seated player). Every person at the table is
+/// asked (`your_turn` with `action: deal`); send that event's `version` as `expected_version`
+/// and a hand another player dealt first answers 200 with the game as it is now and no events,
+/// rather than `409 hand_not_over`. The body may be left out.
 #[utoipa::path(
     tag = "games",
     params(("id" = i64, Path, description = "The game")),
+    request_body(content = Option<DealRequest>, content_type = "application/json"),
     responses(
         (status = 200, body = ActionResponse),
         (status = 403, body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`hand_not_over`, `game_over`, `waiting_for_players`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`hand_not_over`, `version_conflict` (an `expected_version` the game has not reached, or one after which something other than a deal happened), `game_over`, `waiting_for_players`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`validation_failed`: a body that is not a DealRequest", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -112,8 +117,38 @@ pub async fn deal(
     state: web::Data<AppState>,
     Playing(caller): Playing,
     id: web::Path<GameId>,
+    body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    act(state, caller, id.into_inner().0, Action::Deal).await
+    let request: DealRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        DealRequest::default()
+    } else {
+        let value: serde_json::Value = serde_json::from_slice(&body)
+            .map_err(|e| ApiError::BadRequest(format!("the body is not JSON: {e}")))?;
+        if !value.is_object() {
+            return Err(ApiError::Invalid(
+                "the body must be a JSON object".to_owned(),
+            ));
+        }
+        serde_json::from_value(value).map_err(|e| ApiError::Invalid(e.to_string()))?
+    };
+    if request.expected_version.is_some_and(|v| v < 0) {
+        return Err(ApiError::Invalid(
+            "expected_version is a version, 0 or more".to_owned(),
+        ));
+    }
+    let action = Action::Deal {
+        expected_version: request.expected_version,
+    };
+    act(state, caller, id.into_inner().0, action).await
+}
+
+/// `POST /games/{id}/deal`'s body, which may be left out.
+#[derive(Debug, Default, serde::Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DealRequest {
+    /// The version the caller saw the hand over at (its `your_turn` event's `version`).
+    #[schema(minimum = 0)]
+    pub expected_version: Option<i64>,
 }
 
 /// Leave the game: with two sides the caller's side loses; with more, a computer player takes

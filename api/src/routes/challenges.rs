@@ -203,6 +203,8 @@ pub struct StreamQuery {
             (String = "text/event-stream"),
             (String = "application/x-ndjson"),
         )),
+        (status = 400, description = "`invalid_cursor`: a Last-Event-ID that is not an event id", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`cursor_ahead`: `after` or Last-Event-ID is later than any event sent", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`too_many_streams`: the account's limit on this server", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`too_many_streams`: this server's limit", body = Problem, content_type = "application/problem+json"),
@@ -216,16 +218,37 @@ pub async fn account_stream(
     query: web::Query<StreamQuery>,
     req: HttpRequest,
 ) -> Result<Either<impl actix_web::Responder, HttpResponse>, ApiError> {
-    let last_event = req
-        .headers()
-        .get("Last-Event-ID")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<i64>().ok());
+    let last_event = match req.headers().get("Last-Event-ID") {
+        None => None,
+        Some(value) => Some(
+            value
+                .to_str()
+                .ok()
+                .and_then(|v| v.trim().parse::<i64>().ok())
+                .filter(|&id| id >= 0)
+                .ok_or_else(|| {
+                    super::params::invalid_cursor("Last-Event-ID is an event id, 0 or more")
+                })?,
+        ),
+    };
     let after = query.into_inner().after.or(last_event);
     if after.is_some_and(|a| a < 0) {
         return Err(ApiError::Invalid(
             "after is an event id, 0 or more".to_owned(),
         ));
+    }
+    // A resumption after an event that was never sent would wait for ever: refused.
+    if let Some(after) = after.filter(|&a| a > 0) {
+        let newest = run(&state, |conn, _| {
+            Ok(cardroom_db::account_events::newest_of_all(conn)?)
+        })
+        .await?;
+        if after > newest {
+            return Err(super::params::cursor_ahead(format!(
+                "there is no event {after} yet (the newest is {newest}): resume after an id \
+                 this stream sent, or start afresh without one"
+            )));
+        }
     }
     let format = if super::params::wants_stream(&req) {
         StreamFormat::Sse

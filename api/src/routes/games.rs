@@ -296,7 +296,9 @@ fn known_presence(
             (EventsResponse = "application/json"),
             (String = "text/event-stream"),
         )),
+        (status = 400, description = "`invalid_cursor`: a Last-Event-ID that is not an id the stream sends", body = Problem, content_type = "application/problem+json"),
         (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`cursor_ahead`: `after` or Last-Event-ID is a version the game has not reached", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`too_many_streams`: the account's limit of open streams on this server (`CARDROOM_MAX_STREAMS_PER_ACCOUNT`); see Retry-After", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`too_many_streams`: this server's stream limit", body = Problem, content_type = "application/problem+json"),
     ),
@@ -311,11 +313,22 @@ pub async fn events(
     req: HttpRequest,
 ) -> Result<Either<impl actix_web::Responder, HttpResponse>, ApiError> {
     let id = id.into_inner().0;
-    let last_event = req
-        .headers()
-        .get("Last-Event-ID")
-        .and_then(|v| v.to_str().ok())
-        .and_then(crate::streams::parse_event_id);
+    let last_event = match req.headers().get("Last-Event-ID") {
+        None => None,
+        Some(value) => Some(
+            value
+                .to_str()
+                .ok()
+                .and_then(crate::streams::parse_event_id)
+                .filter(|&(v, c)| v >= 0 && c.is_none_or(|c| c >= 0))
+                .ok_or_else(|| {
+                    super::params::invalid_cursor(
+                        "Last-Event-ID is an id this stream sent: a version, or a version, `:` \
+                         and a chat cursor",
+                    )
+                })?,
+        ),
+    };
     let after = query.after.or(last_event.map(|(v, _)| v)).unwrap_or(0);
     if after < 0 {
         return Err(ApiError::Invalid(
@@ -340,10 +353,18 @@ pub async fn events(
     };
     let known = known_presence(query.known_connected.as_deref(), query.known_spectators)?;
     let reader = caller.clone();
-    let viewer = run(&state, move |conn, _| {
-        play::authorize_reader(conn, &reader, id)
+    let (viewer, version) = run(&state, move |conn, _| {
+        let viewer = play::authorize_reader(conn, &reader, id)?;
+        Ok((viewer, cardroom_db::games::version(conn, id)?.unwrap_or(0)))
     })
     .await?;
+    // A resumption after a version that never was would wait for ever: refused.
+    if after > version {
+        return Err(super::params::cursor_ahead(format!(
+            "the game is at version {version}, not yet {after}: resume after a version it \
+             sent, or from 0"
+        )));
+    }
     if wants_stream(&req) {
         let chat = chat_after.map_or(play::ChatWanted::Latest, play::ChatWanted::After);
         // `X-Accel-Buffering: no` tells a proxy such as nginx to pass events on at once.

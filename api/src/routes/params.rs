@@ -5,6 +5,8 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse};
 use serde::Deserialize;
 
+use crate::error::ApiError;
+
 /// A game's id in a path: digits only (a sign, a space or a fraction names no game).
 #[derive(Clone, Copy, Debug)]
 pub struct GameId(pub i64);
@@ -28,6 +30,23 @@ pub(super) fn json_body(status: u16, body: String) -> HttpResponse {
 }
 
 /// Whether the request asks for Server-Sent Events.
+/// A resumption point that cannot be read (400 `invalid_cursor`).
+pub(super) fn invalid_cursor(detail: &str) -> ApiError {
+    ApiError::Malformed {
+        code: "invalid_cursor",
+        detail: detail.to_owned(),
+    }
+}
+
+/// A resumption point later than anything sent (409 `cursor_ahead`): a stream would wait for
+/// ever for what it names.
+pub(super) fn cursor_ahead(detail: String) -> ApiError {
+    ApiError::Conflict {
+        code: "cursor_ahead",
+        detail,
+    }
+}
+
 pub(crate) fn wants_stream(req: &HttpRequest) -> bool {
     req.headers()
         .get(header::ACCEPT)

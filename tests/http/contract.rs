@@ -1,0 +1,159 @@
+//! What a program relies on at the edges of the contract: a resumption point the server never
+//! sent is refused rather than waited on for ever, and a hand two players are asked to deal is
+//! dealt once, the slower one told so as a success.
+
+use serde_json::{Value, json};
+
+use crate::on_both_backends;
+use crate::support::{Backend, Player, Server};
+
+/// A game of 31 (classic) between two people, played by both until the first hand is over.
+fn hand_over(server: &Server) -> (i64, Player, Player) {
+    let ann = server.guest("ann");
+    let bob = server.guest("bob");
+    let (id, created) = server.create(
+        &ann,
+        json!({"kind": "thirty_one", "variant": "classic", "seats": [{}, {}]}),
+    );
+    let code = created["invite_code"].as_str().unwrap().to_owned();
+    let joined = server.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&bob.token),
+        &json!({"invite_code": code}),
+    );
+    assert_eq!(joined.status, 200, "{joined:?}");
+    for _ in 0..200 {
+        let view = server.view(&ann, id);
+        if view["status"] == "hand_over" {
+            return (id, ann, bob);
+        }
+        let mover = if view["to_act"] == view["your_seat"] {
+            &ann
+        } else {
+            &bob
+        };
+        let mine = server.view(mover, id);
+        let legal = mine["legal_moves"].as_array().unwrap();
+        let mv = legal
+            .iter()
+            .find(|m| m["type"] == "knock")
+            .unwrap_or(&legal[0])
+            .clone();
+        let played = server.play(mover, &mine, &mv);
+        assert_eq!(played.status, 200, "{played:?}");
+    }
+    panic!("the hand did not end");
+}
+
+fn two_players_asked_to_deal_deal_once_and_both_hear_success(backend: Backend) {
+    let server = Server::start(backend);
+    let (id, ann, bob) = hand_over(&server);
+    let version = server.view(&ann, id)["version"].as_i64().unwrap();
+    let deal = |player: &Player, body: Value| {
+        server.post(
+            &format!("/api/v1/games/{id}/deal"),
+            Some(&player.token),
+            &body,
+        )
+    };
+    let first = deal(&ann, json!({"expected_version": version}));
+    assert_eq!(first.status, 200, "{first:?}");
+    assert!(!first.body["events"].as_array().unwrap().is_empty());
+    let dealt = server.view(&ann, id)["version"].as_i64().unwrap();
+    // Bob, asked too, deals the same hand a moment later: a success, with nothing more done.
+    let second = deal(&bob, json!({"expected_version": version}));
+    assert_eq!(second.status, 200, "{second:?}");
+    assert_eq!(second.body["events"], json!([]));
+    assert_eq!(second.body["view"]["version"], dealt);
+    assert_eq!(server.view(&ann, id)["version"], dealt, "one deal, not two");
+    // Without the version, the old answer stands: the hand is not over.
+    deal(&bob, json!({})).assert_problem(409, "hand_not_over");
+    // A version the game has not reached, or a body that is not a deal's, is refused.
+    deal(&bob, json!({"expected_version": dealt + 5})).assert_problem(409, "version_conflict");
+    deal(&bob, json!({"expected_version": -1})).assert_problem(422, "validation_failed");
+    deal(&bob, json!({"version": 3})).assert_problem(422, "validation_failed");
+    deal(&bob, json!([1])).assert_problem(422, "validation_failed");
+    assert_eq!(
+        server.view(&ann, id)["version"],
+        dealt,
+        "nothing refused moved the game"
+    );
+}
+
+fn a_resumption_point_never_sent_is_refused_not_waited_on(backend: Backend) {
+    let server = Server::start(backend);
+    let ann = server.guest("ann");
+    let (id, view) = server.create(
+        &ann,
+        json!({"kind": "basra", "seats": [{}, {"bot": "easy"}]}),
+    );
+    let version = view["version"].as_i64().unwrap();
+    let events = format!("/api/v1/games/{id}/events");
+    let bearer = format!("Bearer {}", ann.token);
+    // Beyond the newest version: as a query, and as a stream's Last-Event-ID.
+    server
+        .get(
+            &format!("{events}?after={}&wait=1", version + 1),
+            Some(&ann.token),
+        )
+        .assert_problem(409, "cursor_ahead");
+    for id_header in [format!("{}", version + 7), format!("{}:3", version + 7)] {
+        server
+            .get_with(
+                &events,
+                &[
+                    ("Authorization", &bearer),
+                    ("Accept", "text/event-stream"),
+                    ("Last-Event-ID", &id_header),
+                ],
+            )
+            .assert_problem(409, "cursor_ahead");
+    }
+    // A Last-Event-ID that is no id at all.
+    for bad in ["abc", "3:x", "-1", "1.5", ""] {
+        server
+            .get_with(
+                &events,
+                &[
+                    ("Authorization", &bearer),
+                    ("Accept", "text/event-stream"),
+                    ("Last-Event-ID", bad),
+                ],
+            )
+            .assert_problem(400, "invalid_cursor");
+    }
+    // The newest version itself is a fine place to resume.
+    let now = server.get(
+        &format!("{events}?after={version}&wait=0"),
+        Some(&ann.token),
+    );
+    assert_eq!(now.status, 200, "{now:?}");
+
+    // The account's stream likewise.
+    let stream = "/api/v1/stream/events";
+    server
+        .get_with(
+            &format!("{stream}?after=999999"),
+            &[("Authorization", &bearer)],
+        )
+        .assert_problem(409, "cursor_ahead");
+    server
+        .get_with(
+            stream,
+            &[("Authorization", &bearer), ("Last-Event-ID", "999999")],
+        )
+        .assert_problem(409, "cursor_ahead");
+    for bad in ["abc", "-4", "2:1"] {
+        server
+            .get_with(
+                stream,
+                &[("Authorization", &bearer), ("Last-Event-ID", bad)],
+            )
+            .assert_problem(400, "invalid_cursor");
+    }
+}
+
+on_both_backends!(
+    two_players_asked_to_deal_deal_once_and_both_hear_success,
+    a_resumption_point_never_sent_is_refused_not_waited_on,
+);
