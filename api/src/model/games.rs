@@ -29,6 +29,19 @@ pub struct TurnBounds {
     pub stand_in: String,
 }
 
+/// A variant's name, as requests and answers write it. Which a kind has is in the catalogue:
+/// `standard` every kind; `classic44` and `cse231` Basra; `classic` 31, Rummy and Tarneeb (a
+/// variant another kind has is refused with 422, as is a seat count the variant does not take).
+/// The API reads variants as text, so this type only describes them to the document.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum VariantName {
+    Standard,
+    Classic44,
+    Cse231,
+    Classic,
+}
+
 /// Who may find, join and watch a table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -78,6 +91,7 @@ pub struct SeatRequest {
 pub struct CreateGame {
     pub kind: GameKind,
     /// The variant; the kind's default when left out.
+    #[schema(value_type = Option<VariantName>)]
     pub variant: Option<String>,
     /// Every seat in turn order (how many each game and variant seats: the catalogue).
     #[schema(min_items = 2, max_items = 8)]

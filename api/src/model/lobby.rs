@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
 
-use super::games::TurnPolicy;
+use super::games::{TurnPolicy, VariantName};
 
 /// `POST /seeks`: a quick match.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -14,7 +14,8 @@ use super::games::TurnPolicy;
 #[schema(example = json!({"kind": "tarneeb", "players": 4, "rated": true, "rating_range": 300, "fill_after": 60}))]
 pub struct SeekRequest {
     pub kind: GameKind,
-    /// The variant; the kind's default when left out.
+    /// The variant; the kind's default when left out (one of the kind's: see [`VariantName`]).
+    #[schema(value_type = Option<VariantName>)]
     pub variant: Option<String>,
     /// Seats at the table (the catalogue lists each variant's).
     #[schema(minimum = 2, maximum = 8)]

@@ -11,7 +11,7 @@ pub use games::{
     ActionResponse, Catalogue, CreateGame, DealOut, EventOut, EventsQuery, EventsResponse,
     GameCreated, GameList, GameSummary, GameView, Health, JoinRequest, ListQuery, LogEntryOut,
     LogResponse, MoveRequest, ScoreResponse, SeatInfo, SeatRequest, TurnBounds, TurnPolicy,
-    Visibility,
+    VariantName, Visibility,
 };
 pub use lobby::{LiveTable, Lobby, LobbyQuery, LobbySeat, OpenTable, Seek, SeekQuery, SeekRequest};
 pub use table::{

@@ -33,8 +33,9 @@ pub struct ChallengeRequest {
     #[schema(pattern = r"^[A-Za-z0-9_.-]{3,32}$")]
     pub to: Option<String>,
     pub kind: GameKind,
-    /// The variant; the kind's default when left out.
-    #[schema(pattern = "^[a-z0-9_]{1,32}$")]
+    /// The variant; the kind's default when left out (one of the kind's: see
+    /// [`VariantName`](crate::model::VariantName)).
+    #[schema(value_type = Option<crate::model::VariantName>)]
     pub variant: Option<String>,
     /// Every seat: exactly two for people (no `bot`), the rest computer players. Without it, the
     /// variant's smallest table: the two people in seats 0 and 1, computers of the kind's default
