@@ -141,8 +141,9 @@ export async function challengesPanel() {
       box.replaceChildren(h('h2', {}, t('challenges')), h('p', { class: 'error' }, error.message));
     }
   };
+  // (The challenges waiting when the stream opens come without ids: the panel shows them.)
   const stop = onAccountEvent((event) => {
-    if (event.type.startsWith('challenge_')) draw();
+    if (event.id !== undefined && event.type.startsWith('challenge_')) draw();
   });
   await draw();
   return box;

@@ -466,18 +466,35 @@ async function gamesList() {
   box.append(h('h3', {}, t('in_progress')), current, h('h3', {}, t('finished_games')), done, more);
   // The account's stream says when a game starts, waits for you, or ends: the list follows.
   let reloading = Promise.resolve();
+  let pending = false;
   const stop = onAccountEvent((event) => {
     if (!box.isConnected) {
       stop();
       return;
     }
-    if (!['game_started', 'your_turn', 'game_over'].includes(event.type)) return;
+    // (What waits for the account when its stream opens comes without ids: the list just
+    // loaded shows it already. News comes with ids, often several at once: one reload for them.)
+    if (event.id === undefined || !['game_started', 'your_turn', 'game_over'].includes(event.type)) return;
+    if (pending) return;
+    pending = true;
     reloading = reloading.then(async () => {
+      pending = false;
       const shown = page;
+      // The pages are read first and drawn at once: the list never shows empty meanwhile.
+      const rows = [];
+      for (let n = 1; n <= shown; n++) {
+        try {
+          rows.push(...(await api.myGames(n)).games);
+        } catch {
+          return;
+        }
+      }
       current.replaceChildren();
       done.replaceChildren();
-      for (page = 1; page <= shown; page++) await load();
-      page = shown;
+      for (const game of rows) {
+        const over = game.status === 'finished' || game.status === 'abandoned';
+        (over ? done : current).append(gameRow(game));
+      }
     });
   });
   return box;

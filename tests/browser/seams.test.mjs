@@ -176,6 +176,15 @@ test('"More" shows only when there are more games, and does something', async ()
   await idle(page);
   await page.waitForSelector('.my-games .game-row');
   assert.equal(await page.isVisible('.my-games .more'), false, 'one game: nothing more to show');
+  // Twenty more (a page is twenty): More appears, and brings the twenty-first.
+  for (let n = 0; n < 20; n++) await apiCreate(token, { kind: 'basra', seats: [{}, { bot: 'easy' }] });
+  await page.reload();
+  await idle(page);
+  await page.waitForSelector('.my-games .more', { state: 'visible' });
+  assert.equal(await page.$$eval('.my-games .game-row', (rows) => rows.length), 20);
+  await page.click('.my-games .more');
+  await page.waitForFunction(() => document.querySelectorAll('.my-games .game-row').length === 21);
+  assert.equal(await page.isVisible('.my-games .more'), false, 'all shown: no More');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
