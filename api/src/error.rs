@@ -43,6 +43,54 @@ pub struct Problem {
     pub limit: Option<String>,
 }
 
+/// Every problem `code` the API answers, for the document (its `Problem.code` is this enum);
+/// a unit test holds it to the codes the source writes.
+pub const CODES: &[&str] = &[
+    "already_seated",
+    "already_seeking",
+    "bot_needs_token",
+    "challenge_closed",
+    "cors_refused",
+    "cursor_ahead",
+    "forbidden",
+    "game_full",
+    "game_not_finished",
+    "game_over",
+    "hand_not_over",
+    "hand_over",
+    "has_games",
+    "idempotency_key_reused",
+    "illegal_move",
+    "insufficient_scope",
+    "internal",
+    "invalid_cursor",
+    "last_admin_guard",
+    "method_not_allowed",
+    "muted",
+    "name_taken",
+    "no_rematch_offered",
+    "not_away",
+    "not_found",
+    "not_your_turn",
+    "payload_too_large",
+    "rate_limited",
+    "registered_only",
+    "rematch_started",
+    "seat_taken",
+    "seek_closed",
+    "self_challenge",
+    "self_mute",
+    "session_required",
+    "sign_in_busy",
+    "too_many_streams",
+    "too_many_tokens",
+    "unauthorized",
+    "unavailable",
+    "validation_failed",
+    "version_conflict",
+    "waiting_for_players",
+];
+
 /// Every way a request can fail.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -280,5 +328,67 @@ pub fn move_error(error: MoveError<String>, legal_moves: serde_json::Value) -> A
             reason,
             legal_moves,
         },
+    }
+}
+
+#[cfg(test)]
+mod codes {
+    use std::collections::BTreeSet;
+
+    /// The codes written in the crate's source: `code: "…"` and the fixed ones of
+    /// [`super::ApiError::code`].
+    fn written() -> BTreeSet<String> {
+        let mut found = BTreeSet::new();
+        let mut dirs = vec![std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src"
+        ))];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                for (i, _) in text.match_indices("code: \"") {
+                    let rest = &text[i + 7..];
+                    if let Some(end) = rest.find('"') {
+                        found.insert(rest[..end].to_owned());
+                    }
+                }
+                if path.ends_with("error.rs") {
+                    let start = text.find("pub fn code(&self)").unwrap_or(0);
+                    let body = &text[start..];
+                    let body = &body[..body.find("\n    }\n").unwrap_or(body.len())];
+                    for (i, _) in body.match_indices("=> \"") {
+                        let rest = &body[i + 4..];
+                        if let Some(end) = rest.find('"') {
+                            found.insert(rest[..end].to_owned());
+                        }
+                    }
+                }
+            }
+        }
+        found.retain(|code| {
+            code.chars().all(|c| c.is_ascii_lowercase() || c == '_') && !code.is_empty()
+        });
+        found
+    }
+
+    #[test]
+    fn the_documented_codes_are_the_codes_written() {
+        let listed: BTreeSet<String> = super::CODES.iter().map(|c| (*c).to_owned()).collect();
+        let written = written();
+        let unlisted: Vec<&String> = written.difference(&listed).collect();
+        let unused: Vec<&String> = listed.difference(&written).collect();
+        assert!(
+            unlisted.is_empty(),
+            "codes the document lacks: {unlisted:?}"
+        );
+        assert!(
+            unused.is_empty(),
+            "codes listed that nothing writes: {unused:?}"
+        );
     }
 }

@@ -49,7 +49,14 @@ impl Modify for BearerAuth {
             SecurityScheme::Http(
                 HttpBuilder::new()
                     .scheme(HttpAuthScheme::Bearer)
-                    .bearer_format("JWT")
+                    .bearer_format("JWT session token, or personal API token cdr_…")
+                    .description(Some(
+                        "A session token from /auth/* (a JWT, every scope), or a personal API \
+                         token (cdr_…, the scopes it was made with). Each operation names the \
+                         scope it needs: play, read, challenge or admin; session means a session \
+                         token only (managing tokens and the account itself). A token without \
+                         the scope is refused with 403 insufficient_scope.",
+                    ))
                     .build(),
             ),
         );
@@ -68,6 +75,8 @@ pub fn openapi_document() -> utoipa::openapi::OpenApi {
     operations::add_common_responses(&mut doc);
     operations::describe_every_response(&mut doc);
     operations::state_header_rules(&mut doc);
+    operations::document_headers(&mut doc);
+    operations::add_links(&mut doc);
     doc
 }
 
@@ -77,6 +86,10 @@ pub fn openapi_document() -> utoipa::openapi::OpenApi {
 pub fn openapi_json() -> serde_json::Value {
     let mut value = serde_json::to_value(openapi_document()).unwrap_or_default();
     generators::for_generators(&mut value);
+    // Every problem code, listed: a client can match on them all.
+    if let Some(code) = value.pointer_mut("/components/schemas/Problem/properties/code") {
+        code["enum"] = serde_json::json!(crate::error::CODES);
+    }
     value
 }
 

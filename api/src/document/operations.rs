@@ -88,9 +88,12 @@ pub(super) fn state_header_rules(doc: &mut utoipa::openapi::OpenApi) {
 
 /// The answers every operation can give for what it reads, written once instead of on every
 /// route: 400 `validation_failed` where a body, a query or a path is parsed (malformed JSON, a
-/// query that is no query), 401 `unauthorized` where a token is required, 429 `rate_limited`
-/// on every write but signing in, and 404 `not_found` where the path names a game, a player or
-/// a game kind.
+/// query that is no query) and 422 where a value read breaks a rule; 413 where a body is read;
+/// 401 `unauthorized` where a token is required, and 403 `insufficient_scope` (a personal token
+/// without the scope) or `forbidden` there; 429 `rate_limited` on every write but signing in;
+/// 404 `not_found` where the path names a game, a player or a game kind; and 503
+/// `unavailable` wherever the database is read (`scripts/check-statuses` holds the document to
+/// every status the HTTP suite sees).
 pub(super) fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
     let problem = |description: &str| {
@@ -126,11 +129,50 @@ pub(super) fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
                     problem("`validation_failed`: the body, query or path could not be read"),
                 );
             }
+            if reads_input && !responses.contains_key("422") {
+                responses.insert(
+                    "422".to_owned(),
+                    problem("`validation_failed`: a value the rules do not allow"),
+                );
+            }
+            if operation.request_body.is_some() && !responses.contains_key("413") {
+                responses.insert(
+                    "413".to_owned(),
+                    problem("`payload_too_large`: a body over CARDROOM_MAX_BODY_BYTES"),
+                );
+            }
             let needs_token = operation.security.as_ref().is_some_and(|s| !s.is_empty());
             if needs_token && !responses.contains_key("401") {
                 responses.insert(
                     "401".to_owned(),
                     problem("`unauthorized`: no token, or an invalid one"),
+                );
+            }
+            if needs_token && !responses.contains_key("403") {
+                responses.insert(
+                    "403".to_owned(),
+                    problem(
+                        "`insufficient_scope`: a personal API token without the scope this needs; \
+                         `forbidden`: the caller may not do this",
+                    ),
+                );
+            }
+            // Everything but the fixed catalogue, the chat's presets, liveness and the metrics
+            // (which render without the database) reads the database.
+            let fixed = [
+                "/api/v1/games/kinds",
+                "/api/v1/chat/presets",
+                "/healthz",
+                "/metrics",
+            ]
+            .contains(&path.as_str());
+            if !fixed && !responses.contains_key("503") {
+                responses.insert(
+                    "503".to_owned(),
+                    problem(
+                        "`unavailable`: the database cannot be reached (see Retry-After); \
+                         `sign_in_busy` and `too_many_streams` where they apply",
+                    ),
                 );
             }
             // Every write but signing in counts against the `writes` limit.
@@ -150,6 +192,148 @@ pub(super) fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
                     problem("`not_found`: no such game, player or game kind"),
                 );
             }
+        }
+    }
+}
+
+/// The headers every answer carries, and those of writes, refusals and creations: written once
+/// here rather than on every route (`X-Request-Id` on every answer; `RateLimit-Policy` and
+/// `RateLimit` on every counted write's; `Retry-After` on 429 and 503; `WWW-Authenticate` on
+/// 401; `Location` on a 201 that made something with an address of its own).
+pub(super) fn document_headers(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::RefOr;
+    use utoipa::openapi::header::HeaderBuilder;
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    let header = |kind: Type, description: &str| {
+        RefOr::T(
+            HeaderBuilder::new()
+                .schema(Some(ObjectBuilder::new().schema_type(kind)))
+                .description(Some(description))
+                .build(),
+        )
+    };
+    let located = ["/api/v1/games", "/api/v1/seeks", "/api/v1/challenges"];
+    for (path, item) in doc.paths.paths.iter_mut() {
+        for (writes, operation) in [
+            (false, &mut item.get),
+            (true, &mut item.post),
+            (true, &mut item.put),
+            (true, &mut item.delete),
+        ] {
+            let Some(operation) = operation else {
+                continue;
+            };
+            let limited =
+                writes && path.starts_with("/api/v1/") && !path.starts_with("/api/v1/auth/");
+            for (status, response) in operation.responses.responses.iter_mut() {
+                let RefOr::T(response) = response else {
+                    continue;
+                };
+                let headers = &mut response.headers;
+                headers.insert(
+                    "X-Request-Id".to_owned(),
+                    header(
+                        Type::String,
+                        "This request's id, as the server's log names it (quote it when \
+                         reporting a problem)",
+                    ),
+                );
+                if limited {
+                    headers.insert(
+                        "RateLimit-Policy".to_owned(),
+                        header(
+                            Type::String,
+                            "The writes limit (IETF HTTPAPI RateLimit fields): `\"writes\";q=600;w=60` \
+                             — its name, quota and window in seconds. Absent when the limit is off.",
+                        ),
+                    );
+                    headers.insert(
+                        "RateLimit".to_owned(),
+                        header(
+                            Type::String,
+                            "Where this credential stands: `\"writes\";r=117;t=3` — writes left \
+                             now (`r`), and seconds until the quota is whole again (`t`), on every \
+                             answer alike. Absent when the limit is off.",
+                        ),
+                    );
+                }
+                if status == "429" || status == "503" {
+                    headers.insert(
+                        "Retry-After".to_owned(),
+                        header(Type::Integer, "Seconds to wait before trying again"),
+                    );
+                }
+                if status == "401" {
+                    headers.insert(
+                        "WWW-Authenticate".to_owned(),
+                        header(Type::String, "`Bearer`: send a token"),
+                    );
+                }
+                if status == "201" && writes && located.contains(&path.as_str()) {
+                    headers.insert(
+                        "Location".to_owned(),
+                        header(Type::String, "The address of what was made"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Links from what a write makes to what may be done with it next (OpenAPI links): from a
+/// created game to every operation on it, from a seek and a challenge to theirs, from a token
+/// to its revocation. Generated clients and the fuzzer's stateful phase follow them.
+pub(super) fn add_links(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::RefOr;
+    use utoipa::openapi::link::LinkBuilder;
+    // (The things made, the path of each one's own operations, and where its id is.)
+    let made = [
+        ("/api/v1/games", "/api/v1/games/{id}", "$response.body#/id"),
+        ("/api/v1/seeks", "/api/v1/seeks/{id}", "$response.body#/id"),
+        (
+            "/api/v1/challenges",
+            "/api/v1/challenges/{id}",
+            "$response.body#/id",
+        ),
+        (
+            "/api/v1/account/tokens",
+            "/api/v1/account/tokens/{id}",
+            "$response.body#/info/id",
+        ),
+    ];
+    for (create, own, id) in made {
+        let targets: Vec<String> = doc
+            .paths
+            .paths
+            .iter()
+            .filter(|(path, _)| *path == own || path.starts_with(&format!("{own}/")))
+            .flat_map(|(_, item)| {
+                [&item.get, &item.post, &item.put, &item.delete]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|operation| operation.operation_id.clone())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let Some(RefOr::T(created)) = doc
+            .paths
+            .paths
+            .get_mut(create)
+            .and_then(|item| item.post.as_mut())
+            .and_then(|operation| operation.responses.responses.get_mut("201"))
+        else {
+            continue;
+        };
+        for target in targets {
+            created.links.insert(
+                target.clone(),
+                RefOr::T(
+                    LinkBuilder::new()
+                        .operation_id(target)
+                        .parameter("id", id)
+                        .build(),
+                ),
+            );
         }
     }
 }

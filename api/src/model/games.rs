@@ -42,6 +42,42 @@ pub enum VariantName {
     Classic,
 }
 
+/// A game's status, as answers write it (a type for the document: the API holds it as text).
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatusName {
+    /// Seats are still open.
+    Waiting,
+    /// A hand is being played.
+    Active,
+    /// A hand is over; the next is dealt on `POST /games/{id}/deal`.
+    HandOver,
+    Finished,
+    /// Closed before it began, or left by everyone.
+    Abandoned,
+}
+
+/// A seek's status (for the document; held as text).
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeekStatusName {
+    Open,
+    Matched,
+    Cancelled,
+    Expired,
+}
+
+/// A challenge's status (for the document; held as text).
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengeStatusName {
+    Open,
+    Accepted,
+    Declined,
+    Cancelled,
+    Expired,
+}
+
 /// Who may find, join and watch a table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -196,6 +232,7 @@ pub struct GameView {
     pub kind: GameKind,
     pub variant: String,
     /// `waiting` (for players), `active`, `hand_over`, `finished` or `abandoned`.
+    #[schema(value_type = GameStatusName)]
     pub status: String,
     /// Increments with every change; send it back as `expected_version`.
     pub version: i64,
@@ -328,6 +365,7 @@ pub struct GameSummary {
     pub id: i64,
     pub kind: String,
     pub variant: String,
+    #[schema(value_type = GameStatusName)]
     pub status: String,
     pub version: i64,
     pub practice: bool,

@@ -53,6 +53,7 @@ pub struct Seek {
     pub fill_after: Option<i64>,
     /// `open` (waiting), `matched` (see `game_id`), `cancelled` or `expired` (its client stopped
     /// asking after it).
+    #[schema(value_type = super::games::SeekStatusName)]
     pub status: String,
     /// The game the seek was seated in, once matched.
     pub game_id: Option<i64>,

@@ -8,10 +8,10 @@ mod table;
 
 pub use accounts::{AuthResponse, Credentials, GuestRequest, UserInfo};
 pub use games::{
-    ActionResponse, Catalogue, CreateGame, DealOut, EventOut, EventsQuery, EventsResponse,
-    GameCreated, GameList, GameSummary, GameView, Health, JoinRequest, ListQuery, LogEntryOut,
-    LogResponse, MoveRequest, ScoreResponse, SeatInfo, SeatRequest, TurnBounds, TurnPolicy,
-    VariantName, Visibility,
+    ActionResponse, Catalogue, ChallengeStatusName, CreateGame, DealOut, EventOut, EventsQuery,
+    EventsResponse, GameCreated, GameList, GameStatusName, GameSummary, GameView, Health,
+    JoinRequest, ListQuery, LogEntryOut, LogResponse, MoveRequest, ScoreResponse, SeatInfo,
+    SeatRequest, SeekStatusName, TurnBounds, TurnPolicy, VariantName, Visibility,
 };
 pub use lobby::{LiveTable, Lobby, LobbyQuery, LobbySeat, OpenTable, Seek, SeekQuery, SeekRequest};
 pub use table::{

@@ -53,6 +53,7 @@ pub struct AdminGameSummary {
     pub id: i64,
     pub kind: String,
     pub variant: String,
+    #[schema(value_type = crate::model::GameStatusName)]
     pub status: String,
     pub practice: bool,
     pub seats: Vec<SeatInfo>,
@@ -131,6 +132,7 @@ pub struct ReplayStep {
     pub payload: Option<Value>,
     /// The hand being played (0 before the first deal).
     pub hand: i64,
+    #[schema(value_type = crate::model::GameStatusName)]
     pub status: String,
     /// Every seat's hand.
     pub hands: Vec<Vec<String>>,

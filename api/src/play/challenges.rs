@@ -79,6 +79,7 @@ pub struct Challenge {
     pub turn: Option<TurnPolicy>,
     pub visibility: Visibility,
     /// `open`, `accepted`, `declined`, `cancelled` or `expired`.
+    #[schema(value_type = crate::model::ChallengeStatusName)]
     pub status: String,
     /// Why it was declined.
     pub reason: Option<DeclineReason>,

@@ -22,7 +22,7 @@ use crate::state::AppState;
         (status = 409, description = "`too_many_tokens`", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["session"]))
 )]
 #[post("/account/tokens")]
 pub async fn create_token(
@@ -45,7 +45,7 @@ pub async fn create_token(
         (status = 200, body = TokenList),
         (status = 403, description = "`session_required`, `registered_only`", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["session"]))
 )]
 #[get("/account/tokens")]
 pub async fn list_tokens(
@@ -65,7 +65,7 @@ pub async fn list_tokens(
         (status = 403, description = "`session_required`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not_found`: no live token of yours with this id", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["session"]))
 )]
 #[delete("/account/tokens/{id}")]
 pub async fn revoke_token(
@@ -88,7 +88,7 @@ pub async fn revoke_token(
         (status = 403, description = "`session_required`, `registered_only`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`has_games`: the account has sat at a game", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["session"]))
 )]
 #[post("/account/bot")]
 pub async fn become_bot(

@@ -62,7 +62,7 @@ fn idempotency_key(
         (status = 409, description = "`not_your_turn`, `version_conflict` (with `current_version`), `game_over`, `hand_over`, `waiting_for_players`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`illegal_move` (with the reason and `legal_moves`) or `validation_failed`", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[post("/games/{id}/moves")]
 pub async fn make_move(
@@ -110,7 +110,7 @@ async fn act(
         (status = 409, description = "`hand_not_over`, `version_conflict` (an `expected_version` the game has not reached, or one after which something other than a deal happened), `game_over`, `waiting_for_players`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`validation_failed`: a body that is not a DealRequest", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[post("/games/{id}/deal")]
 pub async fn deal(
@@ -154,6 +154,7 @@ pub struct DealRequest {
 /// Leave the game: with two sides the caller's side loses; with more, a computer player takes
 /// the seat. Before the game starts, resigning abandons it.
 #[utoipa::path(
+    operation_id = "resign_game",
     tag = "games",
     params(("id" = i64, Path, description = "The game")),
     responses(
@@ -161,7 +162,7 @@ pub struct DealRequest {
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game_over`", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[post("/games/{id}/resign")]
 pub async fn resign(
@@ -175,6 +176,7 @@ pub async fn resign(
 /// Take back a seat a computer player took over after the caller's timeouts in a row: from
 /// the next turn on the caller plays it again.
 #[utoipa::path(
+    operation_id = "reclaim_seat",
     tag = "games",
     params(("id" = i64, Path, description = "The game")),
     responses(
@@ -182,7 +184,7 @@ pub async fn resign(
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`not_away`, `game_over`, `waiting_for_players`", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[post("/games/{id}/reclaim")]
 pub async fn reclaim(

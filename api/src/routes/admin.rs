@@ -16,6 +16,7 @@ use super::params::GameId;
 
 /// Every game, newest first, with filters.
 #[utoipa::path(
+    operation_id = "admin_list_games",
     tag = "admin",
     params(AdminGamesQuery),
     responses(
@@ -24,7 +25,7 @@ use super::params::GameId;
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["admin"]))
 )]
 #[get("/admin/games")]
 pub async fn admin_games(
@@ -39,6 +40,7 @@ pub async fn admin_games(
 
 /// Any game whole and unredacted: every hand, the stock, the full log, every seed.
 #[utoipa::path(
+    operation_id = "admin_get_game",
     tag = "admin",
     params(("id" = i64, Path, description = "The game")),
     responses(
@@ -47,7 +49,7 @@ pub async fn admin_games(
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["admin"]))
 )]
 #[get("/admin/games/{id}")]
 pub async fn admin_game(
@@ -63,6 +65,7 @@ pub async fn admin_game(
 /// The game replayed from its seed and log: after every entry, every seat's hand and the
 /// public table.
 #[utoipa::path(
+    operation_id = "admin_get_replay",
     tag = "admin",
     params(("id" = i64, Path, description = "The game")),
     responses(
@@ -71,7 +74,7 @@ pub async fn admin_game(
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["admin"]))
 )]
 #[get("/admin/games/{id}/replay")]
 pub async fn admin_replay(
@@ -86,6 +89,7 @@ pub async fn admin_replay(
 
 /// The dashboard's aggregates over a range of days (default the last 30), for one kind or all.
 #[utoipa::path(
+    operation_id = "admin_get_stats",
     tag = "admin",
     params(StatsParams),
     responses(
@@ -94,7 +98,7 @@ pub async fn admin_replay(
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["admin"]))
 )]
 #[get("/admin/stats")]
 pub async fn admin_stats(
@@ -120,7 +124,7 @@ pub async fn admin_stats(
         (status = 409, description = "`last_admin_guard`: an admin cannot demote themselves", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["admin"]))
 )]
 #[post("/admin/users/{name}/role")]
 pub async fn admin_set_role(

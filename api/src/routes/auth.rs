@@ -72,6 +72,7 @@ fn auth_response(
 
 /// Play as a guest: an account with no password.
 #[utoipa::path(
+    operation_id = "sign_in_as_guest",
     tag = "auth",
     request_body = GuestRequest,
     responses(

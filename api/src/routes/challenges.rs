@@ -18,6 +18,7 @@ use crate::streams::StreamFormat;
 /// or, without `to`, anyone who has the challenge's link. The account challenged hears of it
 /// on its event stream; it expires after `CARDROOM_CHALLENGE_SECS` unanswered.
 #[utoipa::path(
+    operation_id = "create_challenge",
     tag = "challenges",
     request_body = ChallengeRequest,
     responses(
@@ -27,7 +28,7 @@ use crate::streams::StreamFormat;
         (status = 409, description = "`self_challenge`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`validation_failed`: no such variant, seats that do not seat exactly two people, options, timer", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["challenge"]))
 )]
 #[post("/challenges")]
 pub async fn create(
@@ -40,14 +41,17 @@ pub async fn create(
         challenges::create(conn, &caller, &request, state.settings.challenge_expiry)
     })
     .await?;
-    Ok(HttpResponse::Created().json(challenge))
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", format!("/api/v1/challenges/{}", challenge.id)))
+        .json(challenge))
 }
 
 /// The caller's open challenges: made to them, and made by them.
 #[utoipa::path(
+    operation_id = "list_challenges",
     tag = "challenges",
     responses((status = 200, body = ChallengeList)),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/challenges")]
 pub async fn list(
@@ -60,6 +64,7 @@ pub async fn list(
 
 /// One challenge: for its challenger, the account challenged, or anyone with an open one's code.
 #[utoipa::path(
+    operation_id = "get_challenge",
     tag = "challenges",
     params(("id" = i64, Path, description = "The challenge"), ChallengeCode),
     responses(
@@ -67,7 +72,7 @@ pub async fn list(
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/challenges/{id}")]
 pub async fn get_one(
@@ -88,6 +93,7 @@ pub async fn get_one(
 /// Accept a challenge: the game starts at once (its id in `game_id`). An open challenge needs its
 /// `code`.
 #[utoipa::path(
+    operation_id = "accept_challenge",
     tag = "challenges",
     params(("id" = i64, Path, description = "The challenge")),
     request_body = ChallengeCode,
@@ -98,7 +104,7 @@ pub async fn get_one(
         (status = 409, description = "`challenge_closed`: accepted, declined, cancelled or expired already", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["challenge"]))
 )]
 #[post("/challenges/{id}/accept")]
 pub async fn accept(
@@ -121,6 +127,7 @@ pub async fn accept(
 
 /// Decline a challenge made to the caller, with a reason the challenger is told.
 #[utoipa::path(
+    operation_id = "decline_challenge",
     tag = "challenges",
     params(("id" = i64, Path, description = "The challenge")),
     request_body = DeclineRequest,
@@ -131,7 +138,7 @@ pub async fn accept(
         (status = 409, description = "`challenge_closed`", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["challenge"]))
 )]
 #[post("/challenges/{id}/decline")]
 pub async fn decline(
@@ -151,6 +158,7 @@ pub async fn decline(
 
 /// Cancel one's own challenge.
 #[utoipa::path(
+    operation_id = "cancel_challenge",
     tag = "challenges",
     params(("id" = i64, Path, description = "The challenge")),
     responses(
@@ -159,7 +167,7 @@ pub async fn decline(
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`challenge_closed`", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["challenge"]))
 )]
 #[post("/challenges/{id}/cancel")]
 pub async fn cancel(
@@ -193,6 +201,7 @@ pub struct StreamQuery {
 /// without ids. An account may hold several streams (`CARDROOM_MAX_STREAMS_PER_ACCOUNT` on each
 /// server, counted with its games' streams).
 #[utoipa::path(
+    operation_id = "account_events",
     tag = "account",
     params(
         StreamQuery,
@@ -209,7 +218,7 @@ pub struct StreamQuery {
         (status = 429, description = "`too_many_streams`: the account's limit on this server", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`too_many_streams`: this server's limit", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/stream/events")]
 pub async fn account_stream(

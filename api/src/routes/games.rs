@@ -22,7 +22,8 @@ use super::params::{GameId, wants_stream};
 
 /// Every game kind with its variants, seat counts, house-rule options (defaults and bounds),
 /// computer-player levels and a short summary of the rules; and the bounds of turn timers.
-#[utoipa::path(tag = "catalogue", responses((status = 200, body = Catalogue)))]
+#[utoipa::path(
+    operation_id = "list_kinds",tag = "catalogue", responses((status = 200, body = Catalogue)))]
 #[get("/games/kinds")]
 pub async fn kinds() -> HttpResponse {
     HttpResponse::Ok().json(Catalogue {
@@ -42,7 +43,7 @@ pub async fn kinds() -> HttpResponse {
         (status = 401, body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`validation_failed`: bad variant, seats, option, level, seed or deck", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[post("/games")]
 pub async fn create_game(
@@ -56,7 +57,9 @@ pub async fn create_game(
     })
     .await?;
     state.hub.publish(Some(created.id));
-    Ok(HttpResponse::Created().json(created))
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", format!("/api/v1/games/{}", created.id)))
+        .json(created))
 }
 
 /// The caller's games, newest first.
@@ -68,7 +71,7 @@ pub async fn create_game(
         (status = 401, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/games")]
 pub async fn list_games(
@@ -93,7 +96,7 @@ pub async fn list_games(
         (status = 409, description = "`already_seated`, `game_full`, `seat_taken`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`validation_failed`: a field is missing, of the wrong type, or names no seat", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[post("/games/{id}/join")]
 pub async fn join_game(
@@ -120,7 +123,7 @@ pub async fn join_game(
         (status = 403, description = "`forbidden`: not seated at this game", body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/games/{id}")]
 pub async fn get_game(
@@ -135,6 +138,7 @@ pub async fn get_game(
 
 /// The score sheet: every hand's scoring items per side, the running totals and the winner.
 #[utoipa::path(
+    operation_id = "get_score",
     tag = "games",
     params(("id" = i64, Path, description = "The game")),
     responses(
@@ -142,7 +146,7 @@ pub async fn get_game(
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`waiting_for_players`", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/games/{id}/score")]
 pub async fn score(
@@ -158,13 +162,14 @@ pub async fn score(
 /// The move log as the caller may see it, with every deal's seed commitment and, once its hand
 /// is over, its seed: everything `cardroom verify-deal` needs to check the deals.
 #[utoipa::path(
+    operation_id = "get_game_log",
     tag = "games",
     params(("id" = i64, Path, description = "The game")),
     responses(
         (status = 200, body = LogResponse),
         (status = 403, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/games/{id}/log")]
 pub async fn game_log(
@@ -209,7 +214,7 @@ pub enum ExportFormat {
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game_not_finished`", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/games/{id}/export")]
 pub async fn export_game(
@@ -285,6 +290,7 @@ fn known_presence(
 /// there is news, otherwise when news arrives or `wait` seconds pass (at most the server's
 /// limit). A move made through any replica reaches streams on every replica.
 #[utoipa::path(
+    operation_id = "game_events",
     tag = "games",
     params(
         ("id" = i64, Path, description = "The game"),
@@ -302,7 +308,7 @@ fn known_presence(
         (status = 429, description = "`too_many_streams`: the account's limit of open streams on this server (`CARDROOM_MAX_STREAMS_PER_ACCOUNT`); see Retry-After", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`too_many_streams`: this server's stream limit", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/games/{id}/events")]
 pub async fn events(

@@ -19,6 +19,7 @@ use super::params::{GameId, wants_stream};
 /// text/event-stream` it is a Server-Sent Events stream instead: an `event: lobby` whose data is
 /// this same listing, at once and whenever it changes on any replica.
 #[utoipa::path(
+    operation_id = "get_lobby",
     tag = "games",
     params(LobbyQuery),
     responses(
@@ -60,7 +61,7 @@ pub async fn lobby(
         (status = 409, description = "`already_seeking`: the account has an open seek", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`validation_failed`: no such variant, seat count or house rule", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[post("/seeks")]
 pub async fn create_seek(
@@ -76,7 +77,9 @@ pub async fn create_seek(
     if let Some(game) = seek.game_id {
         state.hub.publish(Some(game));
     }
-    Ok(HttpResponse::Created().json(seek))
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", format!("/api/v1/seeks/{}", seek.id)))
+        .json(seek))
 }
 
 /// The caller's seek: at once, or (with `wait`) when it is matched, cancelled or expired, or
@@ -88,7 +91,7 @@ pub async fn create_seek(
         (status = 200, body = Seek),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[get("/seeks/{id}")]
 pub async fn get_seek(
@@ -121,7 +124,7 @@ pub async fn get_seek(
         (status = 200, body = Seek),
         (status = 409, description = "`seek_closed`: already matched, cancelled or expired", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[post("/seeks/{id}/cancel")]
 pub async fn cancel_seek(

@@ -10,6 +10,7 @@ use crate::state::AppState;
 /// A player's profile: finished games and win rates per game, Glicko-2 ratings (against people
 /// and against computers) with their history, and recent games.
 #[utoipa::path(
+    operation_id = "get_player",
     tag = "players",
     params(("name" = String, Path, description = "The player's name")),
     responses((status = 200, body = Profile))
@@ -27,6 +28,7 @@ pub async fn player(
 /// A game kind's leaderboard of rated players, in one pool (against people, or against
 /// computers).
 #[utoipa::path(
+    operation_id = "get_leaderboard",
     tag = "players",
     params(("kind" = String, Path, description = "The game kind"), LeaderboardQuery),
     responses(

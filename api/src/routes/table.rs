@@ -17,7 +17,8 @@ use crate::play::rematch;
 use crate::state::AppState;
 
 /// The preset phrases of the table chat, in English and Arabic.
-#[utoipa::path(tag = "chat", responses((status = 200, body = Presets)))]
+#[utoipa::path(
+    operation_id = "get_chat_presets",tag = "chat", responses((status = 200, body = Presets)))]
 #[get("/chat/presets")]
 pub async fn presets(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok().json(chat::presets(state.settings.chat_burst))
@@ -38,7 +39,7 @@ pub async fn presets(state: web::Data<AppState>) -> HttpResponse {
         (status = 422, description = "`validation_failed`: empty, too long, control characters, unknown preset", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`rate_limited`: too many messages; see Retry-After", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[post("/games/{id}/chat")]
 pub async fn post_chat(
@@ -69,7 +70,7 @@ pub async fn post_chat(
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/games/{id}/chat")]
 pub async fn get_chat(
@@ -89,6 +90,7 @@ pub async fn get_chat(
 /// the same options starts, every seat moved one place on; the finished game's events say
 /// `rematch_started` with its id, and its view's `rematch.game_id` names it.
 #[utoipa::path(
+    operation_id = "rematch",
     tag = "games",
     params(("id" = i64, Path, description = "The finished game")),
     request_body = RematchRequest,
@@ -99,7 +101,7 @@ pub async fn get_chat(
         (status = 409, description = "`game_not_finished`, `no_rematch_offered` (to decline), `rematch_started` (to decline), `version_conflict`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`validation_failed`: a field of the wrong type, or one too many", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[post("/games/{id}/rematch")]
 pub async fn post_rematch(
@@ -123,9 +125,10 @@ pub async fn post_rematch(
 
 /// The people whose chat the caller does not get.
 #[utoipa::path(
+    operation_id = "list_mutes",
     tag = "chat",
     responses((status = 200, body = MuteList), (status = 401, body = Problem, content_type = "application/problem+json")),
-    security(("bearer" = []))
+    security(("bearer" = ["read"]))
 )]
 #[get("/mutes")]
 pub async fn mutes(
@@ -138,6 +141,7 @@ pub async fn mutes(
 
 /// Stop getting a person's chat, at every table (for the caller only).
 #[utoipa::path(
+    operation_id = "mute_player",
     tag = "chat",
     params(("name" = String, Path, description = "The person to mute")),
     responses(
@@ -146,7 +150,7 @@ pub async fn mutes(
         (status = 409, description = "`self_mute`: oneself", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`validation_failed`: a name no one can have (a NUL)", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[put("/mutes/{name}")]
 pub async fn mute(
@@ -161,6 +165,7 @@ pub async fn mute(
 
 /// Get a muted person's chat again.
 #[utoipa::path(
+    operation_id = "unmute_player",
     tag = "chat",
     params(("name" = String, Path, description = "The person muted")),
     responses(
@@ -168,7 +173,7 @@ pub async fn mute(
         (status = 404, description = "`not_found`: no such person, or not muted", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`validation_failed`: a name no one can have (a NUL)", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["play"]))
 )]
 #[delete("/mutes/{name}")]
 pub async fn unmute(
@@ -183,6 +188,7 @@ pub async fn unmute(
 
 /// Chat messages of every table, newest first, hidden ones included.
 #[utoipa::path(
+    operation_id = "admin_list_chat",
     tag = "admin",
     params(AdminChatQuery),
     responses(
@@ -191,7 +197,7 @@ pub async fn unmute(
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["admin"]))
 )]
 #[get("/admin/chat")]
 pub async fn admin_chat(
@@ -210,6 +216,7 @@ pub async fn admin_chat(
 /// Hide a message from everyone: it is no longer delivered, and readers who have it get a
 /// `chat_hidden` event to take it down. Hiding is final.
 #[utoipa::path(
+    operation_id = "admin_hide_message",
     tag = "admin",
     params(("id" = i64, Path, description = "The message")),
     responses(
@@ -218,7 +225,7 @@ pub async fn admin_chat(
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["admin"]))
 )]
 #[post("/admin/chat/{id}/hide")]
 pub async fn admin_hide(
@@ -245,7 +252,7 @@ pub async fn admin_hide(
         (status = 409, description = "`self_mute`: an admin cannot mute themselves", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = []))
+    security(("bearer" = ["admin"]))
 )]
 #[post("/admin/users/{name}/mute")]
 pub async fn admin_mute(

@@ -68,6 +68,7 @@ impl Client {
             request = request.header("Last-Event-ID", id.to_string());
         }
         let response = request.call().expect("the server answered");
+        observe("GET", path, response.status().as_u16());
         if response.status() != 200 {
             return Err(Reply::from(Ok(response)));
         }
@@ -148,7 +149,7 @@ impl Client {
         if let Some(token) = token {
             request = request.header("Authorization", format!("Bearer {token}"));
         }
-        Reply::from(request.call())
+        observed("GET", path, Reply::from(request.call()))
     }
 
     /// A GET with extra headers.
@@ -157,7 +158,7 @@ impl Client {
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
-        Reply::from(request.call())
+        observed("GET", path, Reply::from(request.call()))
     }
 
     pub fn post(&self, path: &str, token: Option<&str>, body: &Value) -> Reply {
@@ -195,7 +196,7 @@ impl Client {
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
-        Reply::from(request.send(&body[..]))
+        observed("POST", path, Reply::from(request.send(&body[..])))
     }
 
     /// An `OPTIONS` request (a browser's CORS preflight) with these headers.
@@ -213,7 +214,7 @@ impl Client {
         if let Some(token) = token {
             request = request.header("Authorization", format!("Bearer {token}"));
         }
-        Reply::from(request.send(&b""[..]))
+        observed("PUT", path, Reply::from(request.send(&b""[..])))
     }
 
     /// A `DELETE`.
@@ -222,7 +223,7 @@ impl Client {
         if let Some(token) = token {
             request = request.header("Authorization", format!("Bearer {token}"));
         }
-        Reply::from(request.call())
+        observed("DELETE", path, Reply::from(request.call()))
     }
 
     /// Opens an event stream and hands over every event whole: its `event:` name, its `id:`
@@ -242,6 +243,7 @@ impl Client {
             request = request.header("Last-Event-ID", id);
         }
         let response = request.call().expect("the server answered");
+        observe("GET", path, response.status().as_u16());
         assert_eq!(response.status(), 200, "the stream opened");
         let (tx, rx) = std::sync::mpsc::channel();
         let reader = BufReader::new(response.into_body().into_reader());
@@ -326,6 +328,29 @@ impl Client {
             &json!({"expected_version": view["version"], "move": mv}),
         )
     }
+}
+
+/// Notes a request's method, path and answer's status in the file `CARDROOM_OBSERVED_STATUSES`
+/// names, if it names one: `scripts/check-statuses` then finds each in the OpenAPI document.
+fn observe(method: &str, path: &str, status: u16) {
+    use std::io::Write;
+    let Some(file) = std::env::var_os("CARDROOM_OBSERVED_STATUSES") else {
+        return;
+    };
+    let path = path.split('?').next().unwrap_or(path);
+    // One short line per write, appended: lines from many test threads do not interleave.
+    if let Ok(mut out) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+    {
+        let _ = out.write_all(format!("{method} {path} {status}\n").as_bytes());
+    }
+}
+
+fn observed(method: &str, path: &str, reply: Reply) -> Reply {
+    observe(method, path, reply.status);
+    reply
 }
 
 /// An agent for a stream: no timeout, however long the stream stays open.
