@@ -31,8 +31,11 @@ class Cardroom:
     def __init__(self, url, token):
         self.url = url.rstrip("/") + "/api/v1"
         self.token = token
+        self.requests = 0  # made so far
+        self.refused = 0  # of them, answered 429 (over a rate limit)
 
     def request(self, method, path, body=None, timeout=30):
+        self.requests += 1
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.url + path, data=data, method=method)
         req.add_header("Authorization", "Bearer " + self.token)
@@ -46,6 +49,7 @@ class Cardroom:
         except urllib.error.HTTPError as refusal:
             problem = json.loads(refusal.read() or b"{}")
             if refusal.code == 429:  # over a rate limit: wait as told, then the caller retries
+                self.refused += 1
                 time.sleep(float(refusal.headers.get("Retry-After", "1")))
             return refusal.code, problem
 
@@ -128,7 +132,8 @@ def run(api, games_wanted):
                     play(api, event["game_id"])
                 elif kind == "game_over":
                     finished.add(event["game_id"])
-                    print("game %d over (%d finished)" % (event["game_id"], len(finished)))
+                    print("game %d over (%d finished; %d requests so far, %d answered 429)" % (
+                        event["game_id"], len(finished), api.requests, api.refused), flush=True)
                     if games_wanted is not None and len(finished) >= games_wanted:
                         return
                 elif kind == "stream_end":

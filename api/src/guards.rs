@@ -16,7 +16,6 @@ use sha2::{Digest, Sha256};
 use crate::auth::{Caller, Credential, Scope};
 use crate::blocking::run;
 use crate::error::ApiError;
-use crate::limit::Quota;
 use crate::state::AppState;
 use crate::tokens;
 
@@ -74,7 +73,11 @@ pub async fn check_credentials(
     if let (Some(token), Some(state)) = (token, req.app_data::<web::Data<AppState>>().cloned()) {
         if token.starts_with(tokens::PREFIX) {
             match token_caller(&state, token).await {
-                Ok(caller) => {
+                Ok((caller, bot)) => {
+                    // A bot account's token: its writes count against the bots' own limit.
+                    if bot && let Some(key) = credential_key(req.request()) {
+                        state.bot_credentials.insert(key);
+                    }
                     req.extensions_mut().insert(TokenChecked(Some(caller)));
                 }
                 Err(ApiError::Unauthorized(_)) => {
@@ -105,7 +108,10 @@ pub async fn check_credentials(
 
 /// The caller a personal API token names, if it is live (a token of the wrong shape is refused
 /// without a look at the database).
-async fn token_caller(state: &web::Data<AppState>, token: String) -> Result<Caller, ApiError> {
+async fn token_caller(
+    state: &web::Data<AppState>,
+    token: String,
+) -> Result<(Caller, bool), ApiError> {
     let invalid = || ApiError::Unauthorized("the token is invalid or revoked".to_owned());
     let public = tokens::public_id(&token).ok_or_else(invalid)?.to_owned();
     let found = run(state, move |conn, _| {
@@ -200,6 +206,17 @@ impl FromRequest for Session {
     }
 }
 
+/// The key a credential counts under: a digest of its `Authorization` header (never the secret
+/// itself).
+fn credential_key(req: &HttpRequest) -> Option<String> {
+    let credential = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())?;
+    let digest = Sha256::digest(credential.as_bytes());
+    Some(digest.iter().take(12).map(|b| format!("{b:02x}")).collect())
+}
+
 /// Counts every write but signing in (which has its own limit) against the `writes` limit of
 /// its credential (or address, without one), and says where it stands in `RateLimit-Policy` and
 /// `RateLimit`; over the limit, `429 rate_limited` with `Retry-After` and the limit's name.
@@ -213,37 +230,28 @@ pub async fn limit_writes(
     ) && req.path().starts_with("/api/v1/")
         && !req.path().starts_with("/api/v1/auth/");
     let state = req.app_data::<web::Data<AppState>>().cloned();
-    let Some(state) = state.filter(|s| write && s.write_limiter.is_on()) else {
+    let Some(state) = state.filter(|_| write) else {
         return Ok(next.call(req).await?.map_into_boxed_body());
     };
-    let limiter = &state.write_limiter;
     // A credential counts as itself (its digest: the key must not hold a secret); no
-    // credential, as its address.
-    let key = match req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-    {
-        Some(credential) => {
-            let digest = Sha256::digest(credential.as_bytes());
-            digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
-        }
-        None => limiter.client(req.request()),
+    // credential, as its address. A bot account's token has a limit of its own.
+    let (limiter, key) = match credential_key(req.request()) {
+        Some(key) if state.bot_credentials.contains(&key) => (&state.bot_write_limiter, key),
+        Some(key) => (&state.write_limiter, key),
+        None => (
+            &state.write_limiter,
+            state.write_limiter.client(req.request()),
+        ),
     };
+    if !limiter.is_on() {
+        return Ok(next.call(req).await?.map_into_boxed_body());
+    }
     let policy = HeaderValue::from_str(&limiter.policy()).ok();
     let (mut response, quota) = match limiter.take(&key) {
         Ok(quota) => (next.call(req).await?.map_into_boxed_body(), quota),
-        Err(refused) => {
-            let wait = match &refused {
-                ApiError::RateLimited { retry_after, .. } => *retry_after,
-                _ => 1,
-            };
-            let quota = Quota {
-                remaining: 0,
-                reset: wait,
-            };
-            (req.error_response(refused), quota)
-        }
+        // (Refused: `Retry-After` says when one more write may come; `RateLimit`'s `t`, as on
+        // every answer, when the bucket is full again.)
+        Err(refused) => (req.error_response(refused), limiter.standing(&key)),
     };
     let headers = response.headers_mut();
     if let Some(policy) = policy {

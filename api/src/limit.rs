@@ -112,6 +112,35 @@ impl Limiter {
         self.take_at(key, Instant::now())
     }
 
+    /// Where `key` stands now, taking nothing: what is left, and (as after a request it was
+    /// allowed) the seconds until its bucket is full again. A refusal's `RateLimit` says this,
+    /// so that `t` means the same on every answer.
+    pub fn standing(&self, key: &str) -> Quota {
+        self.standing_at(key, Instant::now())
+    }
+
+    fn standing_at(&self, key: &str, now: Instant) -> Quota {
+        if self.per_minute == 0 {
+            return Quota {
+                remaining: self.burst,
+                reset: 0,
+            };
+        }
+        let rate = f64::from(self.per_minute) / 60.0;
+        let burst = f64::from(self.burst);
+        let buckets = self
+            .buckets
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let tokens = buckets.get(key).map_or(burst, |b| {
+            (b.tokens + now.duration_since(b.at).as_secs_f64() * rate).min(burst)
+        });
+        Quota {
+            remaining: tokens.floor() as u32,
+            reset: ((burst - tokens) / rate).ceil() as u64,
+        }
+    }
+
     fn take_at(&self, client: &str, now: Instant) -> Result<Quota, ApiError> {
         if self.per_minute == 0 {
             return Ok(Quota {
@@ -154,6 +183,21 @@ impl Limiter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_reset_means_time_to_a_full_bucket_whether_allowed_or_refused() {
+        let limiter = Limiter::named("writes", 60, 3, None);
+        let t0 = Instant::now();
+        let allowed: Vec<Quota> = (0..3).map(|_| limiter.take_at("k", t0).unwrap()).collect();
+        assert_eq!(allowed.last().map(|q| (q.remaining, q.reset)), Some((0, 3)));
+        assert!(limiter.take_at("k", t0).is_err());
+        // Refused: nothing left, and the same three seconds until the bucket is full.
+        let refused = limiter.standing_at("k", t0);
+        assert_eq!((refused.remaining, refused.reset), (0, 3));
+        // A key never seen is full.
+        let fresh = limiter.standing_at("other", t0);
+        assert_eq!((fresh.remaining, fresh.reset), (3, 0));
+    }
 
     #[test]
     fn a_burst_passes_then_the_rate_holds_and_addresses_are_apart() {

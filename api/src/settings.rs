@@ -55,6 +55,11 @@ pub struct Settings {
     pub writes_per_minute: u32,
     /// `CARDROOM_WRITES_BURST`: writes allowed at once.
     pub writes_burst: u32,
+    /// `CARDROOM_BOT_WRITES_PER_MINUTE`: the writes limit of a bot account's personal tokens (a
+    /// program plays at machine speed, against another); 0 turns it off.
+    pub bot_writes_per_minute: u32,
+    /// `CARDROOM_BOT_WRITES_BURST`: a bot account's writes allowed at once.
+    pub bot_writes_burst: u32,
     /// `CARDROOM_CORS_ORIGINS`: origins whose pages may call the API from a browser
     /// (comma-separated, or `*` for any); none: no cross-origin calls.
     pub cors_origins: Vec<String>,
@@ -164,6 +169,9 @@ impl Settings {
             ),
             writes_per_minute: number("CARDROOM_WRITES_PER_MINUTE", 600)?.min(1_000_000) as u32,
             writes_burst: number("CARDROOM_WRITES_BURST", 120)?.clamp(1, 1_000_000) as u32,
+            bot_writes_per_minute: number("CARDROOM_BOT_WRITES_PER_MINUTE", 6000)?.min(1_000_000)
+                as u32,
+            bot_writes_burst: number("CARDROOM_BOT_WRITES_BURST", 600)?.clamp(1, 1_000_000) as u32,
             cors_origins: cors_origins(get("CARDROOM_CORS_ORIGINS"))?,
             auth_per_minute: number("CARDROOM_AUTH_PER_MINUTE", 20)?.min(1_000_000) as u32,
             auth_burst: number("CARDROOM_AUTH_BURST", 10)?.clamp(1, 1_000_000) as u32,

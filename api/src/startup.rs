@@ -205,6 +205,13 @@ impl Application {
                 settings.writes_burst,
                 settings.client_ip_header.clone(),
             ),
+            bot_write_limiter: crate::limit::Limiter::named(
+                "bot_writes",
+                settings.bot_writes_per_minute,
+                settings.bot_writes_burst,
+                settings.client_ip_header.clone(),
+            ),
+            bot_credentials: crate::state::BotCredentials::default(),
             passwords: std::sync::Arc::new(Passwords::for_this_machine()),
             presence: std::sync::Arc::default(),
             known_accounts: crate::state::KnownAccounts::default(),

@@ -23,11 +23,44 @@ pub struct AppState {
     pub auth_limiter: crate::limit::AuthLimiter,
     /// The limit on writes, per credential or address.
     pub write_limiter: crate::limit::Limiter,
+    /// The limit on a bot account's writes, per personal token (a tier of its own).
+    pub bot_write_limiter: crate::limit::Limiter,
+    /// The personal tokens (by their digest) found to be a bot account's.
+    pub bot_credentials: BotCredentials,
     pub passwords: std::sync::Arc<crate::passwords::Passwords>,
     /// Who this process saw: people following games and making requests.
     pub presence: std::sync::Arc<crate::presence::Presence>,
     /// Accounts a session token named that the database has (checked once a process).
     pub known_accounts: KnownAccounts,
+}
+
+/// The credentials (digests of `Authorization` headers) that are a bot account's personal API
+/// tokens, as checking them found: their writes count against the bots' own limit. A token is
+/// looked up before anything else runs, so only its first write can count as anyone's.
+#[derive(Debug, Default)]
+pub struct BotCredentials(std::sync::Mutex<std::collections::HashSet<String>>);
+
+impl BotCredentials {
+    /// At most this many are kept (then forgotten, and found again).
+    const MOST: usize = 100_000;
+
+    pub fn contains(&self, key: &str) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .contains(key)
+    }
+
+    pub fn insert(&self, key: String) {
+        let mut known = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if known.len() >= Self::MOST {
+            known.clear();
+        }
+        known.insert(key);
+    }
 }
 
 /// The accounts this process has found in the database, so that a session token (checked by

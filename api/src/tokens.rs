@@ -51,28 +51,29 @@ pub fn public_id(token: &str) -> Option<&str> {
     (fits(public, PUBLIC_LEN) && fits(secret, SECRET_LEN)).then_some(public)
 }
 
-/// The caller the live personal API token `token` (whose public id is `public`) names; none
-/// when no live token matches.
+/// The caller the live personal API token `token` (whose public id is `public`) names, and
+/// whether its account is a bot account; none when no live token matches.
 pub fn live_caller(
     conn: &mut AnyConnection,
     public: &str,
     token: &str,
-) -> Result<Option<Caller>, ApiError> {
-    let Some((row, name, role, _bot)) = tokens::live_by_public_id(conn, public)? else {
+) -> Result<Option<(Caller, bool)>, ApiError> {
+    let Some((row, name, role, bot)) = tokens::live_by_public_id(conn, public)? else {
         return Ok(None);
     };
     if !same(&row.secret_hash, &digest(token)) {
         return Ok(None);
     }
     tokens::used(conn, row.id, cardroom_db::now())?;
-    Ok(Some(Caller {
+    let caller = Caller {
         id: row.user_id,
         name,
         role: Role::parse(&role).unwrap_or(Role::Player),
         expires_at: i64::MAX,
         scopes: Scopes::from_stored(&row.scopes),
         credential: Credential::ApiToken(row.id),
-    }))
+    };
+    Ok(Some((caller, bot)))
 }
 
 /// Whether a caller's credential still holds (for a stream opened earlier): a session token

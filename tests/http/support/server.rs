@@ -103,8 +103,9 @@ impl Server {
             .env("CARDROOM_LONG_POLL_SECS", "5")
             // Tests sign many players in from one address; the limit has its own test.
             .env("CARDROOM_AUTH_PER_MINUTE", "0")
-            // Likewise writes: their limit has its own test too.
+            // Likewise writes: their limit has its own test too (a bot account's tier as well).
             .env("CARDROOM_WRITES_PER_MINUTE", "0")
+            .env("CARDROOM_BOT_WRITES_PER_MINUTE", "0")
             .env("RUST_LOG", "warn,tracing_actix_web=error")
             .stdout(Stdio::piped())
             .stderr(stderr);
