@@ -1,10 +1,13 @@
 //! What a program relies on at the edges of the contract: a resumption point the server never
-//! sent is refused rather than waited on for ever, and a hand two players are asked to deal is
-//! dealt once, the slower one told so as a success.
+//! sent is refused rather than waited on for ever, a hand two players are asked to deal is
+//! dealt once, the slower one told so as a success, and a bot account is limited as a bot.
+
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use crate::on_both_backends;
+use crate::programs::api_token;
 use crate::support::{Backend, Player, Server};
 
 /// A game of 31 (classic) between two people, played by both until the first hand is over.
@@ -153,7 +156,48 @@ fn a_resumption_point_never_sent_is_refused_not_waited_on(backend: Backend) {
     }
 }
 
+/// A bot account's personal tokens count against a limit of their own: a program plays at
+/// machine speed, against another, and the people's limit would throttle it out of its games.
+fn a_bot_accounts_writes_have_a_tier_of_their_own(backend: Backend) {
+    let server = Server::start_with(
+        backend,
+        &[
+            ("CARDROOM_WRITES_PER_MINUTE", "60"),
+            ("CARDROOM_WRITES_BURST", "3"),
+            ("CARDROOM_BOT_WRITES_PER_MINUTE", "600"),
+            ("CARDROOM_BOT_WRITES_BURST", "20"),
+        ],
+    );
+    let robot = server.register("robot");
+    let became = server.post("/api/v1/account/bot", Some(&robot.token), &json!({}));
+    assert_eq!(became.status, 200, "{became:?}");
+    let token = api_token(&server, &robot, &["play", "read"]);
+    // (A token is known for a bot's once it has been looked up: its first request does that,
+    // as a bot's stream does.)
+    let first = server.get("/api/v1/games?mine=true", Some(&token));
+    assert_eq!(first.status, 200, "{first:?}");
+    let basra = json!({"kind": "basra", "seats": [{}, {"bot": "easy"}]});
+    for n in 0..10 {
+        let made = server.post("/api/v1/games", Some(&token), &basra);
+        assert_eq!(made.status, 201, "write {n}: {made:?}");
+        assert_eq!(
+            made.header("ratelimit-policy"),
+            Some("\"bot_writes\";q=600;w=60"),
+            "{made:?}"
+        );
+    }
+    // A person's token, past the people's burst, is refused as before.
+    let person = server.register("person");
+    let mine = api_token(&server, &person, &["play"]);
+    std::thread::sleep(Duration::from_millis(1100));
+    let statuses: Vec<u16> = (0..4)
+        .map(|_| server.post("/api/v1/games", Some(&mine), &basra).status)
+        .collect();
+    assert_eq!(statuses, vec![201, 201, 201, 429]);
+}
+
 on_both_backends!(
+    a_bot_accounts_writes_have_a_tier_of_their_own,
     two_players_asked_to_deal_deal_once_and_both_hear_success,
     a_resumption_point_never_sent_is_refused_not_waited_on,
 );

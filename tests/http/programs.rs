@@ -473,46 +473,6 @@ fn writes_are_limited_per_credential_and_every_write_says_where_it_stands(backen
     );
 }
 
-/// A bot account's personal tokens count against a limit of their own: a program plays at
-/// machine speed, against another, and the people's limit would throttle it out of its games.
-fn a_bot_accounts_writes_have_a_tier_of_their_own(backend: Backend) {
-    let server = Server::start_with(
-        backend,
-        &[
-            ("CARDROOM_WRITES_PER_MINUTE", "60"),
-            ("CARDROOM_WRITES_BURST", "3"),
-            ("CARDROOM_BOT_WRITES_PER_MINUTE", "600"),
-            ("CARDROOM_BOT_WRITES_BURST", "20"),
-        ],
-    );
-    let robot = server.register("robot");
-    let became = server.post("/api/v1/account/bot", Some(&robot.token), &json!({}));
-    assert_eq!(became.status, 200, "{became:?}");
-    let token = api_token(&server, &robot, &["play", "read"]);
-    // (A token is known for a bot's once it has been looked up: its first request does that,
-    // as a bot's stream does.)
-    let first = server.get("/api/v1/games?mine=true", Some(&token));
-    assert_eq!(first.status, 200, "{first:?}");
-    let basra = json!({"kind": "basra", "seats": [{}, {"bot": "easy"}]});
-    for n in 0..10 {
-        let made = server.post("/api/v1/games", Some(&token), &basra);
-        assert_eq!(made.status, 201, "write {n}: {made:?}");
-        assert_eq!(
-            made.header("ratelimit-policy"),
-            Some("\"bot_writes\";q=600;w=60"),
-            "{made:?}"
-        );
-    }
-    // A person's token, past the people's burst, is refused as before.
-    let person = server.register("person");
-    let mine = api_token(&server, &person, &["play"]);
-    std::thread::sleep(Duration::from_millis(1100));
-    let statuses: Vec<u16> = (0..4)
-        .map(|_| server.post("/api/v1/games", Some(&mine), &basra).status)
-        .collect();
-    assert_eq!(statuses, vec![201, 201, 201, 429]);
-}
-
 fn pages_of_the_configured_origins_may_call_the_api(backend: Backend) {
     let server = Server::start_with(
         backend,
@@ -598,6 +558,5 @@ fn pages_of_the_configured_origins_may_call_the_api(backend: Backend) {
 
 on_both_backends!(
     writes_are_limited_per_credential_and_every_write_says_where_it_stands,
-    a_bot_accounts_writes_have_a_tier_of_their_own,
     pages_of_the_configured_origins_may_call_the_api,
 );
