@@ -10,7 +10,7 @@ sys.path.insert(0, sys.argv[1])
 URL = sys.argv[2]
 
 from cardroom_client import AuthenticatedClient, Client  # noqa: E402
-from cardroom_client.api.auth import guest  # noqa: E402
+from cardroom_client.api.auth import sign_in_as_guest  # noqa: E402
 from cardroom_client.api.games import create_game, deal, get_game, make_move  # noqa: E402
 from cardroom_client import models  # noqa: E402
 
@@ -52,7 +52,7 @@ def play(client, kind, variant, seats, options, view_class, move_prefix):
 
 
 def main():
-    auth = guest.sync(client=Client(base_url=URL), body=models.GuestRequest())
+    auth = sign_in_as_guest.sync(client=Client(base_url=URL), body=models.GuestRequest())
     client = AuthenticatedClient(base_url=URL, token=auth.token)
     for kind, variant, seats, options, view_class, move_prefix in GAMES:
         game_id, moves = play(client, kind, variant, seats, options, view_class, move_prefix)
