@@ -56,6 +56,7 @@ class Table {
     this.sides = null;
     this.sheet = null;
     this.alive = true;
+    this.quickAnswers = 0;
     this.abort = new AbortController();
     this.chain = Promise.resolve();
     this.chat = new ChatPanel(id);
@@ -133,8 +134,17 @@ class Table {
       try {
         fetched = Math.max(fetched, this.shown);
         const known = this.knownPresence();
+        const asked = Date.now();
         const news = await api.events(this.id, fetched, this.chat.cursor ?? 0, FOLLOW_WAIT, this.abort.signal, known);
         if (!this.alive) return;
+        // (An answer at once with nothing new but who is there, twice running, would be a view
+        // not yet caught up with the table: give it a moment rather than ask in a tight loop.)
+        const quiet = !news.events.some((e) => e.version > fetched) && !(news.chat || []).length;
+        if (quiet && Date.now() - asked < 50) {
+          if (this.quickAnswers++ > 0) await sleep(200);
+        } else {
+          this.quickAnswers = 0;
+        }
         failures = 0;
         this.chat.add(news.chat);
         this.presence(news.presence);
