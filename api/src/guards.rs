@@ -86,7 +86,7 @@ pub async fn check_credentials(
                 Err(other) => return Ok(req.error_response(other)),
             }
         } else if let Ok(caller) = state.keys.verify(&token)
-            && !state.known_accounts.contains(caller.id)
+            && !state.known_accounts.contains(&caller.id)
         {
             let id = caller.id;
             match run(&state, move |conn, _| {
@@ -236,7 +236,9 @@ pub async fn limit_writes(
     // A credential counts as itself (its digest: the key must not hold a secret); no
     // credential, as its address. A bot account's token has a limit of its own.
     let (limiter, key) = match credential_key(req.request()) {
-        Some(key) if state.bot_credentials.contains(&key) => (&state.bot_write_limiter, key),
+        Some(key) if state.bot_credentials.contains(key.as_str()) => {
+            (&state.bot_write_limiter, key)
+        }
         Some(key) => (&state.write_limiter, key),
         None => (
             &state.write_limiter,

@@ -36,59 +36,47 @@ pub struct AppState {
 
 /// The credentials (digests of `Authorization` headers) that are a bot account's personal API
 /// tokens, as checking them found: their writes count against the bots' own limit. A token is
-/// looked up before anything else runs, so only its first write can count as anyone's.
-#[derive(Debug, Default)]
-pub struct BotCredentials(std::sync::Mutex<std::collections::HashSet<String>>);
-
-impl BotCredentials {
-    /// At most this many are kept (then forgotten, and found again).
-    const MOST: usize = 100_000;
-
-    pub fn contains(&self, key: &str) -> bool {
-        self.0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .contains(key)
-    }
-
-    pub fn insert(&self, key: String) {
-        let mut known = self
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if known.len() >= Self::MOST {
-            known.clear();
-        }
-        known.insert(key);
-    }
-}
+/// looked up before anything else runs, so only its first write can count as anyone's. At most
+/// 100,000 are kept (then forgotten, and found again).
+pub type BotCredentials = Remembered<String, 100_000>;
 
 /// The accounts this process has found in the database, so that a session token (checked by
 /// its signature alone) is looked up once, not on every request: a token whose account does not
 /// exist — the database was replaced under the same secret — is refused. Accounts are never
-/// deleted, so what was found stays true; the set is emptied when it grows large.
-#[derive(Debug, Default)]
-pub struct KnownAccounts(std::sync::Mutex<std::collections::HashSet<i64>>);
+/// deleted, so what was found stays true. At most 200,000 ids are kept (a few MiB).
+pub type KnownAccounts = Remembered<i64, 200_000>;
 
-impl KnownAccounts {
-    /// At most this many ids are kept (a few MiB).
-    const MOST: usize = 200_000;
+/// Things this process found true once and that stay true, remembered so as not to ask the
+/// database again; emptied when it holds `MOST` (they are found again as they come).
+#[derive(Debug)]
+pub struct Remembered<T, const MOST: usize>(std::sync::Mutex<std::collections::HashSet<T>>);
 
-    pub fn contains(&self, id: i64) -> bool {
+impl<T, const MOST: usize> Default for Remembered<T, MOST> {
+    fn default() -> Self {
+        Remembered(std::sync::Mutex::new(std::collections::HashSet::new()))
+    }
+}
+
+impl<T: std::hash::Hash + Eq, const MOST: usize> Remembered<T, MOST> {
+    fn set(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<T>> {
         self.0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .contains(&id)
     }
 
-    pub fn insert(&self, id: i64) {
-        let mut known = self
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if known.len() >= Self::MOST {
-            known.clear();
+    pub fn contains<Q>(&self, item: &Q) -> bool
+    where
+        T: std::borrow::Borrow<Q>,
+        Q: std::hash::Hash + Eq + ?Sized,
+    {
+        self.set().contains(item)
+    }
+
+    pub fn insert(&self, item: T) {
+        let mut set = self.set();
+        if set.len() >= MOST {
+            set.clear();
         }
-        known.insert(id);
+        set.insert(item);
     }
 }

@@ -4,26 +4,32 @@
 
 use crate::routes::actions::IDEMPOTENCY_KEY_PATTERN;
 
+/// Every operation of the document, with its path and whether it writes (POST, PUT, DELETE).
+fn operations_mut(
+    doc: &mut utoipa::openapi::OpenApi,
+) -> impl Iterator<Item = (&String, bool, &mut utoipa::openapi::path::Operation)> {
+    doc.paths.paths.iter_mut().flat_map(|(path, item)| {
+        [
+            (false, &mut item.get),
+            (true, &mut item.post),
+            (true, &mut item.put),
+            (true, &mut item.delete),
+        ]
+        .into_iter()
+        .filter_map(move |(writes, operation)| operation.as_mut().map(|o| (path, writes, o)))
+    })
+}
+
 /// OpenAPI requires a description on every response: where a route gave none, the status's
 /// meaning here (and, for errors, its codes).
 pub(super) fn describe_every_response(doc: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::RefOr;
-    for item in doc.paths.paths.values_mut() {
-        for operation in [
-            &mut item.get,
-            &mut item.post,
-            &mut item.put,
-            &mut item.delete,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            for (status, response) in operation.responses.responses.iter_mut() {
-                if let RefOr::T(response) = response
-                    && response.description.trim().is_empty()
-                {
-                    response.description = default_description(status).to_owned();
-                }
+    for (_, _, operation) in operations_mut(doc) {
+        for (status, response) in operation.responses.responses.iter_mut() {
+            if let RefOr::T(response) = response
+                && response.description.trim().is_empty()
+            {
+                response.description = default_description(status).to_owned();
             }
         }
     }
@@ -50,37 +56,27 @@ pub(super) fn default_description(status: &str) -> &'static str {
 pub(super) fn state_header_rules(doc: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::schema::{ObjectBuilder, Type};
     use utoipa::openapi::{RefOr, Schema};
-    for item in doc.paths.paths.values_mut() {
-        for operation in [
-            &mut item.get,
-            &mut item.post,
-            &mut item.put,
-            &mut item.delete,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            for parameter in operation.parameters.iter_mut().flatten() {
-                let RefOr::T(parameter) = parameter else {
-                    continue;
-                };
-                if parameter.name == "Idempotency-Key" {
-                    parameter.schema = Some(RefOr::T(Schema::Object(
-                        ObjectBuilder::new()
-                            .schema_type(Type::String)
-                            .pattern(Some(IDEMPOTENCY_KEY_PATTERN))
-                            .build(),
-                    )));
-                }
-                // `GET /games` lists only the caller's games: `mine` may only be true.
-                if parameter.name == "mine" {
-                    parameter.schema = Some(RefOr::T(Schema::Object(
-                        ObjectBuilder::new()
-                            .schema_type(Type::Boolean)
-                            .enum_values(Some([true]))
-                            .build(),
-                    )));
-                }
+    for (_, _, operation) in operations_mut(doc) {
+        for parameter in operation.parameters.iter_mut().flatten() {
+            let RefOr::T(parameter) = parameter else {
+                continue;
+            };
+            if parameter.name == "Idempotency-Key" {
+                parameter.schema = Some(RefOr::T(Schema::Object(
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .pattern(Some(IDEMPOTENCY_KEY_PATTERN))
+                        .build(),
+                )));
+            }
+            // `GET /games` lists only the caller's games: `mine` may only be true.
+            if parameter.name == "mine" {
+                parameter.schema = Some(RefOr::T(Schema::Object(
+                    ObjectBuilder::new()
+                        .schema_type(Type::Boolean)
+                        .enum_values(Some([true]))
+                        .build(),
+                )));
             }
         }
     }
@@ -109,89 +105,79 @@ pub(super) fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
                 .build(),
         )
     };
-    for (path, item) in doc.paths.paths.iter_mut() {
+    for (path, item_writes, operation) in operations_mut(doc) {
         let names_something = path.contains('{');
-        for (item_writes, operation) in [
-            (false, &mut item.get),
-            (true, &mut item.post),
-            (true, &mut item.put),
-            (true, &mut item.delete),
-        ] {
-            let Some(operation) = operation else {
-                continue;
-            };
-            let reads_input = operation.request_body.is_some()
-                || operation.parameters.as_ref().is_some_and(|p| !p.is_empty());
-            let responses = &mut operation.responses.responses;
-            if reads_input && !responses.contains_key("400") {
-                responses.insert(
-                    "400".to_owned(),
-                    problem("`validation_failed`: the body, query or path could not be read"),
-                );
-            }
-            if reads_input && !responses.contains_key("422") {
-                responses.insert(
-                    "422".to_owned(),
-                    problem("`validation_failed`: a value the rules do not allow"),
-                );
-            }
-            if operation.request_body.is_some() && !responses.contains_key("413") {
-                responses.insert(
-                    "413".to_owned(),
-                    problem("`payload_too_large`: a body over CARDROOM_MAX_BODY_BYTES"),
-                );
-            }
-            let needs_token = operation.security.as_ref().is_some_and(|s| !s.is_empty());
-            if needs_token && !responses.contains_key("401") {
-                responses.insert(
-                    "401".to_owned(),
-                    problem("`unauthorized`: no token, or an invalid one"),
-                );
-            }
-            if needs_token && !responses.contains_key("403") {
-                responses.insert(
-                    "403".to_owned(),
-                    problem(
-                        "`insufficient_scope`: a personal API token without the scope this needs; \
+        let reads_input = operation.request_body.is_some()
+            || operation.parameters.as_ref().is_some_and(|p| !p.is_empty());
+        let responses = &mut operation.responses.responses;
+        if reads_input && !responses.contains_key("400") {
+            responses.insert(
+                "400".to_owned(),
+                problem("`validation_failed`: the body, query or path could not be read"),
+            );
+        }
+        if reads_input && !responses.contains_key("422") {
+            responses.insert(
+                "422".to_owned(),
+                problem("`validation_failed`: a value the rules do not allow"),
+            );
+        }
+        if operation.request_body.is_some() && !responses.contains_key("413") {
+            responses.insert(
+                "413".to_owned(),
+                problem("`payload_too_large`: a body over CARDROOM_MAX_BODY_BYTES"),
+            );
+        }
+        let needs_token = operation.security.as_ref().is_some_and(|s| !s.is_empty());
+        if needs_token && !responses.contains_key("401") {
+            responses.insert(
+                "401".to_owned(),
+                problem("`unauthorized`: no token, or an invalid one"),
+            );
+        }
+        if needs_token && !responses.contains_key("403") {
+            responses.insert(
+                "403".to_owned(),
+                problem(
+                    "`insufficient_scope`: a personal API token without the scope this needs; \
                          `forbidden`: the caller may not do this",
-                    ),
-                );
-            }
-            // Everything but the fixed catalogue, the chat's presets, liveness and the metrics
-            // (which render without the database) reads the database.
-            let fixed = [
-                "/api/v1/games/kinds",
-                "/api/v1/chat/presets",
-                "/healthz",
-                "/metrics",
-            ]
-            .contains(&path.as_str());
-            if !fixed && !responses.contains_key("503") {
-                responses.insert(
-                    "503".to_owned(),
-                    problem(
-                        "`unavailable`: the database cannot be reached (see Retry-After); \
+                ),
+            );
+        }
+        // Everything but the fixed catalogue, the chat's presets, liveness and the metrics
+        // (which render without the database) reads the database.
+        let fixed = [
+            "/api/v1/games/kinds",
+            "/api/v1/chat/presets",
+            "/healthz",
+            "/metrics",
+        ]
+        .contains(&path.as_str());
+        if !fixed && !responses.contains_key("503") {
+            responses.insert(
+                "503".to_owned(),
+                problem(
+                    "`unavailable`: the database cannot be reached (see Retry-After); \
                          `sign_in_busy` and `too_many_streams` where they apply",
-                    ),
-                );
-            }
-            // Every write but signing in counts against the `writes` limit.
-            let writes = item_writes && !path.starts_with("/api/v1/auth/");
-            if writes && !responses.contains_key("429") {
-                responses.insert(
-                    "429".to_owned(),
-                    problem(
-                        "`rate_limited` (the `writes` limit, named in the problem's `limit`): see \
+                ),
+            );
+        }
+        // Every write but signing in counts against the `writes` limit.
+        let writes = item_writes && !path.starts_with("/api/v1/auth/");
+        if writes && !responses.contains_key("429") {
+            responses.insert(
+                "429".to_owned(),
+                problem(
+                    "`rate_limited` (the `writes` limit, named in the problem's `limit`): see \
                          Retry-After, and RateLimit-Policy and RateLimit on every write",
-                    ),
-                );
-            }
-            if names_something && !responses.contains_key("404") {
-                responses.insert(
-                    "404".to_owned(),
-                    problem("`not_found`: no such game, player or game kind"),
-                );
-            }
+                ),
+            );
+        }
+        if names_something && !responses.contains_key("404") {
+            responses.insert(
+                "404".to_owned(),
+                problem("`not_found`: no such game, player or game kind"),
+            );
         }
     }
 }
@@ -213,33 +199,23 @@ pub(super) fn document_headers(doc: &mut utoipa::openapi::OpenApi) {
         )
     };
     let located = ["/api/v1/games", "/api/v1/seeks", "/api/v1/challenges"];
-    for (path, item) in doc.paths.paths.iter_mut() {
-        for (writes, operation) in [
-            (false, &mut item.get),
-            (true, &mut item.post),
-            (true, &mut item.put),
-            (true, &mut item.delete),
-        ] {
-            let Some(operation) = operation else {
+    for (path, writes, operation) in operations_mut(doc) {
+        let limited = writes && path.starts_with("/api/v1/") && !path.starts_with("/api/v1/auth/");
+        for (status, response) in operation.responses.responses.iter_mut() {
+            let RefOr::T(response) = response else {
                 continue;
             };
-            let limited =
-                writes && path.starts_with("/api/v1/") && !path.starts_with("/api/v1/auth/");
-            for (status, response) in operation.responses.responses.iter_mut() {
-                let RefOr::T(response) = response else {
-                    continue;
-                };
-                let headers = &mut response.headers;
-                headers.insert(
-                    "X-Request-Id".to_owned(),
-                    header(
-                        Type::String,
-                        "This request's id, as the server's log names it (quote it when \
+            let headers = &mut response.headers;
+            headers.insert(
+                "X-Request-Id".to_owned(),
+                header(
+                    Type::String,
+                    "This request's id, as the server's log names it (quote it when \
                          reporting a problem)",
-                    ),
-                );
-                if limited {
-                    headers.insert(
+                ),
+            );
+            if limited {
+                headers.insert(
                         "RateLimit-Policy".to_owned(),
                         header(
                             Type::String,
@@ -247,34 +223,33 @@ pub(super) fn document_headers(doc: &mut utoipa::openapi::OpenApi) {
                              — its name, quota and window in seconds. Absent when the limit is off.",
                         ),
                     );
-                    headers.insert(
-                        "RateLimit".to_owned(),
-                        header(
-                            Type::String,
-                            "Where this credential stands: `\"writes\";r=117;t=3` — writes left \
+                headers.insert(
+                    "RateLimit".to_owned(),
+                    header(
+                        Type::String,
+                        "Where this credential stands: `\"writes\";r=117;t=3` — writes left \
                              now (`r`), and seconds until the quota is whole again (`t`), on every \
                              answer alike. Absent when the limit is off.",
-                        ),
-                    );
-                }
-                if status == "429" || status == "503" {
-                    headers.insert(
-                        "Retry-After".to_owned(),
-                        header(Type::Integer, "Seconds to wait before trying again"),
-                    );
-                }
-                if status == "401" {
-                    headers.insert(
-                        "WWW-Authenticate".to_owned(),
-                        header(Type::String, "`Bearer`: send a token"),
-                    );
-                }
-                if status == "201" && writes && located.contains(&path.as_str()) {
-                    headers.insert(
-                        "Location".to_owned(),
-                        header(Type::String, "The address of what was made"),
-                    );
-                }
+                    ),
+                );
+            }
+            if status == "429" || status == "503" {
+                headers.insert(
+                    "Retry-After".to_owned(),
+                    header(Type::Integer, "Seconds to wait before trying again"),
+                );
+            }
+            if status == "401" {
+                headers.insert(
+                    "WWW-Authenticate".to_owned(),
+                    header(Type::String, "`Bearer`: send a token"),
+                );
+            }
+            if status == "201" && writes && located.contains(&path.as_str()) {
+                headers.insert(
+                    "Location".to_owned(),
+                    header(Type::String, "The address of what was made"),
+                );
             }
         }
     }

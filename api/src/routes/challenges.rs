@@ -227,19 +227,11 @@ pub async fn account_stream(
     query: web::Query<StreamQuery>,
     req: HttpRequest,
 ) -> Result<Either<impl actix_web::Responder, HttpResponse>, ApiError> {
-    let last_event = match req.headers().get("Last-Event-ID") {
-        None => None,
-        Some(value) => Some(
-            value
-                .to_str()
-                .ok()
-                .and_then(|v| v.trim().parse::<i64>().ok())
-                .filter(|&id| id >= 0)
-                .ok_or_else(|| {
-                    super::params::invalid_cursor("Last-Event-ID is an event id, 0 or more")
-                })?,
-        ),
-    };
+    let last_event = super::params::last_event_id(
+        &req,
+        |text| text.trim().parse::<i64>().ok().filter(|&id| id >= 0),
+        "Last-Event-ID is an event id, 0 or more",
+    )?;
     let after = query.into_inner().after.or(last_event);
     if after.is_some_and(|a| a < 0) {
         return Err(ApiError::Invalid(

@@ -319,22 +319,14 @@ pub async fn events(
     req: HttpRequest,
 ) -> Result<Either<impl actix_web::Responder, HttpResponse>, ApiError> {
     let id = id.into_inner().0;
-    let last_event = match req.headers().get("Last-Event-ID") {
-        None => None,
-        Some(value) => Some(
-            value
-                .to_str()
-                .ok()
-                .and_then(crate::streams::parse_event_id)
+    let last_event = super::params::last_event_id(
+        &req,
+        |text| {
+            crate::streams::parse_event_id(text)
                 .filter(|&(v, c)| v >= 0 && c.is_none_or(|c| c >= 0))
-                .ok_or_else(|| {
-                    super::params::invalid_cursor(
-                        "Last-Event-ID is an id this stream sent: a version, or a version, `:` \
-                         and a chat cursor",
-                    )
-                })?,
-        ),
-    };
+        },
+        "Last-Event-ID is an id this stream sent: a version, or a version, `:` and a chat cursor",
+    )?;
     let after = query.after.or(last_event.map(|(v, _)| v)).unwrap_or(0);
     if after < 0 {
         return Err(ApiError::Invalid(

@@ -30,6 +30,24 @@ pub(super) fn json_body(status: u16, body: String) -> HttpResponse {
 }
 
 /// Whether the request asks for Server-Sent Events.
+/// A stream's `Last-Event-ID`, read with `parse`: none when the header is absent, 400
+/// `invalid_cursor` (saying `what` an id is) when it is there and not one.
+pub(super) fn last_event_id<T>(
+    req: &HttpRequest,
+    parse: impl Fn(&str) -> Option<T>,
+    what: &str,
+) -> Result<Option<T>, ApiError> {
+    match req.headers().get("Last-Event-ID") {
+        None => Ok(None),
+        Some(value) => value
+            .to_str()
+            .ok()
+            .and_then(parse)
+            .map(Some)
+            .ok_or_else(|| invalid_cursor(what)),
+    }
+}
+
 /// A resumption point that cannot be read (400 `invalid_cursor`).
 pub(super) fn invalid_cursor(detail: &str) -> ApiError {
     ApiError::Malformed {
