@@ -4,7 +4,7 @@
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
-use cardroom_core::MoveError;
+use cardroom_core::{AnyMove, GameKind, MoveError};
 use cardroom_db::DbError;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -34,13 +34,26 @@ pub struct Problem {
     /// With `version_conflict`: the game's version now.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_version: Option<i64>,
-    /// With `illegal_move`: the moves the caller may make.
+    /// With `illegal_move`: the moves the caller may make. Read them with `legal`, which says
+    /// whose moves they are (this list, without its kind, is kept for older clients).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Vec<Object>>)]
+    #[schema(value_type = Option<Vec<AnyMove>>, deprecated)]
     pub legal_moves: Option<serde_json::Value>,
+    /// With `illegal_move`: the game's kind and the moves the caller may make, as that game's
+    /// moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal: Option<LegalMoves>,
     /// With `rate_limited`: the limit's name (`sign_ins`, `writes`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<String>,
+}
+
+/// The moves a seat may make, and the game whose moves they are.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct LegalMoves {
+    pub kind: GameKind,
+    #[schema(value_type = Vec<AnyMove>)]
+    pub moves: serde_json::Value,
 }
 
 /// Every problem `code` the API answers, for the document (its `Problem.code` is this enum);
@@ -115,6 +128,7 @@ pub enum ApiError {
     #[error("{reason}")]
     IllegalMove {
         reason: String,
+        kind: GameKind,
         legal_moves: serde_json::Value,
     },
     #[error("{0}")]
@@ -218,6 +232,15 @@ impl ApiError {
                 ApiError::IllegalMove { legal_moves, .. } => Some(legal_moves.clone()),
                 _ => None,
             },
+            legal: match self {
+                ApiError::IllegalMove {
+                    kind, legal_moves, ..
+                } => Some(LegalMoves {
+                    kind: *kind,
+                    moves: legal_moves.clone(),
+                }),
+                _ => None,
+            },
             limit: match self {
                 ApiError::RateLimited { limit, .. } => Some((*limit).to_owned()),
                 _ => None,
@@ -309,8 +332,13 @@ impl From<actix_web::error::BlockingError> for ApiError {
     }
 }
 
-/// Maps a refused move; `legal_moves` is the caller's list, for `illegal_move`.
-pub fn move_error(error: MoveError<String>, legal_moves: serde_json::Value) -> ApiError {
+/// Maps a refused move in a game of `kind`; `legal_moves` is the caller's list, for
+/// `illegal_move`.
+pub fn move_error(
+    error: MoveError<String>,
+    kind: GameKind,
+    legal_moves: serde_json::Value,
+) -> ApiError {
     match error {
         MoveError::GameOver => ApiError::GameOver("the game is over".to_owned()),
         MoveError::HandOver => ApiError::Conflict {
@@ -326,6 +354,7 @@ pub fn move_error(error: MoveError<String>, legal_moves: serde_json::Value) -> A
         }
         MoveError::Illegal(reason) => ApiError::IllegalMove {
             reason,
+            kind,
             legal_moves,
         },
     }

@@ -6,12 +6,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::ApiError;
-use crate::model::EventOut;
+use crate::model::{EventOut, ServiceEvent};
 
 /// A stored event with its audience.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct StoredEvent {
     pub to: Audience,
+    /// The event (a game's: see each game's events).
+    #[schema(value_type = Object)]
     pub event: Value,
 }
 
@@ -43,9 +45,11 @@ pub fn is_announcement(event: &Value) -> bool {
 }
 
 /// An event of the service itself (not of a game's rules), for everyone.
-pub fn service_event(event: Value) -> StoredEvent {
-    StoredEvent {
+pub fn service_event(event: &ServiceEvent) -> Result<StoredEvent, ApiError> {
+    let event = serde_json::to_value(event)
+        .map_err(|e| ApiError::Internal(format!("event encoding: {e}")))?;
+    Ok(StoredEvent {
         to: Audience::Everyone,
         event,
-    }
+    })
 }

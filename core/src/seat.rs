@@ -119,6 +119,7 @@ impl Viewer {
 }
 
 /// Who may see a card zone or an event.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Audience {

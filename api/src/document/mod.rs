@@ -10,7 +10,11 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 use utoipa_actix_web::AppExt;
 
+use cardroom_core::AnyEvent;
+use cardroom_core::table::TableEvent;
+
 use crate::error::Problem;
+use crate::model::{AccountEventOut, ChatMessage, ServiceEvent, StreamEvent};
 use crate::routes;
 
 /// The OpenAPI document's fixed parts; the paths are collected from the routes.
@@ -24,7 +28,15 @@ use crate::routes;
         license(name = "MIT OR Apache-2.0"),
     ),
     modifiers(&BearerAuth),
-    components(schemas(Problem)),
+    components(schemas(
+        Problem,
+        ServiceEvent,
+        StreamEvent,
+        TableEvent,
+        AnyEvent,
+        ChatMessage,
+        AccountEventOut,
+    )),
     tags(
         (name = "auth", description = "Accounts and tokens"),
         (name = "catalogue", description = "The games on offer"),

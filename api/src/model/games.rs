@@ -180,8 +180,12 @@ pub struct JoinRequest {
 /// `POST /games/{id}/moves`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"expected_version": 3, "move": {"type": "play", "card": "7D"}}))]
+#[schema(example = json!({"kind": "basra", "expected_version": 3, "move": {"type": "play", "card": "7D"}}))]
 pub struct MoveRequest {
+    /// The game the move is for: the server refuses a move for another game (422
+    /// `illegal_move`). Typed clients send it (it tells the move's schema); the server also
+    /// takes a move without it, as older clients send them.
+    pub kind: Option<GameKind>,
     /// The version of the view the move was chosen from.
     #[schema(minimum = 0)]
     pub expected_version: i64,
@@ -238,7 +242,7 @@ pub struct GameView {
     pub version: i64,
     /// A practice game (fixed seed or deck): never counted in ratings or statistics.
     pub practice: bool,
-    #[schema(value_type = Object)]
+    #[schema(value_type = std::collections::BTreeMap<String, cardroom_core::OptionValue>)]
     pub options: serde_json::Value,
     pub seats: Vec<SeatInfo>,
     /// Who may find, join and watch the table.
@@ -277,6 +281,8 @@ pub struct GameCreated {
 /// The answer to a move, a deal or a resignation.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ActionResponse {
+    /// The game's kind: its events and view are that game's.
+    pub kind: GameKind,
     /// What happened, the caller's own action first, then any computer players' replies.
     #[schema(value_type = Vec<EventOut>)]
     pub events: serde_json::Value,
@@ -284,7 +290,16 @@ pub struct ActionResponse {
     pub view: serde_json::Value,
 }
 
-/// `GET /games/{id}/events` as JSON.
+/// `GET /games/{id}/events` as JSON: the game's kind, and what the long-poll found.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventsPage {
+    /// The game's kind: its events are that game's.
+    pub kind: GameKind,
+    #[serde(flatten)]
+    pub answer: EventsResponse,
+}
+
+/// What a long-poll of a game's events found.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EventsResponse {
     pub events: Vec<EventOut>,
@@ -310,7 +325,7 @@ pub struct LogEntryOut {
     pub seat: Option<i64>,
     /// The move, in canonical form.
     #[serde(rename = "move", default)]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<AnyMove>)]
     pub mv: Option<serde_json::Value>,
     pub events: Vec<EventOut>,
     pub at: DateTime<Utc>,
@@ -341,7 +356,7 @@ pub struct LogResponse {
     /// How many seats.
     pub seats: i64,
     /// The options the game was created with.
-    #[schema(value_type = Object)]
+    #[schema(value_type = std::collections::BTreeMap<String, cardroom_core::OptionValue>)]
     pub options: serde_json::Value,
     /// The caller's seat: the entries hold what that seat was shown.
     pub your_seat: Option<i64>,

@@ -46,7 +46,7 @@ pub struct Seek {
     pub kind: GameKind,
     pub variant: String,
     pub players: i64,
-    #[schema(value_type = Object)]
+    #[schema(value_type = std::collections::BTreeMap<String, cardroom_core::OptionValue>)]
     pub options: serde_json::Value,
     pub rated: bool,
     pub rating_range: Option<i64>,
@@ -120,7 +120,7 @@ pub struct OpenTable {
     pub id: i64,
     pub kind: GameKind,
     pub variant: String,
-    #[schema(value_type = Object)]
+    #[schema(value_type = std::collections::BTreeMap<String, cardroom_core::OptionValue>)]
     pub options: serde_json::Value,
     /// A real game (not practice) with no guest seated: it counts in the ratings of the
     /// registered players who sit down (a guest is never rated).

@@ -2,19 +2,26 @@
 //! response: it would leak the seed), documented in the OpenAPI document.
 
 mod accounts;
+mod challenges;
+mod events;
 mod games;
 mod lobby;
 mod table;
 
 pub use accounts::{AuthResponse, Credentials, GuestRequest, UserInfo};
+pub use challenges::{Challenge, DeclineReason};
+pub use events::{
+    AccountEvent, AccountEventOut, AccountGame, ServiceEvent, StreamEndReason, StreamEvent,
+    TakeoverReason, TurnAction,
+};
 pub use games::{
-    ActionResponse, Catalogue, ChallengeStatusName, CreateGame, DealOut, EventOut, EventsQuery,
-    EventsResponse, GameCreated, GameList, GameStatusName, GameSummary, GameView, Health,
-    JoinRequest, ListQuery, LogEntryOut, LogResponse, MoveRequest, ScoreResponse, SeatInfo,
+    ActionResponse, Catalogue, ChallengeStatusName, CreateGame, DealOut, EventOut, EventsPage,
+    EventsQuery, EventsResponse, GameCreated, GameList, GameStatusName, GameSummary, GameView,
+    Health, JoinRequest, ListQuery, LogEntryOut, LogResponse, MoveRequest, ScoreResponse, SeatInfo,
     SeatRequest, SeekStatusName, TurnBounds, TurnPolicy, VariantName, Visibility,
 };
 pub use lobby::{LiveTable, Lobby, LobbyQuery, LobbySeat, OpenTable, Seek, SeekQuery, SeekRequest};
 pub use table::{
-    ChatMessage, ChatPage, ChatPreset, ChatQuery, ChatRequest, ChatText, KnownPresence, MuteList,
-    PresenceOut, Preset, PresetKey, Presets, RematchRequest, RematchState, Room,
+    ChatKind, ChatMessage, ChatPage, ChatPreset, ChatQuery, ChatRequest, ChatText, KnownPresence,
+    MuteList, PresenceOut, Preset, PresetKey, Presets, RematchRequest, RematchState, Room,
 };

@@ -111,9 +111,8 @@ pub struct Presets {
 /// `id` was hidden by an admin (take it down).
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct ChatMessage {
-    /// `chat` or `chat_hidden`.
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: ChatKind,
     /// The message's id (for `chat_hidden`, the hidden message's).
     pub id: i64,
     /// The chat's position: a reader's cursor moves past it.
@@ -129,6 +128,24 @@ pub struct ChatMessage {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preset: Option<PresetKey>,
     pub at: DateTime<Utc>,
+}
+
+/// A chat message, or the note that one was hidden.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatKind {
+    Chat,
+    ChatHidden,
+}
+
+impl ChatKind {
+    /// The word, as the stream's `event:` names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ChatKind::Chat => "chat",
+            ChatKind::ChatHidden => "chat_hidden",
+        }
+    }
 }
 
 /// `GET /games/{id}/chat`.

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use super::Revoked;
 use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::model::{AccountEvent, AccountGame, TurnAction};
 
 /// The most events one look gives a stream.
 const PAGE: i64 = 200;
@@ -33,16 +34,27 @@ pub fn account_snapshot(
             continue;
         }
         let action = match row.status.as_str() {
-            "active" if row.to_act == Some(seat.seat) => "move",
-            "hand_over" if !row.bot_pending => "deal",
+            "active" if row.to_act == Some(seat.seat) => TurnAction::Move,
+            "hand_over" if !row.bot_pending => TurnAction::Deal,
             _ => continue,
         };
-        events.push(json!({
-            "type": "your_turn", "game_id": row.id, "version": row.version, "kind": row.kind,
-            "variant": row.variant, "seat": seat.seat, "action": action,
-        }));
+        events.push(AccountEvent::YourTurn {
+            game: AccountGame {
+                game_id: row.id,
+                version: row.version,
+                kind: row.kind.clone(),
+                variant: row.variant.clone(),
+                seat: i64::from(seat.seat),
+            },
+            action,
+        });
     }
     events.extend(super::challenges::waiting_for(conn, caller.id)?);
+    let events = events
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<_, _>>()
+        .map_err(|e| ApiError::Internal(format!("event encoding: {e}")))?;
     Ok((events, newest))
 }
 

@@ -1,9 +1,9 @@
 //! Moves, deals and resignations.
 
-use cardroom_core::{AnyMove, Resignation, Seat, Viewer};
+use cardroom_core::{AnyMove, GameKind, Resignation, Seat, Viewer};
 use cardroom_db::games::{self, Leaving, SeatChange, SeatResult};
 use cardroom_db::{AnyConnection, DbError};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::changes::{Changes, abandonment, run_computers};
 use super::commit::{action_body, commit_and_view, with_retries};
@@ -12,13 +12,15 @@ use super::view;
 use crate::auth::Caller;
 use crate::error::{ApiError, move_error};
 use crate::metrics::Metrics;
-use crate::model::{EventOut, GameView};
+use crate::model::{EventOut, GameView, ServiceEvent, TakeoverReason};
 
 /// What a seated person does to a game.
 #[derive(Debug)]
 pub enum Action {
     Move {
         expected_version: i64,
+        /// The game the move says it is for (checked when given).
+        kind: Option<GameKind>,
         mv: Value,
         idempotency: Option<(String, String)>,
     },
@@ -54,6 +56,7 @@ pub fn act(
         Action::Reclaim => super::reclaim(conn, caller, id, metrics),
         Action::Move {
             expected_version,
+            kind,
             mv,
             idempotency,
         } => {
@@ -63,7 +66,7 @@ pub fn act(
                 caller,
                 id,
                 expected_version,
-                &mv,
+                (kind, &mv),
                 key.clone(),
                 metrics,
             );
@@ -112,7 +115,7 @@ pub fn act(
                     code: "hand_not_over",
                     detail: "the hand is still being played".to_owned(),
                 },
-                other => move_error(other, Value::Array(Vec::new())),
+                other => move_error(other, game.kind(), Value::Array(Vec::new())),
             })?;
             changes.record(&game, Some(seat), "deal", None, &events)?;
             run_computers(&mut game, &loaded.record.seats, &mut changes, metrics)?;
@@ -137,7 +140,7 @@ pub fn act(
                     let mut changes = Changes::new(Some(&game));
                     let (effect, events) = game
                         .resign(Seat::new(seat))
-                        .map_err(|e| move_error(e, Value::Array(Vec::new())))?;
+                        .map_err(|e| move_error(e, game.kind(), Value::Array(Vec::new())))?;
                     changes.record(&game, Some(seat), "resign", None, &events)?;
                     let mut record = loaded.record.clone();
                     if effect == Resignation::SeatToComputer {
@@ -179,7 +182,11 @@ pub fn act(
                         changes.record_service(
                             Some(seat),
                             "seat_to_computer",
-                            json!({"type": "seat_to_computer", "seat": seat, "level": level}),
+                            ServiceEvent::SeatToComputer {
+                                seat: i64::from(seat),
+                                level,
+                                reason: Some(TakeoverReason::Resigned),
+                            },
                         )?;
                         run_computers(&mut game, &record.seats, &mut changes, metrics)?;
                     }
@@ -209,7 +216,7 @@ fn make_move(
     caller: &Caller,
     id: i64,
     expected_version: i64,
-    mv: &Value,
+    (said_kind, mv): (Option<GameKind>, &Value),
     key: Option<(i64, String, String)>,
     metrics: &Metrics,
 ) -> Result<(Vec<EventOut>, GameView), ApiError> {
@@ -221,14 +228,27 @@ fn make_move(
             current: loaded.version(),
         });
     }
-    let mv: AnyMove = loaded
-        .kind()?
+    let kind = loaded.kind()?;
+    let legal = || serde_json::to_value(game.legal_moves(Seat::new(seat))).unwrap_or(Value::Null);
+    if let Some(said) = said_kind
+        && said != kind
+    {
+        return Err(ApiError::IllegalMove {
+            reason: format!(
+                "this game is {}: a move of {} is not one of its moves",
+                kind.name(),
+                said.name()
+            ),
+            kind,
+            legal_moves: legal(),
+        });
+    }
+    let mv: AnyMove = kind
         .parse_move(mv)
         .map_err(|e| ApiError::Invalid(format!("move: {e}")))?;
-    let legal = || serde_json::to_value(game.legal_moves(Seat::new(seat))).unwrap_or(Value::Null);
     let canonical = game
         .validate(Seat::new(seat), &mv)
-        .map_err(|e| move_error(e, legal()))?;
+        .map_err(|e| move_error(e, kind, legal()))?;
     let mut game = game.clone();
     let mut changes = Changes::new(Some(&game));
     let events = game
@@ -288,7 +308,9 @@ fn abandon(
     changes.record_service(
         Some(seat),
         "abandoned",
-        json!({"type": "abandoned", "by": caller.name}),
+        ServiceEvent::Abandoned {
+            by: caller.name.clone(),
+        },
     )?;
     let viewer = Viewer::Seat(Seat::new(seat));
     let events = changes.visible(loaded.version(), viewer)?;

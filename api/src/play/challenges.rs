@@ -10,7 +10,6 @@ use cardroom_core::{AnyGame, GameKind, OptionValue, Setup};
 use cardroom_db::account_events::{self, AccountNotice};
 use cardroom_db::challenges::{self, ChallengeRow, NewChallenge};
 use cardroom_db::{AnyConnection, users};
-use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
@@ -21,7 +20,9 @@ use super::setup::{random_code, random_seed};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
-use crate::model::{CreateGame, SeatRequest, TurnPolicy, Visibility};
+use crate::model::{
+    AccountEvent, Challenge, CreateGame, DeclineReason, SeatRequest, TurnPolicy, Visibility,
+};
 
 /// `POST /challenges`.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -56,42 +57,6 @@ pub struct ChallengeRequest {
     pub visibility: Option<Visibility>,
 }
 
-/// A challenge as its two sides see it.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct Challenge {
-    pub id: i64,
-    /// Who challenged.
-    pub from: String,
-    /// Who was challenged; none for an open challenge.
-    pub to: Option<String>,
-    /// The challenger is a bot account.
-    pub from_bot: bool,
-    pub kind: GameKind,
-    pub variant: String,
-    #[schema(value_type = Object)]
-    pub options: serde_json::Value,
-    /// Each seat's computer level, or none for a person's seat.
-    pub seats: Vec<Option<String>>,
-    pub challenger_seat: i64,
-    /// Whether the game will count for ratings: never when a guest is one of the two, even if
-    /// it was asked for.
-    pub rated: bool,
-    pub turn: Option<TurnPolicy>,
-    pub visibility: Visibility,
-    /// `open`, `accepted`, `declined`, `cancelled` or `expired`.
-    #[schema(value_type = crate::model::ChallengeStatusName)]
-    pub status: String,
-    /// Why it was declined.
-    pub reason: Option<DeclineReason>,
-    /// The game it made, once accepted.
-    pub game_id: Option<i64>,
-    /// For the challenger of an open challenge: the secret that lets whoever has it accept
-    /// (the page's link `/#/challenge/{id}/{code}`).
-    pub code: Option<String>,
-    pub created_at: DateTime<Utc>,
-    pub expires_at: DateTime<Utc>,
-}
-
 /// `GET /challenges`: the caller's open challenges.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ChallengeList {
@@ -99,34 +64,6 @@ pub struct ChallengeList {
     pub incoming: Vec<Challenge>,
     /// Made by the caller, newest first.
     pub outgoing: Vec<Challenge>,
-}
-
-/// Why a challenge was declined.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum DeclineReason {
-    Generic,
-    Later,
-    TooFast,
-    TooSlow,
-    Rated,
-    Casual,
-    Variant,
-    NoBots,
-    OnlyBots,
-}
-
-impl DeclineReason {
-    fn name(self) -> String {
-        serde_json::to_value(self)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default()
-    }
-
-    fn parse(text: &str) -> Option<DeclineReason> {
-        serde_json::from_value(serde_json::Value::String(text.to_owned())).ok()
-    }
 }
 
 /// `POST /challenges/{id}/decline`.
@@ -200,18 +137,13 @@ fn out(conn: &mut AnyConnection, row: &ChallengeRow, viewer: i64) -> Result<Chal
 fn tell(
     conn: &mut AnyConnection,
     row: &ChallengeRow,
-    kind: &str,
+    kind: fn(Challenge) -> AccountEvent,
     users: &[i64],
 ) -> Result<Vec<AccountNotice>, ApiError> {
     let mut notices = Vec::new();
     for &user in users {
         let challenge = out(conn, row, user)?;
-        let event = json!({"type": kind, "challenge": challenge});
-        notices.push(AccountNotice {
-            user_id: user,
-            kind: kind.to_owned(),
-            data: event.to_string(),
-        });
+        notices.push(kind(challenge).notice(user));
     }
     Ok(notices)
 }
@@ -363,7 +295,7 @@ pub fn create(
     cardroom_db::in_transaction(conn, |conn| {
         let row = challenges::create(conn, &new)?;
         if let Some(to) = row.to_id {
-            let notices = tell(conn, &row, "challenge_received", &[to])?;
+            let notices = tell(conn, &row, received, &[to])?;
             account_events::add(conn, &notices)?;
         }
         out(conn, &row, caller.id)
@@ -493,7 +425,7 @@ pub fn accept(
         let notices = tell(
             conn,
             &row,
-            "challenge_accepted",
+            |challenge| AccountEvent::ChallengeAccepted { challenge },
             &sides(&row, Some(caller.id)),
         )?;
         account_events::add(conn, &notices)?;
@@ -520,7 +452,7 @@ pub fn decline(
         row,
         "declined",
         Some(reason.name()),
-        "challenge_declined",
+        |challenge| AccountEvent::ChallengeDeclined { challenge },
     )
 }
 
@@ -532,7 +464,9 @@ pub fn cancel(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Chal
             "only its challenger cancels a challenge; decline it instead".to_owned(),
         ));
     }
-    answer(conn, caller, row, "cancelled", None, "challenge_cancelled")
+    answer(conn, caller, row, "cancelled", None, |challenge| {
+        AccountEvent::ChallengeCancelled { challenge }
+    })
 }
 
 /// Closes `row` with `status` and tells both sides.
@@ -542,7 +476,7 @@ fn answer(
     row: ChallengeRow,
     status: &str,
     reason: Option<String>,
-    event: &str,
+    event: fn(Challenge) -> AccountEvent,
 ) -> Result<Challenge, ApiError> {
     cardroom_db::in_transaction(conn, |conn| {
         if !challenges::close(conn, row.id, status, reason.as_deref(), cardroom_db::now())? {
@@ -563,24 +497,33 @@ pub fn expire(conn: &mut AnyConnection) -> Result<usize, ApiError> {
         for row in &expired {
             let mut row = row.clone();
             row.status = "expired".to_owned();
-            let notices = tell(conn, &row, "challenge_expired", &sides(&row, None))?;
+            let notices = tell(
+                conn,
+                &row,
+                |challenge| AccountEvent::ChallengeExpired { challenge },
+                &sides(&row, None),
+            )?;
             account_events::add(conn, &notices)?;
         }
         Ok(expired.len())
     })
 }
 
+fn received(challenge: Challenge) -> AccountEvent {
+    AccountEvent::ChallengeReceived { challenge }
+}
+
 /// The open challenges made to `user_id`, as the start of their account stream tells them.
 pub(super) fn waiting_for(
     conn: &mut AnyConnection,
     user_id: i64,
-) -> Result<Vec<serde_json::Value>, ApiError> {
+) -> Result<Vec<AccountEvent>, ApiError> {
     let now = cardroom_db::now();
     let mut events = Vec::new();
     for row in challenges::open_of(conn, user_id)? {
         if row.to_id == Some(user_id) && row.expires_at > now {
             let challenge = out(conn, &row, user_id)?;
-            events.push(json!({"type": "challenge_received", "challenge": challenge}));
+            events.push(received(challenge));
         }
     }
     Ok(events)

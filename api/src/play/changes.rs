@@ -12,9 +12,9 @@ use cardroom_db::games::{
 use serde_json::{Value, json};
 
 use crate::error::ApiError;
-use crate::events::{DEADLINE_EVENT, StoredEvent, service_event, stored, visible};
+use crate::events::{StoredEvent, service_event, stored, visible};
 use crate::metrics::Metrics;
-use crate::model::EventOut;
+use crate::model::{AccountEvent, AccountGame, EventOut, ServiceEvent, TurnAction};
 
 use super::loaded::Loaded;
 use super::seats::controllers;
@@ -106,13 +106,13 @@ impl Changes {
         &mut self,
         seat: Option<u8>,
         action: &str,
-        event: Value,
+        event: ServiceEvent,
     ) -> Result<(), ApiError> {
         self.entries.push(LogEntry {
             seat: seat.map(i32::from),
             action: action.to_owned(),
             payload: None,
-            events: stored(&[service_event(event)])?,
+            events: stored(&[service_event(&event)?])?,
         });
         Ok(())
     }
@@ -124,11 +124,13 @@ impl Changes {
         };
         let mut events: Vec<StoredEvent> = serde_json::from_str(&last.events)
             .map_err(|e| ApiError::Internal(format!("stored events do not decode: {e}")))?;
-        events.push(service_event(json!({
-            "type": DEADLINE_EVENT,
-            "seat": summary.to_act.filter(|_| summary.status == "active"),
-            "at": deadline.and_utc(),
-        })));
+        events.push(service_event(&ServiceEvent::Deadline {
+            seat: summary
+                .to_act
+                .filter(|_| summary.status == "active")
+                .map(i64::from),
+            at: deadline.and_utc(),
+        })?);
         last.events = stored(&events)?;
         Ok(())
     }
@@ -218,28 +220,17 @@ pub(super) fn account_notices(
     let before = row.status.as_str();
     let now = summary.status.as_str();
     let mut out = Vec::new();
-    let mut tell = |user_id: i64, event: Value| {
-        let kind = event
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        out.push(AccountNotice {
-            user_id,
-            kind,
-            data: event.to_string(),
-        });
-    };
-    let game = |kind: &str| {
-        json!({"type": kind, "game_id": row.id, "version": version, "kind": row.kind,
-               "variant": row.variant})
+    let game = |seat: &SeatRow| AccountGame {
+        game_id: row.id,
+        version,
+        kind: row.kind.clone(),
+        variant: row.variant.clone(),
+        seat: i64::from(seat.seat),
     };
     let people = || seats.iter().filter_map(|s| s.user_id.map(|u| (u, s)));
     if before == "waiting" && matches!(now, "active" | "hand_over" | "finished") {
         for (user, seat) in people() {
-            let mut event = game("game_started");
-            event["seat"] = json!(seat.seat);
-            tell(user, event);
+            out.push(AccountEvent::GameStarted { game: game(seat) }.notice(user));
         }
     }
     match now {
@@ -251,31 +242,34 @@ pub(super) fn account_notices(
             if let Some(seat) = to_act.filter(|s| s.bot.is_none())
                 && let Some(user) = seat.user_id
             {
-                let mut event = game("your_turn");
-                event["seat"] = json!(seat.seat);
-                event["action"] = json!("move");
-                tell(user, event);
+                let event = AccountEvent::YourTurn {
+                    game: game(seat),
+                    action: TurnAction::Move,
+                };
+                out.push(event.notice(user));
             }
         }
         "hand_over" if !summary.bot_pending => {
             for (user, seat) in people().filter(|(_, s)| s.bot.is_none()) {
-                let mut event = game("your_turn");
-                event["seat"] = json!(seat.seat);
-                event["action"] = json!("deal");
-                tell(user, event);
+                let event = AccountEvent::YourTurn {
+                    game: game(seat),
+                    action: TurnAction::Deal,
+                };
+                out.push(event.notice(user));
             }
         }
         "finished" | "abandoned" if before != now => {
+            let winners: Option<Vec<i64>> = summary
+                .winners
+                .as_deref()
+                .and_then(|w| serde_json::from_str(w).ok());
             for (user, seat) in people() {
-                let mut event = game("game_over");
-                event["seat"] = json!(seat.seat);
-                event["status"] = json!(now);
-                event["winners"] = summary
-                    .winners
-                    .as_deref()
-                    .and_then(|w| serde_json::from_str(w).ok())
-                    .unwrap_or(Value::Null);
-                tell(user, event);
+                let event = AccountEvent::GameOver {
+                    game: game(seat),
+                    status: now.to_owned(),
+                    winners: winners.clone(),
+                };
+                out.push(event.notice(user));
             }
         }
         _ => {}

@@ -18,7 +18,8 @@ use super::loaded::load;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::model::{
-    ChatMessage, ChatPage, ChatRequest, MuteList, Preset, PresetKey, Presets, Room, UserInfo,
+    ChatKind, ChatMessage, ChatPage, ChatRequest, MuteList, Preset, PresetKey, Presets, Room,
+    UserInfo,
 };
 
 /// The preset phrases, in English and Arabic.
@@ -140,7 +141,11 @@ pub(crate) fn message_out(row: &ChatRow) -> ChatMessage {
     let hidden_note = row.kind == "hidden";
     let preset = row.preset.as_deref().and_then(preset_key);
     ChatMessage {
-        kind: if hidden_note { "chat_hidden" } else { "chat" }.to_owned(),
+        kind: if hidden_note {
+            ChatKind::ChatHidden
+        } else {
+            ChatKind::Chat
+        },
         id: if hidden_note {
             row.target.unwrap_or(row.id)
         } else {

@@ -1,6 +1,6 @@
 //! Committing a request's changes as one versioned write, and the view the caller gets back.
 
-use cardroom_core::{AnyGame, Viewer};
+use cardroom_core::{AnyGame, GameKind, Viewer};
 use cardroom_db::games::{self, Commit, NewIdempotency, SeatRow};
 use cardroom_db::{AnyConnection, DbError};
 
@@ -160,9 +160,11 @@ pub(super) fn commit_background(
 pub(super) fn action_body(events: &[EventOut], view: &GameView) -> Result<String, ApiError> {
     #[derive(serde::Serialize)]
     struct Body<'a> {
+        kind: GameKind,
         events: &'a [EventOut],
         view: &'a GameView,
     }
-    serde_json::to_string(&Body { events, view })
+    let kind = view.kind;
+    serde_json::to_string(&Body { kind, events, view })
         .map_err(|e| ApiError::Internal(format!("response encoding: {e}")))
 }

@@ -6,12 +6,12 @@ use std::time::Duration;
 use cardroom_core::GameKind;
 use cardroom_db::games;
 use cardroom_db::{AnyConnection, DbError};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::changes::{Changes, abandonment};
 use super::loaded::load;
 use crate::error::ApiError;
-use crate::model::{LiveTable, Lobby, LobbyQuery, LobbySeat, OpenTable, TurnPolicy};
+use crate::model::{LiveTable, Lobby, LobbyQuery, LobbySeat, OpenTable, ServiceEvent, TurnPolicy};
 
 /// The most games the lobby lists to watch.
 const LIVE_LISTED: i64 = 20;
@@ -145,7 +145,9 @@ pub fn expire_open_tables(
         changes.record_service(
             None,
             "abandoned",
-            json!({"type": "expired", "after_seconds": expires_after.as_secs()}),
+            ServiceEvent::Expired {
+                after_seconds: expires_after.as_secs(),
+            },
         )?;
         match games::commit(conn, &abandonment(&loaded, changes)) {
             Ok(_) => closed.push(id),

@@ -1,7 +1,7 @@
 //! Reading a game: events, the log, the score sheet, and the list of one's games.
 
 use cardroom_core::rng::SHUFFLE_VERSION;
-use cardroom_core::{Card, Viewer};
+use cardroom_core::{Card, GameKind, Viewer};
 use cardroom_db::AnyConnection;
 use cardroom_db::games::{self};
 
@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::events::visible;
 use crate::model::{
     ChatMessage, DealOut, EventOut, GameList, GameSummary, ListQuery, LogEntryOut, LogResponse,
-    PresenceOut, ScoreResponse,
+    PresenceOut, ScoreResponse, StreamEndReason,
 };
 use crate::shared::{GameLog, MAX_ENTRIES};
 
@@ -24,8 +24,9 @@ pub fn authorize_reader(
     conn: &mut AnyConnection,
     caller: &Caller,
     id: i64,
-) -> Result<Viewer, ApiError> {
-    load(conn, id)?.reader(caller)
+) -> Result<(Viewer, GameKind), ApiError> {
+    let loaded = load(conn, id)?;
+    Ok((loaded.reader(caller)?, loaded.kind()?))
 }
 
 /// The events after `after` that `viewer` may see, and the current version.
@@ -100,11 +101,11 @@ pub enum Revoked {
 }
 
 impl Revoked {
-    /// The reason's word in the `stream_end` event.
-    pub fn reason(self) -> &'static str {
+    /// The reason the `stream_end` event gives.
+    pub fn reason(self) -> StreamEndReason {
         match self {
-            Revoked::SeatLost => "seat_lost",
-            Revoked::TokenExpired => "token_expired",
+            Revoked::SeatLost => StreamEndReason::SeatLost,
+            Revoked::TokenExpired => StreamEndReason::TokenExpired,
         }
     }
 

@@ -10,7 +10,6 @@
 use cardroom_core::OptionValue;
 use cardroom_db::games::{self, LogEntry};
 use cardroom_db::{AnyConnection, DbError};
-use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
 use super::commit::with_retries;
@@ -22,7 +21,7 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::events::{service_event, stored};
 use crate::metrics::Metrics;
-use crate::model::{CreateGame, RematchState, SeatRequest, TurnPolicy, Visibility};
+use crate::model::{CreateGame, RematchState, SeatRequest, ServiceEvent, TurnPolicy, Visibility};
 
 /// `POST /games/{id}/rematch`: offers or accepts (`accept` true) or declines (false).
 pub fn rematch(
@@ -51,19 +50,19 @@ pub fn rematch(
                 detail: "the rematch has started already".to_owned(),
             });
         }
-        let who = json!({"seat": seat, "name": caller.name});
+        let name = caller.name.clone();
         let mut events = Vec::new();
         let mut next = None;
         if accept {
             if state.accepted.contains(&seat) {
                 return Ok(state);
             }
-            let kind = if state.accepted.is_empty() {
-                "rematch_offered"
+            let event = if state.accepted.is_empty() {
+                ServiceEvent::RematchOffered { seat, name }
             } else {
-                "rematch_accepted"
+                ServiceEvent::RematchAccepted { seat, name }
             };
-            events.push(event(kind, &who));
+            events.push(service_event(&event)?);
             if state.waiting_for.iter().all(|&s| s == seat) {
                 next = Some(());
             }
@@ -74,16 +73,19 @@ pub fn rematch(
                     detail: "nobody has offered a rematch".to_owned(),
                 });
             }
-            events.push(event("rematch_declined", &who));
+            events.push(service_event(&ServiceEvent::RematchDeclined {
+                seat,
+                name,
+            })?);
         }
         cardroom_db::in_transaction(conn, |conn| {
             let game = match next {
                 None => None,
                 Some(()) => {
                     let game = start_rematch(conn, &loaded, caller, metrics)?;
-                    events.push(crate::events::service_event(
-                        json!({"type": "rematch_started", "game_id": game}),
-                    ));
+                    events.push(service_event(&ServiceEvent::RematchStarted {
+                        game_id: game,
+                    })?);
                     Some(game)
                 }
             };
@@ -117,14 +119,6 @@ pub fn rematch(
             Ok(after)
         })
     })
-}
-
-fn event(kind: &str, who: &Value) -> crate::events::StoredEvent {
-    let mut event = json!({"type": kind});
-    if let (Some(event), Some(who)) = (event.as_object_mut(), who.as_object()) {
-        event.extend(who.clone());
-    }
-    service_event(event)
 }
 
 /// Makes the new game: the same kind, variant, options, timer and visibility, each seat's

@@ -20,7 +20,7 @@ use super::setup::random_seed;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
-use crate::model::{CreateGame, SeatRequest, Seek, SeekRequest, Visibility};
+use crate::model::{AccountEvent, CreateGame, SeatRequest, Seek, SeekRequest, Visibility};
 
 /// A new player's rating, for pairing people who have none yet.
 const UNRATED: f64 = 1500.0;
@@ -224,11 +224,12 @@ pub fn try_to_pair(
         })?;
         let notices: Vec<AccountNotice> = chosen
             .iter()
-            .map(|s| AccountNotice {
-                user_id: s.user_id,
-                kind: "seek_matched".to_owned(),
-                data: serde_json::json!({"type": "seek_matched", "seek_id": s.id, "game_id": game})
-                    .to_string(),
+            .map(|s| {
+                AccountEvent::SeekMatched {
+                    seek_id: s.id,
+                    game_id: game,
+                }
+                .notice(s.user_id)
             })
             .collect();
         cardroom_db::account_events::add(conn, &notices)?;

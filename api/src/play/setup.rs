@@ -6,7 +6,6 @@ use cardroom_core::{
 use cardroom_db::games::{self, Commit, GameRecord, LogEntry, NewGame, SeatChange, SeatRow};
 use cardroom_db::{AnyConnection, DbError};
 use rand::RngExt;
-use serde_json::json;
 
 use super::changes::{Changes, run_computers, summary};
 use super::commit::{STATE_FORMAT, commit_and_view, with_retries};
@@ -16,7 +15,7 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::events::{service_event, stored};
 use crate::metrics::Metrics;
-use crate::model::{CreateGame, GameCreated, GameView, JoinRequest};
+use crate::model::{CreateGame, GameCreated, GameView, JoinRequest, ServiceEvent};
 
 /// A turn timer's bounds: seconds a move.
 pub const TURN_SECONDS: std::ops::RangeInclusive<i64> = 5..=86_400;
@@ -206,15 +205,16 @@ pub(super) fn create_seated(
     };
     // A rematch is made by whoever accepted last, but set up by everyone at the old table:
     // its first event says which game it follows.
-    let created = match rematch_of {
-        None => json!({"type": "created", "by": caller.name, "seats": n}),
-        Some(old) => json!({"type": "created", "by": caller.name, "seats": n, "rematch_of": old}),
+    let created = ServiceEvent::Created {
+        by: caller.name.clone(),
+        seats: n as i64,
+        rematch_of,
     };
     let first = LogEntry {
         seat: Some(own_index as i32),
         action: "created".to_owned(),
         payload: None,
-        events: stored(&[service_event(created)])?,
+        events: stored(&[service_event(&created)?])?,
     };
     let row = games::create(conn, &new, &first)?;
     Metrics::add(&metrics.games_created, 1);
@@ -320,7 +320,10 @@ pub fn join(
         changes.record_service(
             Some(seat as u8),
             "joined",
-            json!({"type": "joined", "seat": seat, "name": caller.name}),
+            ServiceEvent::Joined {
+                seat: i64::from(seat),
+                name: caller.name.clone(),
+            },
         )?;
         let all_taken = seats.iter().all(|s| s.user_id.is_some() || s.bot.is_some());
         let viewer = Viewer::Seat(Seat::new(seat as u8));

@@ -9,7 +9,6 @@
 use cardroom_core::{Automatic, BotLevel, Controller, Seat, Status, Viewer};
 use cardroom_db::AnyConnection;
 use cardroom_db::games::{self, SeatChange};
-use serde_json::json;
 
 use super::changes::{Changes, run_computers};
 use super::commit::{action_body, commit_and_view, commit_background};
@@ -18,6 +17,7 @@ use super::seats::controllers;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
+use crate::model::{ServiceEvent, TakeoverReason};
 
 /// The computer player that moves for a person out of time.
 const STAND_IN: BotLevel = BotLevel::Easy;
@@ -87,7 +87,11 @@ fn time_out(
             changes.record_service(
                 None,
                 "timed_out",
-                json!({"type": "timed_out", "seat": null, "stand_in": "deal"}),
+                ServiceEvent::TimedOut {
+                    seat: None,
+                    timeouts: None,
+                    stand_in: "deal".to_owned(),
+                },
             )?;
             let events = game
                 .deal_next()
@@ -111,8 +115,11 @@ fn time_out(
             changes.record_service(
                 Some(seat.number()),
                 "timed_out",
-                json!({"type": "timed_out", "seat": seat.number(), "timeouts": timeouts,
-                       "stand_in": STAND_IN.name()}),
+                ServiceEvent::TimedOut {
+                    seat: Some(i64::from(seat.number())),
+                    timeouts: Some(i64::from(timeouts)),
+                    stand_in: STAND_IN.name().to_owned(),
+                },
             )?;
             // The stand-in plays from the seat's view, like any computer player.
             let mut stand_in = controllers(&seats);
@@ -142,8 +149,11 @@ fn time_out(
                 changes.record_service(
                     Some(seat.number()),
                     "seat_to_computer",
-                    json!({"type": "seat_to_computer", "seat": seat.number(), "level": level,
-                           "reason": "timeouts"}),
+                    ServiceEvent::SeatToComputer {
+                        seat: i64::from(seat.number()),
+                        level: level.clone(),
+                        reason: Some(TakeoverReason::Timeouts),
+                    },
                 )?;
             }
             changes.seats.push(change);
@@ -192,7 +202,10 @@ pub fn reclaim(
         changes.record_service(
             Some(seat),
             "seat_reclaimed",
-            json!({"type": "seat_reclaimed", "seat": seat, "name": caller.name}),
+            ServiceEvent::SeatReclaimed {
+                seat: i64::from(seat),
+                name: caller.name.clone(),
+            },
         )?;
         changes.seats.push(change);
         let loaded = loaded.with_seats(&changes.seats);

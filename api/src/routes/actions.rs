@@ -76,6 +76,7 @@ pub async fn make_move(
     let idempotency = idempotency_key(&req, &body)?;
     let action = Action::Move {
         expected_version: body.expected_version,
+        kind: body.kind,
         mv: body.mv,
         idempotency,
     };

@@ -8,8 +8,9 @@ use super::params::GameId;
 use crate::blocking::run;
 use crate::error::{ApiError, Problem};
 use crate::guards::{Challenging, Reading};
+use crate::model::{Challenge, DeclineReason};
 use crate::play::challenges::{
-    self, Challenge, ChallengeCode, ChallengeList, ChallengeRequest, DeclineReason, DeclineRequest,
+    self, ChallengeCode, ChallengeList, ChallengeRequest, DeclineRequest,
 };
 use crate::state::AppState;
 use crate::streams::StreamFormat;

@@ -11,8 +11,8 @@ use crate::blocking::run;
 use crate::error::{ApiError, Problem};
 use crate::guards::{Playing, Reading};
 use crate::model::{
-    Catalogue, CreateGame, EventsQuery, EventsResponse, GameCreated, GameList, GameView,
-    JoinRequest, KnownPresence, ListQuery, LogResponse, ScoreResponse,
+    Catalogue, CreateGame, EventsPage, EventsQuery, GameCreated, GameList, GameView, JoinRequest,
+    KnownPresence, ListQuery, LogResponse, ScoreResponse,
 };
 use crate::play;
 use crate::play::export::{self, Export};
@@ -299,7 +299,7 @@ fn known_presence(
     ),
     responses(
         (status = 200, description = "A JSON page of events (with `chat_after`, the chat too) and who is at the table; or, with `Accept: text/event-stream`, an event stream: each event's `event:` is its type (game events, `chat`, `chat_hidden`, `presence`, `stream_end`), its `data:` an EventOut, and the last event of each version and each chat message has `id:` the version (and `:` the chat cursor, once there is one)", content(
-            (EventsResponse = "application/json"),
+            (EventsPage = "application/json"),
             (String = "text/event-stream"),
         )),
         (status = 400, description = "`invalid_cursor`: a Last-Event-ID that is not an id the stream sends", body = Problem, content_type = "application/problem+json"),
@@ -351,9 +351,13 @@ pub async fn events(
     };
     let known = known_presence(query.known_connected.as_deref(), query.known_spectators)?;
     let reader = caller.clone();
-    let (viewer, version) = run(&state, move |conn, _| {
-        let viewer = play::authorize_reader(conn, &reader, id)?;
-        Ok((viewer, cardroom_db::games::version(conn, id)?.unwrap_or(0)))
+    let (viewer, kind, version) = run(&state, move |conn, _| {
+        let (viewer, kind) = play::authorize_reader(conn, &reader, id)?;
+        Ok((
+            viewer,
+            kind,
+            cardroom_db::games::version(conn, id)?.unwrap_or(0),
+        ))
     })
     .await?;
     // A resumption after a version that never was would wait for ever: refused.
@@ -375,5 +379,7 @@ pub async fn events(
     let answer =
         crate::streams::long_poll(state, id, caller, viewer, after, chat_after, known, wait)
             .await?;
-    Ok(Either::Right(HttpResponse::Ok().json(answer)))
+    Ok(Either::Right(
+        HttpResponse::Ok().json(EventsPage { kind, answer }),
+    ))
 }

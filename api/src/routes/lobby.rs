@@ -23,7 +23,10 @@ use super::params::{GameId, wants_stream};
     tag = "games",
     params(LobbyQuery),
     responses(
-        (status = 200, body = Lobby),
+        (status = 200, description = "The listing; or, with `Accept: text/event-stream`, a stream of it", content(
+            (Lobby = "application/json"),
+            (String = "text/event-stream"),
+        )),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -10,10 +10,10 @@ use tokio::time::Instant;
 use crate::auth::Caller;
 use crate::blocking::run;
 use crate::error::ApiError;
+use crate::model::AccountEvent;
 use crate::play;
 use crate::state::AppState;
 
-use super::game::STREAM_END;
 use super::queue::{Outbox, QUEUE, SLOW_READER, queue, sse_response};
 use super::slot::StreamSlot;
 use super::wait::{FALLBACK_POLL, wait_for_account};
@@ -162,7 +162,10 @@ pub async fn account_stream(
                     }
                 }
                 Ok(Err(revoked)) => {
-                    let end = serde_json::json!({"type": STREAM_END, "reason": revoked.reason()});
+                    let end = AccountEvent::StreamEnd {
+                        reason: revoked.reason(),
+                    };
+                    let end = serde_json::to_value(end).unwrap_or_default();
                     let _ = sink.send(None, &end).await;
                     return;
                 }

@@ -11,7 +11,7 @@ use tokio::time::Instant;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::feeds;
-use crate::model::{EventOut, EventsResponse, KnownPresence, PresenceOut};
+use crate::model::{EventOut, EventsResponse, KnownPresence, PresenceOut, StreamEvent};
 use crate::play::{self, ChatWanted, News, Revoked};
 use crate::shared::{GameLog, Shared};
 use crate::state::AppState;
@@ -179,7 +179,10 @@ pub async fn long_poll(
 fn end_event(version: i64, revoked: Revoked) -> sse::Event {
     let out = EventOut {
         version,
-        event: serde_json::json!({"type": STREAM_END, "reason": revoked.reason()}),
+        event: serde_json::to_value(StreamEvent::StreamEnd {
+            reason: revoked.reason(),
+        })
+        .unwrap_or_default(),
     };
     match sse::Data::new_json(&out) {
         Ok(data) => sse::Event::Data(data.event(STREAM_END)),
@@ -247,7 +250,7 @@ fn news_events(news: &News, mut cursor: i64) -> (Vec<sse::Event>, i64) {
         let Ok(event) = serde_json::to_value(message) else {
             continue;
         };
-        let Some(data) = sse_event(&message.kind, news.version, event) else {
+        let Some(data) = sse_event(message.kind.name(), news.version, event) else {
             continue;
         };
         out.push(sse::Event::Data(data.id(event_id(news.version, cursor))));
@@ -326,12 +329,12 @@ pub fn stream(
                 if let Ok(now) = presence_now(&state, &presence, id, viewer, fresh).await
                     && presence_sent.as_ref() != Some(&now)
                 {
-                    let event = serde_json::json!({
-                        "type": "presence",
-                        "connected": now.connected,
-                        "spectators": now.spectators,
-                    });
-                    if let Some(data) = sse_event("presence", after, event)
+                    let event = StreamEvent::Presence {
+                        connected: now.connected.clone(),
+                        spectators: now.spectators,
+                    };
+                    if let Ok(event) = serde_json::to_value(event)
+                        && let Some(data) = sse_event("presence", after, event)
                         && outbox.send(vec![sse::Event::Data(data)]).await.is_err()
                     {
                         return;

@@ -87,6 +87,7 @@ impl Client {
         );
         let (tx, rx) = std::sync::mpsc::channel();
         let reader = BufReader::new(response.into_body().into_reader());
+        let path = path.to_owned();
         std::thread::spawn(move || {
             for line in reader.lines() {
                 let line = match line {
@@ -102,9 +103,14 @@ impl Client {
                 };
                 // (Who is at the table is told whenever it changes: not news of the game, which
                 // is what this helper's callers follow; `Client::sse` hands over everything.)
-                if let Some(data) = line.strip_prefix("data: ")
-                    && let Ok(value) = serde_json::from_str::<Value>(data)
-                    && value["event"]["type"] != "presence"
+                let Some(data) = line.strip_prefix("data: ") else {
+                    continue;
+                };
+                let Ok(value) = serde_json::from_str::<Value>(data) else {
+                    continue;
+                };
+                super::observe::item(&path, "text/event-stream", &value);
+                if value["event"]["type"] != "presence"
                     && tx.send((std::time::Instant::now(), value)).is_err()
                 {
                     return;
@@ -247,6 +253,7 @@ impl Client {
         assert_eq!(response.status(), 200, "the stream opened");
         let (tx, rx) = std::sync::mpsc::channel();
         let reader = BufReader::new(response.into_body().into_reader());
+        let path = path.to_owned();
         std::thread::spawn(move || {
             let mut event = SseEvent::default();
             for line in reader.lines() {
@@ -262,6 +269,7 @@ impl Client {
                     event.id = Some(id.to_owned());
                 } else if let Some(data) = line.strip_prefix("data: ") {
                     event.data = serde_json::from_str(data).unwrap_or(Value::Null);
+                    super::observe::item(&path, "text/event-stream", &event.data);
                 }
             }
             let _ = tx.send(None);
@@ -289,12 +297,15 @@ impl Client {
         assert_eq!(content_type, "application/x-ndjson");
         let (tx, rx) = std::sync::mpsc::channel();
         let reader = BufReader::new(response.into_body().into_reader());
+        let path = path.to_owned();
         std::thread::spawn(move || {
             for line in reader.lines() {
                 let Ok(line) = line else { break };
-                if let Ok(value) = serde_json::from_str::<Value>(&line)
-                    && tx.send(Some(value)).is_err()
-                {
+                let Ok(value) = serde_json::from_str::<Value>(&line) else {
+                    continue;
+                };
+                super::observe::item(&path, "application/x-ndjson", &value);
+                if tx.send(Some(value)).is_err() {
                     return;
                 }
             }
@@ -330,26 +341,13 @@ impl Client {
     }
 }
 
-/// Notes a request's method, path and answer's status in the file `CARDROOM_OBSERVED_STATUSES`
-/// names, if it names one: `scripts/check-statuses` then finds each in the OpenAPI document.
 fn observe(method: &str, path: &str, status: u16) {
-    use std::io::Write;
-    let Some(file) = std::env::var_os("CARDROOM_OBSERVED_STATUSES") else {
-        return;
-    };
-    let path = path.split('?').next().unwrap_or(path);
-    // One short line per write, appended: lines from many test threads do not interleave.
-    if let Ok(mut out) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(file)
-    {
-        let _ = out.write_all(format!("{method} {path} {status}\n").as_bytes());
-    }
+    super::observe::status(method, path, status);
 }
 
 fn observed(method: &str, path: &str, reply: Reply) -> Reply {
     observe(method, path, reply.status);
+    super::observe::body(method, path, reply.status, &reply.content_type, &reply.body);
     reply
 }
 

@@ -2,6 +2,7 @@
 //! HTTP client for it.
 
 mod client;
+mod observe;
 mod play;
 mod server;
 mod stream;

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use super::json::{Export, IMPORT_OWNER, sha256_hex};
 use crate::events::StoredEvent;
+use crate::model::ServiceEvent;
 use crate::play::commit::STATE_FORMAT;
 use crate::play::setup::random_code;
 
@@ -259,7 +260,11 @@ pub fn import(conn: &mut AnyConnection, export: &Export) -> Result<ImportReport,
             // (The text notation carries no events: the entry says what happened.)
             (None, None) => serde_json::to_string(&[StoredEvent {
                 to: cardroom_core::Audience::Everyone,
-                event: json!({"type": entry.action, "seat": entry.seat}),
+                event: serde_json::to_value(ServiceEvent::Imported {
+                    action: entry.action.clone(),
+                    seat: entry.seat,
+                })
+                .map_err(|e| e.to_string())?,
             }])
             .map_err(|e| e.to_string())?,
         };

@@ -36,7 +36,7 @@ pub struct Export {
     pub kind: GameKind,
     pub variant: String,
     /// The options the game was created with.
-    #[schema(value_type = Object)]
+    #[schema(value_type = std::collections::BTreeMap<String, cardroom_core::OptionValue>)]
     pub options: Value,
     pub seats: Vec<ExportSeat>,
     pub practice: bool,
@@ -89,11 +89,11 @@ pub struct ExportEntry {
     pub action: String,
     /// The move, in canonical form.
     #[serde(rename = "move", default)]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<cardroom_core::AnyMove>)]
     pub mv: Option<Value>,
     /// The entry's events, each with its audience (`to`).
     #[serde(default)]
-    #[schema(value_type = Option<Vec<Object>>)]
+    #[schema(value_type = Option<Vec<crate::events::StoredEvent>>)]
     pub events: Option<Value>,
     pub at: Option<DateTime<Utc>>,
 }
@@ -111,7 +111,7 @@ pub struct ExportHand {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ExportResult {
     pub status: String,
-    #[schema(value_type = Object)]
+    #[schema(value_type = Option<cardroom_core::Outcome>)]
     pub outcome: Value,
     /// `sha256` of the final state as stored: an import must replay to the same digest.
     pub state_sha256: String,

@@ -24,6 +24,7 @@ use super::capture::Groups;
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", schema(as = BasraVariant))]
 pub enum Variant {
     /// Egyptian rules as played online: 52 cards, to 101.
     Standard,

@@ -21,6 +21,7 @@ use super::meld::AceRule;
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", schema(as = RummyVariant))]
 pub enum Variant {
     /// Basic Rummy: draw, meld, discard, to 100.
     Standard,

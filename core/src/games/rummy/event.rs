@@ -11,6 +11,7 @@ use super::meld::Meld;
 /// A hand shown when a hand or round is scored.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", schema(as = RummyShownHand))]
 pub struct ShownHand {
     pub seat: Seat,
     pub cards: CardSet,

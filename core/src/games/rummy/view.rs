@@ -16,6 +16,7 @@ use super::moves::RummyMove;
 /// One player as everyone sees them.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", schema(as = RummyPlayerInfo))]
 pub struct PlayerInfo {
     pub seat: Seat,
     pub cards: u8,

@@ -16,6 +16,7 @@ use crate::options::{
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", schema(as = TarneebVariant))]
 pub enum Variant {
     /// Levantine: bid 7–13 tricks, then name the trump; to 41.
     Standard,

@@ -17,6 +17,7 @@ use crate::options::{
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", schema(as = ThirtyOneVariant))]
 pub enum Variant {
     /// 2–8 players with three lives and the bus.
     Standard,

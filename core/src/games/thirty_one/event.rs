@@ -20,6 +20,7 @@ pub enum Pile {
 /// A hand shown at the end of a hand.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", schema(as = ThirtyOneShownHand))]
 pub struct ShownHand {
     pub seat: Seat,
     pub cards: CardSet,

@@ -16,6 +16,7 @@ use super::value::HandValue;
 /// One player as everyone sees them.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", schema(as = ThirtyOnePlayerInfo))]
 pub struct PlayerInfo {
     pub seat: Seat,
     /// Lives (tokens) left: 0 is on the bus (the last-chance token); −1 is out.
