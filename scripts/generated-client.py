@@ -1,13 +1,15 @@
-"""Plays a game of each kind with a Python client generated from the committed OpenAPI document
-(openapi-python-client), the way a developer who only read the document would: typed views
-(one class per game, told apart by `kind`), typed moves sent in the game's own move request,
-and every event typed — in the answers, in the long-poll, in the log, on the game's event
-stream (each `data:` line parsed into the game's `EventOut` class) and on the account stream
-(each line parsed into the class its `type` names). Run by scripts/fuzz-api, which generates
+"""A bot on a Python client generated from the committed OpenAPI document
+(openapi-python-client), written the way a developer who only read the document would: it sits
+down at a game of each kind and plays them all from its account stream (each line parsed into
+the class its `type` names), dropping the stream once and resuming it with `Last-Event-ID`;
+typed views (one class per game, told apart by `kind`), typed moves sent in the game's own move
+request, and every event typed — in the views, the answers, the log, the long-poll and the
+game's event stream (each `data:` line parsed into the game's `EventOut` class). Run by scripts/fuzz-api, which generates
 the client into a temporary folder and passes it here with the server's address."""
 
 import json
 import sys
+import time
 
 sys.path.insert(0, sys.argv[1])
 URL = sys.argv[2]
@@ -56,79 +58,115 @@ def account_event(line):
     return getattr(models, "AccountEventOut" + pascal(data["type"])).from_dict(data)
 
 
-def play(client, token, kind, variant, seats, options, prefix):
-    view_class = getattr(models, prefix + "GameView")
-    request_class = getattr(models, prefix + "MoveRequest")
-    body = models.CreateGame.from_dict({
-        "kind": kind, "variant": variant, "options": options,
-        "seats": [{}] + [{"bot": "easy"}] * (seats - 1),
-    })
-    created = create_game.sync(client=client, body=body)
-    assert isinstance(created, models.GameCreated), created
-    game_id = created.id
-    headers = {"Authorization": "Bearer " + token}
-    # The account stream begins with what waits: this game, if it is our turn.
-    with httpx.stream("GET", URL + "/api/v1/stream/events", timeout=30,
-                      headers={**headers, "Accept": "application/x-ndjson"}) as stream:
+def follow(token, last_id, handle):
+    """Reads the account stream (newline-delimited JSON) until `handle` says stop."""
+    headers = {"Authorization": "Bearer " + token, "Accept": "application/x-ndjson"}
+    if last_id is not None:
+        headers["Last-Event-ID"] = str(last_id)
+    with httpx.stream("GET", URL + "/api/v1/stream/events", timeout=60, headers=headers) as stream:
         for line in stream.iter_lines():
-            if line.strip():
-                first = account_event(line)
-                break
-    assert type(first).__name__.startswith("AccountEventOut"), type(first).__name__
-    events = moves = 0
-    after = 0
-    for _ in range(5000):
-        view = get_game.sync(game_id, client=client)
-        assert isinstance(view, view_class), "%s: a %s" % (kind, type(view).__name__)
-        events += typed_events(kind, prefix, view.recent_events, "view")
-        page = game_events.sync(game_id, client=client, after=after, wait=0)
-        assert type(page).__name__ == prefix + "EventsPage", type(page).__name__
-        events += typed_events(kind, prefix, page.events, "long-poll")
-        after = page.version
-        if view.status == "finished":
-            break
-        if view.status == "hand_over":
-            deal.sync(game_id, client=client, body=models.DealRequest(expected_version=view.version))
-            continue
-        move = view.legal_moves[0]
-        assert type(move).__name__.startswith(prefix + "Move"), type(move).__name__
-        answer = make_move.sync(
-            game_id, client=client,
-            body=request_class(kind=getattr(models, prefix + "MoveRequestKind")(kind),
-                               expected_version=view.version, move=move),
-        )
-        assert type(answer).__name__ == prefix + "ActionResponse", answer
-        events += typed_events(kind, prefix, answer.events, "answer")
-        moves += 1
-    else:
-        raise SystemExit("%s: game %d did not finish" % (kind, game_id))
+            if line.strip() and not handle(account_event(line)):
+                return
+
+
+def check_game(client, token, game_id, kind, prefix):
+    """The finished game's log and its event stream, every event typed; returns how many."""
     log = get_game_log.sync(game_id, client=client)
     assert type(log).__name__ == prefix + "LogResponse", type(log).__name__
+    events = 0
     for entry in log.entries:
         events += typed_events(kind, prefix, entry.events, "log")
         if entry.action == "move":
             assert type(entry.move).__name__.startswith(prefix + "Move"), type(entry.move)
+    page = game_events.sync(game_id, client=client, after=0, wait=0)
+    assert type(page).__name__ == prefix + "EventsPage", type(page).__name__
+    events += typed_events(kind, prefix, page.events, "long-poll")
     # The game's event stream, from the start: each `data:` line is the game's EventOut.
     out_class = getattr(models, prefix + "EventOut")
     streamed = 0
+    headers = {"Authorization": "Bearer " + token, "Accept": "text/event-stream"}
     with httpx.stream("GET", "%s/api/v1/games/%d/events" % (URL, game_id), timeout=30,
-                      headers={**headers, "Accept": "text/event-stream"}) as stream:
+                      headers=headers) as stream:
         for line in stream.iter_lines():
             if line.startswith("data: "):
-                streamed += typed_events(kind, prefix, [out_class.from_dict(json.loads(line[6:]))],
-                                         "stream")
+                out = out_class.from_dict(json.loads(line[len("data: "):]))
+                streamed += typed_events(kind, prefix, [out], "stream")
                 if streamed >= 20:
                     break
-    return game_id, moves, events + streamed
+    return events + streamed
+
+
+def play_all(client, token):
+    """Sits down at a game of each kind and plays them all from the account stream."""
+    playing = {}
+    for kind, variant, seats, options, prefix in GAMES:
+        body = models.CreateGame.from_dict({
+            "kind": kind, "variant": variant, "options": options,
+            "seats": [{}] + [{"bot": "easy"}] * (seats - 1),
+        })
+        created = create_game.sync(client=client, body=body)
+        assert isinstance(created, models.GameCreated), created
+        playing[created.id] = (kind, prefix)
+    state = {"last_id": None, "handled": 0, "resumed": False, "over": {}, "moves": {},
+             "events": 0}
+
+    def handle(event):
+        if isinstance(getattr(event, "id", None), int):
+            state["last_id"] = event.id
+        state["handled"] += 1
+        if isinstance(event, models.AccountEventOutYourTurn) and event.game_id in playing:
+            kind, prefix = playing[event.game_id]
+            view = get_game.sync(event.game_id, client=client)
+            assert type(view).__name__ == prefix + "GameView", type(view).__name__
+            state["events"] += typed_events(kind, prefix, view.recent_events, "view")
+            if view.status == "hand_over" and event.action.value == "deal":
+                answer = deal.sync(view.id, client=client,
+                                   body=models.DealRequest(expected_version=view.version))
+                assert type(answer).__name__ == prefix + "ActionResponse", answer
+                state["events"] += typed_events(kind, prefix, answer.events, "deal")
+            elif view.status == "active" and view.to_act == view.your_seat:
+                move = view.legal_moves[0]
+                assert type(move).__name__.startswith(prefix + "Move"), type(move).__name__
+                request = getattr(models, prefix + "MoveRequest")(
+                    kind=getattr(models, prefix + "MoveRequestKind")(kind),
+                    expected_version=view.version, move=move)
+                answer = make_move.sync(view.id, client=client, body=request)
+                assert type(answer).__name__ == prefix + "ActionResponse", answer
+                state["events"] += typed_events(kind, prefix, answer.events, "answer")
+                state["moves"][view.id] = state["moves"].get(view.id, 0) + 1
+        elif isinstance(event, models.AccountEventOutGameOver) and event.game_id in playing:
+            state["over"][event.game_id] = event.status.value
+        elif isinstance(event, models.AccountEventOutStreamEnd):
+            raise SystemExit("the account stream ended: %s" % event.reason)
+        if len(state["over"]) == len(playing):
+            return False
+        # Once, after a while: drop the stream and resume after the last event id.
+        if not state["resumed"] and state["last_id"] is not None and state["handled"] >= 25:
+            state["resumed"] = True
+            return False
+        return True
+
+    follow(token, None, handle)
+    assert state["resumed"], "the games ended before the client could resume its stream"
+    print("generated client: dropped the account stream after %d events, resumed after id %d" % (
+        state["handled"], state["last_id"]))
+    deadline = time.monotonic() + 600
+    while len(state["over"]) < len(playing):
+        assert time.monotonic() < deadline, "the games did not finish in ten minutes"
+        follow(token, state["last_id"], handle)
+    events = state["events"]
+    for game_id, (kind, prefix) in playing.items():
+        assert state["over"][game_id] == "finished", (kind, state["over"][game_id])
+        events += check_game(client, token, game_id, kind, prefix)
+        print("generated client: %s game %d finished after %d typed moves" % (
+            kind, game_id, state["moves"].get(game_id, 0)))
+    print("generated client: %d events read, every one typed" % events)
 
 
 def main():
     auth = sign_in_as_guest.sync(client=Client(base_url=URL), body=models.GuestRequest())
     client = AuthenticatedClient(base_url=URL, token=auth.token)
-    for kind, variant, seats, options, prefix in GAMES:
-        game_id, moves, events = play(client, auth.token, kind, variant, seats, options, prefix)
-        print("generated client: %s game %d finished after %d typed moves, %d typed events" % (
-            kind, game_id, moves, events))
+    play_all(client, auth.token)
 
 
 main()

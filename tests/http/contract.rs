@@ -1,6 +1,7 @@
 //! What a program relies on at the edges of the contract: a resumption point the server never
 //! sent is refused rather than waited on for ever, a hand two players are asked to deal is
-//! dealt once, the slower one told so as a success, and a bot account is limited as a bot.
+//! dealt once, the slower one told so as a success, a bot account is limited as a bot, and a
+//! move that names another game is refused.
 
 use std::time::Duration;
 
@@ -196,7 +197,71 @@ fn a_bot_accounts_writes_have_a_tier_of_their_own(backend: Backend) {
     assert_eq!(statuses, vec![201, 201, 201, 429]);
 }
 
+/// A move may say which game it is for: the server takes it when it is the game's, refuses it
+/// (the game unchanged, the caller's moves typed by game) when it is another's, and still takes
+/// a move that does not say, as older clients send them. Every answer says the game's kind.
+fn a_move_says_its_game_and_one_for_another_game_is_refused(backend: Backend) {
+    let server = Server::start(backend);
+    let kinds = [
+        ("basra", 2),
+        ("thirty_one", 2),
+        ("rummy", 2),
+        ("tarneeb", 4),
+    ];
+    for (n, (kind, seats)) in kinds.iter().enumerate() {
+        let player = server.guest(&format!("typed{n}"));
+        let mut body = json!({"kind": kind, "seats": [{}]});
+        for _ in 1..*seats {
+            body["seats"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!({"bot": "easy"}));
+        }
+        let (id, view) = server.create(&player, body);
+        assert_eq!(view["to_act"], view["your_seat"], "{kind}: {view}");
+        let other = kinds[(n + 1) % kinds.len()].0;
+        let mv = view["legal_moves"][0].clone();
+        let path = format!("/api/v1/games/{id}/moves");
+        let wrong = server.post(
+            &path,
+            Some(&player.token),
+            &json!({"kind": other, "expected_version": view["version"], "move": mv}),
+        );
+        wrong.assert_problem(422, "illegal_move");
+        assert_eq!(wrong.body["legal"]["kind"], *kind, "{wrong:?}");
+        assert_eq!(
+            wrong.body["legal"]["moves"], view["legal_moves"],
+            "{wrong:?}"
+        );
+        assert_eq!(
+            server.view(&player, id)["version"],
+            view["version"],
+            "{kind}"
+        );
+        let right = server.post(
+            &path,
+            Some(&player.token),
+            &json!({"kind": kind, "expected_version": view["version"], "move": mv}),
+        );
+        assert_eq!(right.status, 200, "{kind}: {right:?}");
+        assert_eq!(right.body["kind"], *kind);
+        assert_eq!(right.body["view"]["kind"], *kind);
+        let page = server.get(
+            &format!("/api/v1/games/{id}/events?after=0&wait=0"),
+            Some(&player.token),
+        );
+        assert_eq!(page.body["kind"], *kind, "{page:?}");
+        // A move that does not say its game, as clients before `kind` send them.
+        let view = server.view(&player, id);
+        if view["to_act"] == view["your_seat"] && view["status"] == "active" {
+            let untagged = server.play(&player, &view, &view["legal_moves"][0]);
+            assert_eq!(untagged.status, 200, "{kind}: {untagged:?}");
+        }
+    }
+}
+
 on_both_backends!(
+    a_move_says_its_game_and_one_for_another_game_is_refused,
     a_bot_accounts_writes_have_a_tier_of_their_own,
     two_players_asked_to_deal_deal_once_and_both_hear_success,
     a_resumption_point_never_sent_is_refused_not_waited_on,

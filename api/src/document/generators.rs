@@ -299,6 +299,11 @@ fn name_tagged_variants(schemas: &mut Map<String, Value>) {
                 let value = tag_value(&variant, &tag).unwrap_or_default();
                 let variant_name = format!("{name}{}", pascal(&value));
                 variant["title"] = json!(variant_name);
+                // A variant that is a union itself (`game_over`, by its `reason`) is still an
+                // object: generators that map a discriminator only to objects take it so.
+                if variant.get("oneOf").is_some() {
+                    variant["type"] = json!("object");
+                }
                 schemas.insert(variant_name.clone(), variant);
                 mapping.insert(value, json!(format!("#/components/schemas/{variant_name}")));
                 refs.push(reference(&variant_name));
@@ -387,14 +392,16 @@ fn game_events(schemas: &mut Map<String, Value>) -> Vec<String> {
             "anyOf": any,
         }),
     );
-    if let Some(event) = schemas
-        .get_mut("EventOut")
-        .and_then(|e| e.pointer_mut("/properties/event"))
-    {
-        *event = json!({
-            "$ref": "#/components/schemas/GameEvent",
-            "description": "The event: its game's (see `GameEvent`).",
-        });
+    for holder in ["EventOut", "StoredEvent"] {
+        if let Some(event) = schemas
+            .get_mut(holder)
+            .and_then(|e| e.pointer_mut("/properties/event"))
+        {
+            *event = json!({
+                "$ref": "#/components/schemas/GameEvent",
+                "description": "The event: its game's (see `GameEvent`).",
+            });
+        }
     }
     clashes
 }

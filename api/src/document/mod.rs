@@ -141,4 +141,98 @@ mod served {
         assert!(flattened.is_empty(), "allOf left in {flattened:?}");
         assert!(schemas.values().all(Value::is_object));
     }
+
+    /// Where in `value` an object schema says nothing of its shape (no properties, no
+    /// additional properties, no union): what a generator can only call `Record<string, never>`.
+    fn shapeless(value: &Value, at: &str, out: &mut Vec<String>) {
+        match value {
+            Value::Object(schema) => {
+                let object = match schema.get("type") {
+                    Some(Value::String(t)) => t == "object",
+                    Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
+                    _ => false,
+                };
+                let shaped = [
+                    "properties",
+                    "additionalProperties",
+                    "oneOf",
+                    "anyOf",
+                    "$ref",
+                ]
+                .iter()
+                .any(|key| schema.contains_key(*key));
+                if object && !shaped {
+                    out.push(at.to_owned());
+                }
+                for (key, value) in schema {
+                    shapeless(value, &format!("{at}/{key}"), out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    shapeless(item, &format!("{at}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn every_object_has_a_shape_and_every_event_a_schema_in_its_games_union() {
+        let document = crate::document::openapi_json();
+        let mut found = Vec::new();
+        shapeless(&document, "", &mut found);
+        assert!(found.is_empty(), "shapeless objects at {found:?}");
+        let schemas = &document["components"]["schemas"];
+        for game in ["Basra", "ThirtyOne", "Rummy", "Tarneeb"] {
+            let union = &schemas[format!("{game}GameEvent")];
+            assert_eq!(union["discriminator"]["propertyName"], "type", "{game}");
+            let mapping = union["discriminator"]["mapping"].as_object().unwrap();
+            for word in [
+                "created",
+                "joined",
+                "deadline",
+                "timed_out",
+                "seat_to_computer",
+                "rematch_started",
+                "presence",
+                "stream_end",
+                "chat",
+                "chat_hidden",
+                "hand_started",
+                "hand_scored",
+                "resigned",
+                "game_over",
+                "dealt",
+            ] {
+                assert!(mapping.contains_key(word), "{game}GameEvent lacks {word}");
+            }
+            // Each body that carries a game's events or moves, one a game.
+            for body in [
+                "GameView",
+                "EventsPage",
+                "ActionResponse",
+                "LogResponse",
+                "MoveRequest",
+            ] {
+                assert_eq!(
+                    schemas[body]["discriminator"]["mapping"][game_kind(game)],
+                    format!("#/components/schemas/{game}{body}")
+                );
+            }
+        }
+        let account = schemas["AccountEventOut"]["discriminator"]["mapping"]
+            .as_object()
+            .unwrap();
+        assert!(account.contains_key("your_turn") && account.contains_key("seek_matched"));
+    }
+
+    fn game_kind(prefix: &str) -> &'static str {
+        match prefix {
+            "Basra" => "basra",
+            "ThirtyOne" => "thirty_one",
+            "Rummy" => "rummy",
+            _ => "tarneeb",
+        }
+    }
 }
