@@ -63,7 +63,7 @@ pub fn exports_and_reimports_exactly(server: &Server, player: &Player, id: i64) 
     assert_eq!(text_export.status, 200, "{text_export:?}");
     assert!(text_export.content_type.starts_with("text/plain"));
     let text = text_export.body.as_str().unwrap().to_owned();
-    assert!(text.starts_with("# cardroom-game 1\n"), "{text}");
+    assert!(text.starts_with("# cardroom-game 2\n"), "{text}");
 
     let original = {
         let pool = pool(&server.database_url);
@@ -208,7 +208,7 @@ fn exports_are_for_finished_games_and_players_and_tampering_is_refused(backend: 
     let (code, _, _) = run(&write("nothing.json", &json!({"hello": "world"})));
     assert_eq!(code, 2);
     let garbage = dir.path().join("garbage.txt");
-    std::fs::write(&garbage, "# cardroom-game 1\nKind: chess\n").unwrap();
+    std::fs::write(&garbage, "# cardroom-game 2\nKind: chess\n").unwrap();
     assert_eq!(run(&garbage).0, 2);
 }
 

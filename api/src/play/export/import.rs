@@ -8,7 +8,8 @@ use cardroom_db::AnyConnection;
 use cardroom_db::games::{self, ImportedGame, LogEntry, NewDeal, NewGame, SeatChange, Summary};
 use serde_json::{Value, json};
 
-use super::json::{Export, IMPORT_OWNER, sha256_hex};
+use super::json::{Export, ExportHand, HandRecorder, IMPORT_OWNER, sha256_hex};
+use super::text::{entry_digest, entry_line};
 use crate::events::StoredEvent;
 use crate::model::ServiceEvent;
 use crate::play::commit::STATE_FORMAT;
@@ -85,6 +86,80 @@ pub(super) fn check_table(export: &Export) -> Result<(), String> {
     Ok(())
 }
 
+/// The deals the replay has made so far are the ones the export lists, in order: a changed
+/// `Seed` (or `Deck`) makes other deals from the first, and is named as such.
+fn check_deals(export: &Export, game: &AnyGame) -> Result<(), String> {
+    let table = game.table();
+    for i in 0..table.deals() {
+        let made = table
+            .commitment(i)
+            .map(|c| crate::play::changes::hex(&c))
+            .unwrap_or_default();
+        let Some(listed) = export.deals.get(i as usize) else {
+            return Err(format!(
+                "the replay deals a deal {i} (committed as {made}) that no `Deal {i}` line lists"
+            ));
+        };
+        if made == listed.commitment {
+            continue;
+        }
+        let listed_holds = listed
+            .seed
+            .as_deref()
+            .and_then(|s| Seed::from_hex(s).ok())
+            .map(|s| s.commitment_hex())
+            .as_deref()
+            == Some(listed.commitment.as_str());
+        return Err(if i == 0 && listed_holds {
+            format!(
+                "the `Seed` header does not make the listed deals: its deal 0 is committed as \
+                 {made}, the `Deal 0` line says {}",
+                listed.commitment
+            )
+        } else {
+            format!(
+                "`Deal {i}`: its commitment {} is not the replay's deal {i} ({made})",
+                listed.commitment
+            )
+        });
+    }
+    Ok(())
+}
+
+/// Every `Hand` line is the replay's: the cards each seat held in each hand, in the order they
+/// came, and what it had left at the end.
+fn check_hands(recorded: &[ExportHand], replayed: Vec<ExportHand>) -> Result<(), String> {
+    let cards = |hand: &ExportHand| format!("{} | {}", hand.held.join(" "), hand.at_end.join(" "));
+    for mine in &replayed {
+        let label = format!("Hand {} s{}", mine.hand, mine.seat);
+        match recorded
+            .iter()
+            .find(|h| h.hand == mine.hand && h.seat == mine.seat)
+        {
+            None => return Err(format!("`{label}` is missing")),
+            Some(theirs) if theirs != mine => {
+                return Err(format!(
+                    "`{label}` says `{}`; the replay's is `{}`",
+                    cards(theirs),
+                    cards(mine)
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    if let Some(extra) = recorded.iter().find(|h| {
+        !replayed
+            .iter()
+            .any(|m| m.hand == h.hand && m.seat == h.seat)
+    }) {
+        return Err(format!(
+            "`Hand {} s{}`: the replay has no such hand",
+            extra.hand, extra.seat
+        ));
+    }
+    Ok(())
+}
+
 /// Replays an export with the rules engine; returns the final game and each replayed entry's
 /// events (stored form). Refuses any mismatch with what the export says.
 pub(super) fn replay(export: &Export) -> Result<(AnyGame, Vec<Option<String>>), String> {
@@ -104,6 +179,7 @@ pub(super) fn replay(export: &Export) -> Result<(AnyGame, Vec<Option<String>>), 
         replay: None,
     };
     let mut game: Option<AnyGame> = None;
+    let mut hands = HandRecorder::default();
     let mut events = Vec::with_capacity(export.entries.len());
     let mut last_version = 0;
     for entry in &export.entries {
@@ -154,6 +230,27 @@ pub(super) fn replay(export: &Export) -> Result<(AnyGame, Vec<Option<String>>), 
                 Some(serde_json::to_string(&produced).map_err(|e| at(e.to_string()))?)
             }
         };
+        // The deals so far are the listed ones (a changed `Seed` is found here, by name).
+        if let Some(game) = &game {
+            check_deals(export, game).map_err(at)?;
+            hands.observe(game);
+        }
+        // A text export's entry carries the digest of its line and of what the rules did.
+        if let Some(recorded) = &entry.digest {
+            let replayed: Option<Value> = match &produced {
+                Some(text) => Some(serde_json::from_str(text).map_err(|e| at(e.to_string()))?),
+                None => None,
+            };
+            let digest = entry_digest(&entry_line(entry), replayed.as_ref());
+            if &digest != recorded {
+                return Err(at(format!(
+                    "`{}` is not the entry that was recorded: its digest #{recorded} is not the \
+                     replay's #{digest} (its seat, action or move was changed, or the game \
+                     before it)",
+                    entry_line(entry)
+                )));
+            }
+        }
         // An export with events must have recorded exactly what the rules produce (besides
         // the service's own announcements, such as a new deadline).
         if let (Some(mine), Some(theirs)) = (&produced, &entry.events) {
@@ -169,6 +266,7 @@ pub(super) fn replay(export: &Export) -> Result<(AnyGame, Vec<Option<String>>), 
         events.push(produced);
     }
     let game = game.ok_or("the game never started")?;
+    check_hands(&export.hands, hands.into_hands())?;
     // Every deal's seed matches its commitment and the deals the replay made.
     let table = game.table();
     if export.deals.len() != table.deals() as usize {

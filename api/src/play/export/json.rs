@@ -96,6 +96,11 @@ pub struct ExportEntry {
     #[schema(value_type = Option<Vec<crate::events::StoredEvent>>)]
     pub events: Option<Value>,
     pub at: Option<DateTime<Utc>>,
+    /// The text notation's digest of the entry (`docs/notation.md`, "Entries"), as read
+    /// from a text export: not part of the JSON form, which carries the events themselves.
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub digest: Option<String>,
 }
 
 /// A seat's cards in one hand.
@@ -148,12 +153,12 @@ pub fn export(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Expo
 
 /// Every card each seat held in each hand, and what was left at its end, as the replay goes.
 #[derive(Default)]
-struct HandRecorder {
+pub(super) struct HandRecorder {
     hands: BTreeMap<(u32, u8), (Vec<String>, Vec<String>)>,
 }
 
 impl HandRecorder {
-    fn observe(&mut self, game: &AnyGame) {
+    pub(super) fn observe(&mut self, game: &AnyGame) {
         let table = game.table();
         let hand = table.hand_number();
         for seat in 0..table.seats() {
@@ -168,7 +173,7 @@ impl HandRecorder {
         }
     }
 
-    fn into_hands(self) -> Vec<ExportHand> {
+    pub(super) fn into_hands(self) -> Vec<ExportHand> {
         self.hands
             .into_iter()
             .map(|((hand, seat), (held, at_end))| ExportHand {
@@ -202,6 +207,7 @@ pub fn build(conn: &mut AnyConnection, id: i64) -> Result<Export, ApiError> {
                 .and_then(|p| serde_json::from_str(p).ok()),
             events: serde_json::from_str(&entry.events).ok(),
             at: Some(entry.created_at.and_utc()),
+            digest: None,
         });
         if let Some(game) = game {
             recorder.observe(game);

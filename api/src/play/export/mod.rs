@@ -6,6 +6,9 @@ mod import;
 mod json;
 mod text;
 
+#[cfg(test)]
+mod tampering;
+
 pub use import::{ImportReport, check, import};
 pub use json::{
     Export, ExportDeal, ExportEntry, ExportHand, ExportResult, ExportSeat, ExportSource, FORMAT,

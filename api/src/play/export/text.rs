@@ -11,11 +11,56 @@ use super::json::{
 };
 use crate::model::TurnPolicy;
 
-/// The first line of the text notation.
-const TEXT_MAGIC: &str = "# cardroom-game 1";
+/// The first line of the text notation (version 2: every entry ends with its digest).
+const TEXT_MAGIC: &str = "# cardroom-game 2";
+/// The first line of the notation's first version, which carried no entry digests.
+const TEXT_MAGIC_1: &str = "# cardroom-game 1";
+/// How many hex digits of an entry's digest the notation writes.
+const DIGEST_DIGITS: usize = 16;
 
 pub(super) fn compact(value: &Value) -> String {
     value.to_string()
+}
+
+/// The actions the rules engine replays (the others record the table's life).
+pub(super) const REPLAYED: [&str; 4] = ["started", "move", "deal", "resign"];
+
+/// An entry's line without its digest: `VERSION SEAT ACTION [MOVE]`.
+pub(super) fn entry_line(entry: &ExportEntry) -> String {
+    let seat = entry.seat.map_or("-".to_owned(), |s| format!("s{s}"));
+    let mut line = format!("{} {seat} {}", entry.version, entry.action);
+    if let Some(mv) = &entry.mv {
+        line.push(' ');
+        line.push_str(&compact(mv));
+    }
+    line
+}
+
+/// What the rules did in an entry they replay, as an export records it: its events with their
+/// audiences, without the service's announcements (a new deadline). None for another entry.
+pub(super) fn rules_events(entry: &ExportEntry) -> Option<Value> {
+    if !REPLAYED.contains(&entry.action.as_str()) {
+        return None;
+    }
+    let mut events = entry.events.clone()?;
+    if let Some(list) = events.as_array_mut() {
+        list.retain(|e| !crate::events::is_announcement(&e["event"]));
+    }
+    Some(events)
+}
+
+/// An entry's digest: the first 16 hex digits of the `sha256` of its line (without the
+/// digest), a line break, and — for an entry the rules replay — the events they produced, as
+/// compact JSON with their audiences. An import replays the entry and must arrive at the same
+/// digest, so an entry that was changed, even to another legal move, is refused where it is.
+pub(super) fn entry_digest(line: &str, rules_events: Option<&Value>) -> String {
+    let mut text = format!("{line}\n");
+    if let Some(events) = rules_events {
+        text.push_str(&compact(events));
+    }
+    let mut digest = super::json::sha256_hex(text.as_bytes());
+    digest.truncate(DIGEST_DIGITS);
+    digest
 }
 
 /// The export in the text notation: headers, one line per log entry, the hands, the result.
@@ -71,12 +116,9 @@ pub fn to_text(export: &Export) -> String {
     }
     let _ = writeln!(out);
     for entry in &export.entries {
-        let seat = entry.seat.map_or("-".to_owned(), |s| format!("s{s}"));
-        let _ = write!(out, "{} {seat} {}", entry.version, entry.action);
-        if let Some(mv) = &entry.mv {
-            let _ = write!(out, " {}", compact(mv));
-        }
-        let _ = writeln!(out);
+        let line = entry_line(entry);
+        let digest = entry_digest(&line, rules_events(entry).as_ref());
+        let _ = writeln!(out, "{line} #{digest}");
     }
     let _ = writeln!(out);
     for hand in &export.hands {
@@ -118,7 +160,13 @@ pub(super) fn parse_text(text: &str) -> Result<Export, String> {
     let mut lines = text.lines().map(|l| l.trim_end_matches('\r')).enumerate();
     match lines.next() {
         Some((_, TEXT_MAGIC)) => {}
-        _ => return Err(format!("the first line must be `{TEXT_MAGIC}`")),
+        Some((_, TEXT_MAGIC_1)) => {
+            return Err(format!(
+                "line 1: `{TEXT_MAGIC_1}` is the notation's first version, whose entries carry \
+                 no digest: export the game again (`{TEXT_MAGIC}`)"
+            ));
+        }
+        _ => return Err(format!("line 1: the first line must be `{TEXT_MAGIC}`")),
     }
     let bad = |n: usize, what: &str| format!("line {}: {what}", n + 1);
     let mut headers: Vec<(usize, String, String)> = Vec::new();
@@ -198,6 +246,10 @@ pub(super) fn parse_text(text: &str) -> Result<Export, String> {
         if line.is_empty() {
             break;
         }
+        let (line, digest) = line
+            .rsplit_once(" #")
+            .filter(|(_, d)| d.len() == DIGEST_DIGITS && d.bytes().all(|b| b.is_ascii_hexdigit()))
+            .ok_or_else(|| bad(n, "an entry ends with its digest, ` #` and 16 hex digits"))?;
         let mut parts = line.splitn(4, ' ');
         let (Some(version), Some(seat), Some(action)) = (parts.next(), parts.next(), parts.next())
         else {
@@ -222,6 +274,7 @@ pub(super) fn parse_text(text: &str) -> Result<Export, String> {
             mv,
             events: None,
             at: None,
+            digest: Some(digest.to_ascii_lowercase()),
         });
     }
     let mut hands = Vec::new();
