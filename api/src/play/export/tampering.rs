@@ -113,6 +113,20 @@ fn an_entry_changed_to_another_legal_move_is_refused_at_that_entry() {
 }
 
 #[test]
+fn a_31_draw_said_to_be_from_the_discard_pile_is_refused_at_that_entry() {
+    // The change an independent check made: the hand's outcome stays the same.
+    let text = example("thirty_one");
+    let tampered = with_line(&text, "3 s0 move {\"from\":\"stock\"", |line| {
+        line.replacen("\"from\":\"stock\"", "\"from\":\"discard\"", 1)
+    });
+    let reason = refusal(&tampered);
+    assert!(
+        reason.starts_with("entry 3: ") && reason.contains("digest"),
+        "{reason}"
+    );
+}
+
+#[test]
 fn an_entry_given_to_another_seat_is_refused_at_that_entry() {
     for kind in KINDS {
         let text = example(kind);
