@@ -39,7 +39,7 @@ pub enum Controller {
 pub enum Automatic<M> {
     /// A computer player's move.
     Move(Seat, M),
-    /// The next deal, when only computer players are seated (RULES.md §5), none of them
+    /// The next deal, when only computer players are seated (docs/rules.md#every-game), none of them
     /// standing in for a person who is away.
     Deal,
 }

@@ -258,7 +258,7 @@ pub trait Game: Sized + Clone + fmt::Debug + Serialize + DeserializeOwned + Send
         }
     }
 
-    /// `seat` resigns (RULES.md §5): with two sides its side loses; with more, the game goes on
+    /// `seat` resigns (docs/rules.md#every-game): with two sides its side loses; with more, the game goes on
     /// and the caller puts a computer player in the seat.
     fn resign(&mut self, seat: Seat) -> Result<Resigned<Self::Event>, MoveError<Self::Rejection>> {
         if self.status() == Status::Finished {

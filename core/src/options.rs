@@ -1,6 +1,6 @@
 //! House-rule options, their published bounds, and the catalogue that describes each game.
 //!
-//! A variant is a named preset; each *(option)* of RULES.md can be changed per game within the
+//! A variant is a named preset; each house rule (docs/rules.md#house-rules) can be changed per game within the
 //! bounds declared here. The same [`OptionSpec`] list validates a request and is published in
 //! the catalogue, so the two cannot disagree.
 

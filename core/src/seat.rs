@@ -25,7 +25,7 @@ impl Seat {
         self.0 as usize
     }
 
-    /// The seat after this one at a table of `seats`: `next(s)` of RULES.md.
+    /// The seat after this one at a table of `seats`: "the next seat" of docs/rules.md#every-game.
     pub const fn next(self, seats: u8) -> Seat {
         Seat((self.0 + 1) % seats)
     }

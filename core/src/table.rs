@@ -59,7 +59,7 @@ impl Setup {
 pub enum Status {
     /// A hand is being played.
     Active,
-    /// A hand has been scored; the next deal waits for a seated player (RULES.md §5).
+    /// A hand has been scored; the next deal waits for a seated player (docs/rules.md#every-game).
     HandOver,
     /// The game is decided.
     Finished,
@@ -238,7 +238,7 @@ pub struct Table {
 /// How the first dealer is chosen.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum FirstDealer {
-    /// Drawn from the seed; the last seat in a game from a practice deck (RULES.md §5).
+    /// Drawn from the seed; the last seat in a game from a practice deck (docs/rules.md#every-game).
     Drawn,
     /// Fixed by the variant.
     Fixed(Seat),

@@ -1,4 +1,4 @@
-//! The exact capture search for numerals (RULES.md §1.1 "Numeral", §1.2 choices, §1.3 pairs).
+//! The exact capture search for numerals (docs/rules.md#basra-standard "Numeral", #basra-classic44 choices, #basra-cse231 pairs).
 //!
 //! A numeral takes every floor card of its rank plus a *family*: disjoint groups of floor
 //! numerals, each of two or more cards (exactly two in `cse231`), each adding up to the

@@ -1,4 +1,4 @@
-//! Basra's variants and house rules (RULES.md §1).
+//! Basra's variants and house rules (docs/rules.md#basra).
 //!
 //! | option | variants | values | default |
 //! |---|---|---|---|

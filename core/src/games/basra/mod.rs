@@ -1,11 +1,11 @@
-//! Basra, the fishing game (RULES.md §1): variants `standard`, `classic44` and `cse231`.
+//! Basra, the fishing game (docs/rules.md#basra): variants `standard`, `classic44` and `cse231`.
 //!
 //! Options: see [`BasraConfig`]. A move is `{"type":"play","card":"7D","capture":[…]}`; `capture`
 //! may be left out (the automatic or preferred capture is taken) and, where given, must name
 //! exactly the cards the play takes — in `classic44` any maximal capture the player chooses.
 //! Legal moves always carry the capture they make, so a client can show it before playing.
 //!
-//! Choices made where RULES.md leaves room:
+//! Choices made where the rules leave room:
 //! - "Largest family" means the most cards captured.
 //! - A jack or 7♦ dealt to the floor goes back into the stock at a uniformly random depth
 //!   below the top card (so the replacement is a different card), drawn from the deal's

@@ -1,5 +1,5 @@
-//! What a card does when played, and what it is worth (RULES.md §1.1 "Play" and "Basra", with
-//! the changes of §1.2 and §1.3). Pure functions of the configuration, the card and the floor,
+//! What a card does when played, and what it is worth (docs/rules.md#basra-standard "Play" and "Basra", with
+//! the changes of #basra-classic44 and #basra-cse231). Pure functions of the configuration, the card and the floor,
 //! shared by the engine and the computer players.
 
 use crate::card::{Card, Rank, Suit};

@@ -165,7 +165,7 @@ impl Basra {
         events
     }
 
-    /// Deals a round to the players (RULES.md §1.1 "Deal", §1.2, §1.3) and, with `floor_rng`,
+    /// Deals a round to the players (docs/rules.md#basra-standard "Deal", #basra-classic44, #basra-cse231) and, with `floor_rng`,
     /// the floor after them.
     pub(super) fn deal_round(
         &mut self,
@@ -257,7 +257,7 @@ impl Basra {
         self.floor = CardSet::EMPTY;
     }
 
-    /// The deal's score lines (RULES.md §1.1 "Scoring per deal", §1.2, §1.3).
+    /// The deal's score lines (docs/rules.md#basra-standard "Scoring per deal", #basra-classic44, #basra-cse231).
     fn score_deal(&mut self) -> Vec<ScoreLine> {
         let mut lines: Vec<ScoreLine> = self
             .basras
@@ -325,7 +325,7 @@ impl Basra {
     }
 
     /// After the last card: the floor is collected, the deal scored, and the game decided
-    /// (RULES.md §1.1 "End of game"; §1.3: one deal, higher score wins, equal is a draw).
+    /// (docs/rules.md#basra-standard "End of game"; #basra-cse231: one deal, higher score wins, equal is a draw).
     pub(super) fn end_deal(&mut self, events: &mut Events<BasraEvent>) {
         self.collect_floor(events);
         let lines = self.score_deal();

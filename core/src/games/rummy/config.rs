@@ -1,11 +1,11 @@
-//! Rummy's variants and house rules (RULES.md §3).
+//! Rummy's variants and house rules (docs/rules.md#rummy).
 //!
 //! | option | variants | values | default |
 //! |---|---|---|---|
 //! | `rounds` | classic | 1–21 rounds | 7 |
 //! | `move_cap` | both | 100–100000 moves, then the game ends with no winner | 5000 |
 //!
-//! `classic` seats 2 or 3 players, or 4 as the house rule RULES.md allows.
+//! `classic` seats 2 or 3 players, or 4 as the house rule docs/rules.md#rummy-classic allows.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-//! Sets and runs (RULES.md §3): what makes a meld, what extends one, and every meld or lay-off a
+//! Sets and runs (docs/rules.md#rummy): what makes a meld, what extends one, and every meld or lay-off a
 //! hand can make.
 //!
 //! A set is 3 or 4 cards of one rank. A run is 3 or more consecutive cards of one suit; the ace

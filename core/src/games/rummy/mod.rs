@@ -1,4 +1,4 @@
-//! Rummy (RULES.md §3): variants `standard` (draw, meld, discard, to 100) and `classic` (the
+//! Rummy (docs/rules.md#rummy): variants `standard` (draw, meld, discard, to 100) and `classic` (the
 //! seven-card exchange game: seven rounds, lowest total wins).
 //!
 //! Options: see [`RummyConfig`]. Moves, one action each:
@@ -10,7 +10,7 @@
 //!   `{"type":"keep","drop":"9C"}` or `{"type":"pass_drawn"}`; then melds and lay-offs again
 //!   and `{"type":"end_turn"}`.
 //!
-//! Choices made where RULES.md leaves room:
+//! Choices made where the rules leave room:
 //! - Cards are dealt one at a time from the player who starts, then one card starts the face-up
 //!   pile. In `classic`, round k (counting from 0) starts with seat k mod n, dealt by the seat
 //!   before it.

@@ -234,7 +234,7 @@ impl Rummy {
     }
 
     /// The next seat's turn, with the stock refilled once when it is empty, and the hand ended
-    /// when it is empty again (RULES.md §3.1, §3.2 "Empty stock").
+    /// when it is empty again (docs/rules.md#rummy-standard, #rummy-classic "Empty stock").
     pub(super) fn next_turn(&mut self, seat: Seat, events: &mut Events<RummyEvent>) {
         if self.melded_this_turn {
             self.melded_before[seat.index()] = true;

@@ -1,4 +1,4 @@
-//! Bids, contracts, tricks and the scoring tables (RULES.md §4).
+//! Bids, contracts, tricks and the scoring tables (docs/rules.md#tarneeb).
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -172,7 +172,7 @@ pub struct PlayedCard {
 }
 
 /// Who wins a (complete or partial) trick: the highest trump, otherwise the highest card of the
-/// suit led (RULES.md §4.1 "Play").
+/// suit led (docs/rules.md#tarneeb-standard "Play").
 pub fn trick_winner(trick: &[PlayedCard], trump: Option<Suit>) -> Option<PlayedCard> {
     let led = trick.first()?.card.suit();
     trick.iter().copied().max_by_key(|p| {
@@ -197,7 +197,7 @@ pub fn strength(card: Card) -> u8 {
 }
 
 /// The points of a hand: (bidders, defenders), from the contract and the bidders' tricks
-/// (RULES.md §4.1 and §4.2 "Scoring").
+/// (docs/rules.md#tarneeb-standard and #tarneeb-classic "Scoring").
 pub fn score(variant: Variant, bid: Bid, taken: u8) -> (i32, i32) {
     let b = i32::from(bid.tricks);
     let t = i32::from(taken);

@@ -1,4 +1,4 @@
-//! Tarneeb's variants and house rules (RULES.md §4).
+//! Tarneeb's variants and house rules (docs/rules.md#tarneeb).
 //!
 //! | option | variants | values | default |
 //! |---|---|---|---|

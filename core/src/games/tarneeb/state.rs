@@ -187,7 +187,7 @@ impl Tarneeb {
             .any(|c| c.seat == seat && c.call == Call::Pass)
     }
 
-    /// The auction's next turn or its end (RULES.md §4.1, §4.2 "Auction").
+    /// The auction's next turn or its end (docs/rules.md#tarneeb-standard, #tarneeb-classic "Auction").
     pub(super) fn after_call(&mut self, seat: Seat, events: &mut Events<TarneebEvent>) {
         let bid_made = self.highest.is_some();
         let over = match self.config.variant {

@@ -1,4 +1,4 @@
-//! 31's variants and house rules (RULES.md §2).
+//! 31's variants and house rules (docs/rules.md#thirty-one).
 //!
 //! | option | variants | values | default |
 //! |---|---|---|---|

@@ -185,7 +185,7 @@ impl ThirtyOne {
     }
 
     /// Deals a hand: 3 cards each, one at a time from the seat after the dealer, then the first
-    /// card of the discard pile (RULES.md §2.1 "Deal").
+    /// card of the discard pile (docs/rules.md#thirty-one-standard "Deal").
     pub(super) fn begin_deal(&mut self, dealer: Seat) -> Events<ThirtyOneEvent> {
         let mut events = vec![Scoped::table(self.table.begin_hand(dealer))];
         let (order, _) = self.table.next_deck();
@@ -263,7 +263,7 @@ impl ThirtyOne {
         }
     }
 
-    /// RULES.md §2.1 "Empty stock": the discard pile except its top card, shuffled, once.
+    /// docs/rules.md#thirty-one-standard "Empty stock": the discard pile except its top card, shuffled, once.
     fn reshuffle(&mut self, events: &mut Events<ThirtyOneEvent>) {
         self.reshuffled = true;
         let Some(top) = self.discards.pop() else {
@@ -278,7 +278,7 @@ impl ThirtyOne {
         }));
     }
 
-    /// Shows every hand still in the game (RULES.md §2.1: "then all hands are shown").
+    /// Shows every hand still in the game (docs/rules.md#thirty-one-standard: "then all hands are shown").
     fn show_hands(&mut self) -> Vec<ShownHand> {
         self.shown = self
             .active_seats()
@@ -305,7 +305,7 @@ impl ThirtyOne {
         }
     }
 
-    /// Every hand is shown; the lowest loses (RULES.md §2.1 "Showdown", §2.2).
+    /// Every hand is shown; the lowest loses (docs/rules.md#thirty-one-standard "Showdown", #thirty-one-classic).
     pub(super) fn showdown(&mut self, events: &mut Events<ThirtyOneEvent>) {
         let hands = self.show_hands();
         events.push(Scoped::public(ThirtyOneEvent::Showdown {

@@ -1,4 +1,4 @@
-//! Hand values (RULES.md §2.1): ace 11, king, queen and jack 10, the others their pip value; a
+//! Hand values (docs/rules.md#thirty-one-standard): ace 11, king, queen and jack 10, the others their pip value; a
 //! hand is worth the largest total of the cards of one suit in it, at most 31 (ace and two
 //! ten-point cards of one suit). As a house rule, three of a kind counts 30½.
 
