@@ -1,4 +1,4 @@
-//! RULES.md §3, sentence by sentence: Rummy `standard` (§3.1) and `classic` (§3.2).
+//! docs/rules.md#rummy, sentence by sentence: Rummy `standard` (#rummy-standard) and `classic` (#rummy-classic).
 //!
 //! Over 600 lines: one test per sentence of the rules of Rummy, in the rules' order, so that they can be
 //! read side by side; the two variants share the helpers at the top.
@@ -179,7 +179,7 @@ fn practice(variant: &str, seats: usize, top: &str) -> Rummy {
 }
 
 // ---------------------------------------------------------------------------------------------
-// §3.1 standard: the deal.
+// #rummy-standard standard: the deal.
 
 #[test]
 fn ten_cards_each_with_two_players_seven_with_three_or_four_six_with_five_or_six() {
@@ -206,7 +206,7 @@ fn cards_are_dealt_one_at_a_time_from_the_seat_after_the_dealer() {
     assert_eq!(game.to_act(), Some(seat(0)));
 }
 
-// §3.1 standard: a turn.
+// #rummy-standard standard: a turn.
 
 #[test]
 fn a_turn_is_draw_then_melds_and_lay_offs_then_a_discard() {
@@ -380,7 +380,7 @@ fn the_target_of_100_ends_the_game() {
     assert_eq!(game.table().outcome().unwrap().reason, EndReason::Target);
 }
 
-// §3.1 standard: empty stock.
+// #rummy-standard standard: empty stock.
 
 #[test]
 fn an_empty_stock_is_the_face_up_pile_turned_over_not_shuffled_once() {
@@ -424,7 +424,7 @@ fn when_the_turned_over_stock_runs_out_the_hand_is_void_and_the_same_dealer_deal
     assert_eq!(game.table().dealer(), dealer);
 }
 
-// §3.1 the ace is low.
+// #rummy-standard the ace is low.
 
 #[test]
 fn standard_aces_are_low_in_runs() {
@@ -437,7 +437,7 @@ fn standard_aces_are_low_in_runs() {
     assert!(refused(&game, 0, meld("QS KS AS")).contains("neither a set"));
 }
 
-// §3.2 classic: a turn in three steps.
+// #rummy-classic classic: a turn in three steps.
 
 #[test]
 fn classic_seven_cards_and_round_k_starts_with_seat_k_mod_n() {

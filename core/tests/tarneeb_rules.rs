@@ -1,4 +1,4 @@
-//! RULES.md §4, sentence by sentence: Tarneeb `standard` (§4.1) and `classic` (§4.2).
+//! docs/rules.md#tarneeb, sentence by sentence: Tarneeb `standard` (#tarneeb-standard) and `classic` (#tarneeb-classic).
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use cardroom_core::game::{Event, Game, MoveError};
@@ -107,7 +107,7 @@ fn phase(game: &Tarneeb) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-// §4 The deal.
+// #tarneeb The deal.
 
 #[test]
 fn thirteen_cards_each_dealt_from_the_seat_after_the_dealer() {
@@ -141,7 +141,7 @@ fn the_first_dealer_is_drawn_and_the_deal_passes_on() {
     assert_eq!(dealers.len(), 4);
 }
 
-// §4.1 standard auction.
+// #tarneeb-standard standard auction.
 
 #[test]
 fn standard_bidding_starts_after_the_dealer_with_7_to_13_each_higher() {
@@ -232,7 +232,7 @@ fn the_highest_bidder_names_any_suit_as_trump_and_leads() {
     assert_eq!(game.to_act(), Some(seat(0)));
 }
 
-// §4.2 classic auction.
+// #tarneeb-classic classic auction.
 
 #[test]
 fn classic_the_dealer_bids_first_with_a_level_and_a_denomination() {
@@ -296,7 +296,7 @@ fn classic_four_passes_with_no_bid_redeal_by_the_same_dealer() {
     assert_eq!(game.to_act(), Some(seat(1)));
 }
 
-// §4.1 play.
+// #tarneeb-standard play.
 
 #[test]
 fn you_must_follow_suit_while_you_hold_one() {

@@ -1,4 +1,4 @@
-//! RULES.md §2, sentence by sentence: 31 `standard` (§2.1) and `classic` (§2.2).
+//! docs/rules.md#thirty-one, sentence by sentence: 31 `standard` (#thirty-one-standard) and `classic` (#thirty-one-classic).
 //!
 //! Over 600 lines: one test per sentence of the rules of 31, in the rules' order, so that they can be
 //! read side by side; the two variants share the helpers at the top.
@@ -167,7 +167,7 @@ fn practice(variant: &str, seats: usize, top: &str) -> (ThirtyOne, Events) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// §2.1 Hand values.
+// #thirty-one-standard Hand values.
 
 #[test]
 fn a_hand_is_worth_its_best_suit_with_ace_eleven_and_faces_ten() {
@@ -182,7 +182,7 @@ fn a_hand_is_worth_its_best_suit_with_ace_eleven_and_faces_ten() {
     );
 }
 
-// §2.1 Deal.
+// #thirty-one-standard Deal.
 
 #[test]
 fn three_cards_each_one_at_a_time_from_the_next_seat_then_the_discard_pile_starts() {
@@ -227,7 +227,7 @@ fn the_deal_passes_to_the_next_seat_still_in() {
     );
 }
 
-// §2.1 A turn.
+// #thirty-one-standard A turn.
 
 #[test]
 fn a_turn_is_a_knock_or_a_draw_then_a_discard() {
@@ -345,7 +345,7 @@ fn after_a_knock_every_other_player_has_exactly_one_more_turn_then_hands_are_sho
     assert_eq!(game.view(Viewer::Seat(seat(2))).shown.len(), 3);
 }
 
-// §2.1 31.
+// #thirty-one-standard 31.
 
 #[test]
 fn holding_31_at_the_deal_ends_the_hand_and_everyone_else_loses_a_life() {
@@ -387,7 +387,7 @@ fn a_31_during_the_final_turns_costs_the_knocker_too() {
     assert_eq!(losses(&events), vec![(0, LifeLoss::ThirtyOne, -1)]);
 }
 
-// §2.1 Showdown.
+// #thirty-one-standard Showdown.
 
 fn showdown(hands: [&str; 3], knocker: u8) -> (ThirtyOne, Events) {
     // The knocker knocks; the others draw the stock's 2♠ 3♠ and throw them back.
@@ -439,7 +439,7 @@ fn a_knocker_alone_lowest_loses_two() {
     assert_eq!(lives(&game), vec![1, 3, 3]);
 }
 
-// §2.1 Lives and the bus.
+// #thirty-one-standard Lives and the bus.
 
 #[test]
 fn with_no_life_left_a_player_rides_the_bus_and_is_out_at_the_next_loss() {
@@ -484,7 +484,7 @@ fn the_last_player_in_wins() {
     assert_eq!(outcome.reason, EndReason::LastStanding);
 }
 
-// §2.1 Empty stock.
+// #thirty-one-standard Empty stock.
 
 #[test]
 fn an_empty_stock_is_refilled_once_from_the_discard_pile_keeping_its_top() {
@@ -521,7 +521,7 @@ fn when_the_refilled_stock_runs_out_too_the_hand_is_a_draw() {
     assert_eq!(game.table().dealer(), seat(0), "the next dealer deals");
 }
 
-// §2.1 option: 30½.
+// #thirty-one-standard option: 30½.
 
 #[test]
 fn as_a_house_rule_three_of_a_kind_beats_thirty() {
@@ -535,7 +535,7 @@ fn as_a_house_rule_three_of_a_kind_beats_thirty() {
     assert_eq!(losses(&events), vec![(1, LifeLoss::LowestHand, -1)]);
 }
 
-// §2.2 classic.
+// #thirty-one-classic classic.
 
 #[test]
 fn classic_seat_1_always_deals_and_seat_0_always_starts() {

@@ -1,5 +1,5 @@
-//! RULES.md §1, sentence by sentence: Basra `standard` (§1.1), `classic44` (§1.2) and
-//! `cse231` (§1.3).
+//! docs/rules.md#basra, sentence by sentence: Basra `standard` (#basra-standard), `classic44` (#basra-classic44) and
+//! `cse231` (#basra-cse231).
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 mod classic44;
