@@ -6,7 +6,7 @@ use std::time::Duration;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 
 const AUDIENCE: &str = "cardroom";
 const ISSUER: &str = "cardroom";
@@ -252,7 +252,7 @@ impl Caller {
             Ok(())
         } else {
             Err(ApiError::Denied {
-                code: "insufficient_scope",
+                code: ProblemCode::InsufficientScope,
                 detail: format!("this token lacks the `{}` scope", scope.name()),
             })
         }

@@ -30,7 +30,7 @@ pub struct Problem {
     /// A stable machine-readable word: `unauthorized`, `forbidden`, `not_found`,
     /// `validation_failed`, `illegal_move`, `not_your_turn`, `version_conflict`, `game_over`,
     /// `payload_too_large`, `rate_limited`, `unavailable`, …
-    pub code: String,
+    pub code: ProblemCode,
     /// With `version_conflict`: the game's version now.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_version: Option<i64>,
@@ -56,53 +56,159 @@ pub struct LegalMoves {
     pub moves: serde_json::Value,
 }
 
-/// Every problem `code` the API answers, for the document (its `Problem.code` is this enum);
-/// a unit test holds it to the codes the source writes.
-pub const CODES: &[&str] = &[
-    "already_seated",
-    "already_seeking",
-    "bot_needs_token",
-    "challenge_closed",
-    "cors_refused",
-    "cursor_ahead",
-    "forbidden",
-    "game_full",
-    "game_not_finished",
-    "game_over",
-    "hand_not_over",
-    "hand_over",
-    "has_games",
-    "idempotency_key_reused",
-    "illegal_move",
-    "insufficient_scope",
-    "internal",
-    "invalid_cursor",
-    "last_admin_guard",
-    "method_not_allowed",
-    "muted",
-    "name_taken",
-    "no_rematch_offered",
-    "not_away",
-    "not_found",
-    "not_your_turn",
-    "payload_too_large",
-    "rate_limited",
-    "registered_only",
-    "rematch_started",
-    "seat_taken",
-    "seek_closed",
-    "self_challenge",
-    "self_mute",
-    "session_required",
-    "sign_in_busy",
-    "too_many_streams",
-    "too_many_tokens",
-    "unauthorized",
-    "unavailable",
-    "validation_failed",
-    "version_conflict",
-    "waiting_for_players",
-];
+/// Every problem `code` the API answers: a closed list, so a client can match on them all (the
+/// document lists them as `Problem.code`'s enum).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemCode {
+    AlreadySeated,
+    AlreadySeeking,
+    BotNeedsToken,
+    ChallengeClosed,
+    CorsRefused,
+    CursorAhead,
+    Forbidden,
+    GameFull,
+    GameNotFinished,
+    GameOver,
+    HandNotOver,
+    HandOver,
+    HasGames,
+    IdempotencyKeyReused,
+    IllegalMove,
+    InsufficientScope,
+    Internal,
+    InvalidCursor,
+    LastAdminGuard,
+    MethodNotAllowed,
+    Muted,
+    NameTaken,
+    NoRematchOffered,
+    NotAway,
+    NotFound,
+    NotYourTurn,
+    PayloadTooLarge,
+    RateLimited,
+    RegisteredOnly,
+    RematchStarted,
+    SeatTaken,
+    SeekClosed,
+    SelfChallenge,
+    SelfMute,
+    SessionRequired,
+    SignInBusy,
+    TooManyStreams,
+    TooManyTokens,
+    Unauthorized,
+    Unavailable,
+    ValidationFailed,
+    VersionConflict,
+    WaitingForPlayers,
+}
+
+impl ProblemCode {
+    /// Every code, in the document's order.
+    pub const ALL: [ProblemCode; 43] = [
+        ProblemCode::AlreadySeated,
+        ProblemCode::AlreadySeeking,
+        ProblemCode::BotNeedsToken,
+        ProblemCode::ChallengeClosed,
+        ProblemCode::CorsRefused,
+        ProblemCode::CursorAhead,
+        ProblemCode::Forbidden,
+        ProblemCode::GameFull,
+        ProblemCode::GameNotFinished,
+        ProblemCode::GameOver,
+        ProblemCode::HandNotOver,
+        ProblemCode::HandOver,
+        ProblemCode::HasGames,
+        ProblemCode::IdempotencyKeyReused,
+        ProblemCode::IllegalMove,
+        ProblemCode::InsufficientScope,
+        ProblemCode::Internal,
+        ProblemCode::InvalidCursor,
+        ProblemCode::LastAdminGuard,
+        ProblemCode::MethodNotAllowed,
+        ProblemCode::Muted,
+        ProblemCode::NameTaken,
+        ProblemCode::NoRematchOffered,
+        ProblemCode::NotAway,
+        ProblemCode::NotFound,
+        ProblemCode::NotYourTurn,
+        ProblemCode::PayloadTooLarge,
+        ProblemCode::RateLimited,
+        ProblemCode::RegisteredOnly,
+        ProblemCode::RematchStarted,
+        ProblemCode::SeatTaken,
+        ProblemCode::SeekClosed,
+        ProblemCode::SelfChallenge,
+        ProblemCode::SelfMute,
+        ProblemCode::SessionRequired,
+        ProblemCode::SignInBusy,
+        ProblemCode::TooManyStreams,
+        ProblemCode::TooManyTokens,
+        ProblemCode::Unauthorized,
+        ProblemCode::Unavailable,
+        ProblemCode::ValidationFailed,
+        ProblemCode::VersionConflict,
+        ProblemCode::WaitingForPlayers,
+    ];
+
+    /// The code as the problem says it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProblemCode::AlreadySeated => "already_seated",
+            ProblemCode::AlreadySeeking => "already_seeking",
+            ProblemCode::BotNeedsToken => "bot_needs_token",
+            ProblemCode::ChallengeClosed => "challenge_closed",
+            ProblemCode::CorsRefused => "cors_refused",
+            ProblemCode::CursorAhead => "cursor_ahead",
+            ProblemCode::Forbidden => "forbidden",
+            ProblemCode::GameFull => "game_full",
+            ProblemCode::GameNotFinished => "game_not_finished",
+            ProblemCode::GameOver => "game_over",
+            ProblemCode::HandNotOver => "hand_not_over",
+            ProblemCode::HandOver => "hand_over",
+            ProblemCode::HasGames => "has_games",
+            ProblemCode::IdempotencyKeyReused => "idempotency_key_reused",
+            ProblemCode::IllegalMove => "illegal_move",
+            ProblemCode::InsufficientScope => "insufficient_scope",
+            ProblemCode::Internal => "internal",
+            ProblemCode::InvalidCursor => "invalid_cursor",
+            ProblemCode::LastAdminGuard => "last_admin_guard",
+            ProblemCode::MethodNotAllowed => "method_not_allowed",
+            ProblemCode::Muted => "muted",
+            ProblemCode::NameTaken => "name_taken",
+            ProblemCode::NoRematchOffered => "no_rematch_offered",
+            ProblemCode::NotAway => "not_away",
+            ProblemCode::NotFound => "not_found",
+            ProblemCode::NotYourTurn => "not_your_turn",
+            ProblemCode::PayloadTooLarge => "payload_too_large",
+            ProblemCode::RateLimited => "rate_limited",
+            ProblemCode::RegisteredOnly => "registered_only",
+            ProblemCode::RematchStarted => "rematch_started",
+            ProblemCode::SeatTaken => "seat_taken",
+            ProblemCode::SeekClosed => "seek_closed",
+            ProblemCode::SelfChallenge => "self_challenge",
+            ProblemCode::SelfMute => "self_mute",
+            ProblemCode::SessionRequired => "session_required",
+            ProblemCode::SignInBusy => "sign_in_busy",
+            ProblemCode::TooManyStreams => "too_many_streams",
+            ProblemCode::TooManyTokens => "too_many_tokens",
+            ProblemCode::Unauthorized => "unauthorized",
+            ProblemCode::Unavailable => "unavailable",
+            ProblemCode::ValidationFailed => "validation_failed",
+            ProblemCode::VersionConflict => "version_conflict",
+            ProblemCode::WaitingForPlayers => "waiting_for_players",
+        }
+    }
+}
+
+impl std::fmt::Display for ProblemCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// Every way a request can fail.
 #[derive(Debug, thiserror::Error)]
@@ -113,7 +219,7 @@ pub enum ApiError {
     Forbidden(String),
     /// Refused for a reason of its own (403 with its own code, such as `muted`).
     #[error("{detail}")]
-    Denied { code: &'static str, detail: String },
+    Denied { code: ProblemCode, detail: String },
     #[error("{0}")]
     NotFound(String),
     /// A body that is not JSON, or JSON of the wrong shape.
@@ -121,7 +227,7 @@ pub enum ApiError {
     BadRequest(String),
     /// A request the server cannot read, with its own code (400, such as `invalid_cursor`).
     #[error("{detail}")]
-    Malformed { code: &'static str, detail: String },
+    Malformed { code: ProblemCode, detail: String },
     /// Well-formed input with a value the rules do not allow (unknown card, bad option, …).
     #[error("{0}")]
     Invalid(String),
@@ -139,7 +245,7 @@ pub enum ApiError {
     GameOver(String),
     /// Another conflict with the game's state, with its own code.
     #[error("{detail}")]
-    Conflict { code: &'static str, detail: String },
+    Conflict { code: ProblemCode, detail: String },
     #[error("the request body is larger than {limit} bytes")]
     PayloadTooLarge { limit: usize },
     #[error("{0}")]
@@ -148,11 +254,11 @@ pub enum ApiError {
     Unavailable,
     /// The server is at a limit: try again shortly (503 with its own code).
     #[error("{detail}")]
-    Busy { code: &'static str, detail: String },
+    Busy { code: ProblemCode, detail: String },
     /// The caller is at one of its own limits (429 with its own code and `Retry-After`).
     #[error("{detail}")]
     TooMany {
-        code: &'static str,
+        code: ProblemCode,
         detail: String,
         retry_after: u64,
     },
@@ -170,24 +276,24 @@ pub enum ApiError {
 
 impl ApiError {
     /// The stable code.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ProblemCode {
         match self {
-            ApiError::Unauthorized(_) => "unauthorized",
-            ApiError::Forbidden(_) => "forbidden",
-            ApiError::Denied { code, .. } => code,
-            ApiError::NotFound(_) => "not_found",
-            ApiError::BadRequest(_) | ApiError::Invalid(_) => "validation_failed",
-            ApiError::IllegalMove { .. } => "illegal_move",
-            ApiError::NotYourTurn(_) => "not_your_turn",
-            ApiError::VersionConflict { .. } => "version_conflict",
-            ApiError::GameOver(_) => "game_over",
-            ApiError::Conflict { code, .. } | ApiError::Malformed { code, .. } => code,
-            ApiError::PayloadTooLarge { .. } => "payload_too_large",
-            ApiError::MethodNotAllowed(_) => "method_not_allowed",
-            ApiError::Unavailable => "unavailable",
-            ApiError::Busy { code, .. } | ApiError::TooMany { code, .. } => code,
-            ApiError::RateLimited { .. } => "rate_limited",
-            ApiError::Internal(_) => "internal",
+            ApiError::Unauthorized(_) => ProblemCode::Unauthorized,
+            ApiError::Forbidden(_) => ProblemCode::Forbidden,
+            ApiError::Denied { code, .. } => *code,
+            ApiError::NotFound(_) => ProblemCode::NotFound,
+            ApiError::BadRequest(_) | ApiError::Invalid(_) => ProblemCode::ValidationFailed,
+            ApiError::IllegalMove { .. } => ProblemCode::IllegalMove,
+            ApiError::NotYourTurn(_) => ProblemCode::NotYourTurn,
+            ApiError::VersionConflict { .. } => ProblemCode::VersionConflict,
+            ApiError::GameOver(_) => ProblemCode::GameOver,
+            ApiError::Conflict { code, .. } | ApiError::Malformed { code, .. } => *code,
+            ApiError::PayloadTooLarge { .. } => ProblemCode::PayloadTooLarge,
+            ApiError::MethodNotAllowed(_) => ProblemCode::MethodNotAllowed,
+            ApiError::Unavailable => ProblemCode::Unavailable,
+            ApiError::Busy { code, .. } | ApiError::TooMany { code, .. } => *code,
+            ApiError::RateLimited { .. } => ProblemCode::RateLimited,
+            ApiError::Internal(_) => ProblemCode::Internal,
         }
     }
 
@@ -223,7 +329,7 @@ impl ApiError {
             title: self.title().to_owned(),
             status: status.as_u16(),
             detail,
-            code: self.code().to_owned(),
+            code: self.code(),
             current_version: match self {
                 ApiError::VersionConflict { current } => Some(*current),
                 _ => None,
@@ -313,11 +419,11 @@ impl From<DbError> for ApiError {
             // The database's own guards against two requests at the same moment (named on
             // PostgreSQL, described on SQLite).
             DbError::Duplicate(what) if what.contains("seats") => ApiError::Conflict {
-                code: "already_seated",
+                code: ProblemCode::AlreadySeated,
                 detail: "you already have a seat at this game".to_owned(),
             },
             DbError::Duplicate(what) if what.contains("seeks") => ApiError::Conflict {
-                code: "already_seeking",
+                code: ProblemCode::AlreadySeeking,
                 detail: "you are already waiting for a quick match: cancel that one first"
                     .to_owned(),
             },
@@ -342,7 +448,7 @@ pub fn move_error(
     match error {
         MoveError::GameOver => ApiError::GameOver("the game is over".to_owned()),
         MoveError::HandOver => ApiError::Conflict {
-            code: "hand_over",
+            code: ProblemCode::HandOver,
             detail: "the hand is over: deal the next hand first".to_owned(),
         },
         MoveError::NoSuchSeat(n) => ApiError::Invalid(format!("there is no seat {n}")),
@@ -364,9 +470,8 @@ pub fn move_error(
 mod codes {
     use std::collections::BTreeSet;
 
-    /// The codes written in the crate's source: `code: "…"` and the fixed ones of
-    /// [`super::ApiError::code`].
-    fn written() -> BTreeSet<String> {
+    /// The codes the crate's source uses (`ProblemCode::…` outside this enum's own items).
+    fn used() -> BTreeSet<String> {
         let mut found = BTreeSet::new();
         let mut dirs = vec![std::path::PathBuf::from(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -379,45 +484,42 @@ mod codes {
                     dirs.push(path);
                     continue;
                 }
-                let text = std::fs::read_to_string(&path).unwrap_or_default();
-                for (i, _) in text.match_indices("code: \"") {
-                    let rest = &text[i + 7..];
-                    if let Some(end) = rest.find('"') {
-                        found.insert(rest[..end].to_owned());
-                    }
-                }
+                let mut text = std::fs::read_to_string(&path).unwrap_or_default();
                 if path.ends_with("error.rs") {
-                    let start = text.find("pub fn code(&self)").unwrap_or(0);
-                    let body = &text[start..];
-                    let body = &body[..body.find("\n    }\n").unwrap_or(body.len())];
-                    for (i, _) in body.match_indices("=> \"") {
-                        let rest = &body[i + 4..];
-                        if let Some(end) = rest.find('"') {
-                            found.insert(rest[..end].to_owned());
-                        }
-                    }
+                    // (Not the enum and its `as_str`, which name every code.)
+                    let start = text.find("pub enum ProblemCode").unwrap_or(0);
+                    let end = text
+                        .find("impl std::fmt::Display for ProblemCode")
+                        .unwrap_or(0);
+                    text.replace_range(start..end.max(start), "");
+                }
+                for (i, _) in text.match_indices("ProblemCode::") {
+                    let rest = &text[i + 13..];
+                    let end = rest
+                        .find(|c: char| !c.is_ascii_alphanumeric())
+                        .unwrap_or(rest.len());
+                    found.insert(rest[..end].to_owned());
                 }
             }
         }
-        found.retain(|code| {
-            code.chars().all(|c| c.is_ascii_lowercase() || c == '_') && !code.is_empty()
-        });
         found
     }
 
     #[test]
-    fn the_documented_codes_are_the_codes_written() {
-        let listed: BTreeSet<String> = super::CODES.iter().map(|c| (*c).to_owned()).collect();
-        let written = written();
-        let unlisted: Vec<&String> = written.difference(&listed).collect();
-        let unused: Vec<&String> = listed.difference(&written).collect();
-        assert!(
-            unlisted.is_empty(),
-            "codes the document lacks: {unlisted:?}"
-        );
-        assert!(
-            unused.is_empty(),
-            "codes listed that nothing writes: {unused:?}"
-        );
+    fn every_code_the_document_lists_is_one_the_service_answers() {
+        let listed: Vec<String> = super::ProblemCode::ALL
+            .iter()
+            .map(|c| format!("{c:?}"))
+            .collect();
+        let used = used();
+        let unused: Vec<&String> = listed.iter().filter(|c| !used.contains(*c)).collect();
+        assert!(unused.is_empty(), "codes nothing answers: {unused:?}");
+        for code in super::ProblemCode::ALL {
+            assert_eq!(
+                serde_json::to_value(code).unwrap(),
+                serde_json::json!(code.as_str()),
+                "{code:?}"
+            );
+        }
     }
 }

@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 
 use crate::auth::{Caller, Credential, Scope};
 use crate::blocking::run;
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 use crate::state::AppState;
 use crate::tokens;
 
@@ -196,7 +196,7 @@ impl FromRequest for Session {
         ready(caller_of(req).and_then(|caller| {
             if caller.credential != Credential::Session {
                 return Err(ApiError::Denied {
-                    code: "session_required",
+                    code: ProblemCode::SessionRequired,
                     detail: "this needs the token from signing in, not a personal API token"
                         .to_owned(),
                 });

@@ -192,7 +192,11 @@ mod tests {
             "",
         ] {
             let error = day("from", bad).unwrap_err();
-            assert_eq!(error.code(), "validation_failed", "{bad}");
+            assert_eq!(
+                error.code(),
+                crate::error::ProblemCode::ValidationFailed,
+                "{bad}"
+            );
         }
     }
 
@@ -211,7 +215,7 @@ mod tests {
         assert_eq!(text("name", "amira").unwrap(), "amira");
         assert_eq!(
             text("name", "ab\0c").unwrap_err().code(),
-            "validation_failed"
+            crate::error::ProblemCode::ValidationFailed
         );
     }
 }

@@ -17,7 +17,7 @@ use argon2::{Algorithm, Argon2, Block, Params, PasswordHash, Version};
 use rand::RngExt;
 use tokio::sync::{Semaphore, SemaphorePermit};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 
 /// How long a sign-in waits for its turn to hash before it is refused.
 pub const WAIT: Duration = Duration::from_secs(3);
@@ -78,7 +78,7 @@ impl Passwords {
         match tokio::time::timeout(self.wait, self.turns.acquire()).await {
             Ok(Ok(turn)) => Ok(turn),
             _ => Err(ApiError::Busy {
-                code: "sign_in_busy",
+                code: ProblemCode::SignInBusy,
                 detail: "too many sign-ins are being checked right now; try again shortly"
                     .to_owned(),
             }),
@@ -218,7 +218,7 @@ mod tests {
         let passwords = Arc::new(Passwords::new(1, Duration::from_millis(50)));
         let held = passwords.turns.acquire().await.unwrap();
         let refused = passwords.turn().await.map(|_| ()).unwrap_err();
-        assert_eq!(refused.code(), "sign_in_busy");
+        assert_eq!(refused.code(), ProblemCode::SignInBusy);
         drop(held);
         assert!(passwords.turn().await.is_ok());
     }

@@ -14,7 +14,7 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use crate::auth::Keys;
 use crate::document::{ApiDoc, openapi_document, openapi_json};
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 use crate::hub::Hub;
 use crate::metrics::Metrics;
 use crate::passwords::Passwords;
@@ -410,7 +410,7 @@ async fn cors_refusals(
     let refused_already = problem && response.status() == actix_web::http::StatusCode::FORBIDDEN;
     if preflight && response.status().is_client_error() && !refused_already {
         let refusal = ApiError::Denied {
-            code: "cors_refused",
+            code: ProblemCode::CorsRefused,
             detail: "this cross-origin request is not allowed: its origin, method or headers are \
                      not among those CARDROOM_CORS_ORIGINS permits"
                 .to_owned(),

@@ -6,13 +6,13 @@ use cardroom_db::AnyConnection;
 use cardroom_db::users;
 
 use crate::auth::{Caller, Role};
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 
 /// A bot account plays only through personal API tokens: refuses its session token.
 pub(super) fn bot_needs_token(caller: &Caller) -> Result<(), ApiError> {
     if caller.credential == crate::auth::Credential::Session {
         return Err(ApiError::Denied {
-            code: "bot_needs_token",
+            code: ProblemCode::BotNeedsToken,
             detail: "a bot account plays through its personal API tokens, not a session".to_owned(),
         });
     }

@@ -10,7 +10,7 @@ use super::commit::{action_body, commit_and_view, with_retries};
 use super::loaded::{Loaded, load};
 use super::view;
 use crate::auth::Caller;
-use crate::error::{ApiError, move_error};
+use crate::error::{ApiError, ProblemCode, move_error};
 use crate::metrics::Metrics;
 use crate::model::{EventOut, GameView, ServiceEvent, TakeoverReason};
 
@@ -112,7 +112,7 @@ pub fn act(
             let mut changes = Changes::new(Some(&game));
             let events = game.deal_next().map_err(|e| match e {
                 cardroom_core::MoveError::NotYourTurn { .. } => ApiError::Conflict {
-                    code: "hand_not_over",
+                    code: ProblemCode::HandNotOver,
                     detail: "the hand is still being played".to_owned(),
                 },
                 other => move_error(other, game.kind(), Value::Array(Vec::new())),
@@ -287,7 +287,7 @@ fn replay_answer(
 ) -> Result<(u16, String), ApiError> {
     if answer.game_id != id || answer.request_hash != request_hash {
         return Err(ApiError::Conflict {
-            code: "idempotency_key_reused",
+            code: ProblemCode::IdempotencyKeyReused,
             detail: "this Idempotency-Key was used for a different request".to_owned(),
         });
     }

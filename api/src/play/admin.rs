@@ -16,7 +16,7 @@ use super::loaded::load;
 use super::read::STATUSES;
 use super::seats::seat_infos;
 use crate::auth::{Caller, Role};
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 use crate::model::{SeatInfo, UserInfo};
 
 /// Query of `GET /admin/games`.
@@ -435,7 +435,7 @@ pub fn set_role(
         .ok_or_else(|| ApiError::NotFound(format!("there is no user {name:?}")))?;
     if user.id == caller.id && role != Role::Admin {
         return Err(ApiError::Conflict {
-            code: "last_admin_guard",
+            code: ProblemCode::LastAdminGuard,
             detail: "admins cannot demote themselves; ask another admin".to_owned(),
         });
     }

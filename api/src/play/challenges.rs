@@ -18,7 +18,7 @@ use super::access::may_sit;
 use super::setup::{DEFAULT_TAKEOVER_AFTER, TAKEOVER_AFTER, TURN_SECONDS, create_seated};
 use super::setup::{random_code, random_seed};
 use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 use crate::metrics::Metrics;
 use crate::model::{
     AccountEvent, Challenge, CreateGame, DeclineReason, SeatRequest, TurnPolicy, Visibility,
@@ -256,7 +256,7 @@ pub fn create(
                 .ok_or_else(|| ApiError::NotFound(format!("there is no player {name:?}")))?;
             if user.id == caller.id {
                 return Err(ApiError::Conflict {
-                    code: "self_challenge",
+                    code: ProblemCode::SelfChallenge,
                     detail: "you cannot challenge yourself".to_owned(),
                 });
             }
@@ -360,7 +360,7 @@ pub fn list(conn: &mut AnyConnection, caller: &Caller) -> Result<ChallengeList, 
 
 fn closed() -> ApiError {
     ApiError::Conflict {
-        code: "challenge_closed",
+        code: ProblemCode::ChallengeClosed,
         detail: "this challenge is no longer open (accepted, declined, cancelled or expired)"
             .to_owned(),
     }

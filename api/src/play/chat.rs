@@ -16,7 +16,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::loaded::load;
 use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 use crate::model::{
     ChatKind, ChatMessage, ChatPage, ChatRequest, MuteList, Preset, PresetKey, Presets, Room,
     UserInfo,
@@ -203,7 +203,7 @@ pub fn post(
     match talk::post(conn, &new, now - window, i64::from(burst))? {
         Posted::Stored(row) => Ok(message_out(&row)),
         Posted::Muted(until) => Err(ApiError::Denied {
-            code: "muted",
+            code: ProblemCode::Muted,
             detail: format!(
                 "an admin muted you in the chat until {}",
                 until.and_utc().to_rfc3339()
@@ -212,7 +212,7 @@ pub fn post(
         Posted::Limited(oldest) => {
             let free = (oldest + window - now).num_milliseconds().max(0);
             Err(ApiError::TooMany {
-                code: "rate_limited",
+                code: ProblemCode::RateLimited,
                 detail: format!(
                     "at most {burst} messages in any {} seconds: wait a moment",
                     BURST_WINDOW.as_secs()
@@ -296,7 +296,7 @@ pub fn mute(conn: &mut AnyConnection, caller: &Caller, name: &str) -> Result<Mut
 
 fn self_mute() -> ApiError {
     ApiError::Conflict {
-        code: "self_mute",
+        code: ProblemCode::SelfMute,
         detail: "you cannot mute yourself".to_owned(),
     }
 }
@@ -507,7 +507,7 @@ mod tests {
         for bad in ["", "   ", "a\nb", "a\tb", "nul\0", "\u{85}", "\u{7f}"] {
             assert_eq!(
                 checked_text(bad).unwrap_err().code(),
-                "validation_failed",
+                ProblemCode::ValidationFailed,
                 "{bad:?}"
             );
         }

@@ -6,7 +6,7 @@ use cardroom_db::AnyConnection;
 use cardroom_db::games::{self, GameRecord, SeatChange};
 
 use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 
 use super::access::bot_needs_token;
 
@@ -108,7 +108,7 @@ impl Loaded {
 
 pub(super) fn waiting() -> ApiError {
     ApiError::Conflict {
-        code: "waiting_for_players",
+        code: ProblemCode::WaitingForPlayers,
         detail: "the game waits for players to join".to_owned(),
     }
 }

@@ -18,7 +18,7 @@ use super::rematch_state::{ACTION, people, state_from, state_of};
 use super::setup::create_seated;
 use super::setup::random_seed;
 use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 use crate::events::{service_event, stored};
 use crate::metrics::Metrics;
 use crate::model::{CreateGame, RematchState, SeatRequest, ServiceEvent, TurnPolicy, Visibility};
@@ -36,7 +36,7 @@ pub fn rematch(
         let seat = i64::from(loaded.require_seat(caller)?);
         if loaded.record.game.status != "finished" {
             return Err(ApiError::Conflict {
-                code: "game_not_finished",
+                code: ProblemCode::GameNotFinished,
                 detail: "a rematch is offered once the game is finished".to_owned(),
             });
         }
@@ -46,7 +46,7 @@ pub fn rematch(
                 return Ok(state);
             }
             return Err(ApiError::Conflict {
-                code: "rematch_started",
+                code: ProblemCode::RematchStarted,
                 detail: "the rematch has started already".to_owned(),
             });
         }
@@ -69,7 +69,7 @@ pub fn rematch(
         } else {
             if state.accepted.is_empty() {
                 return Err(ApiError::Conflict {
-                    code: "no_rematch_offered",
+                    code: ProblemCode::NoRematchOffered,
                     detail: "nobody has offered a rematch".to_owned(),
                 });
             }

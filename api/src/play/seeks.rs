@@ -18,7 +18,7 @@ use cardroom_db::{AnyConnection, DbError};
 use super::setup::create_seated;
 use super::setup::random_seed;
 use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 use crate::metrics::Metrics;
 use crate::model::{AccountEvent, CreateGame, SeatRequest, Seek, SeekRequest, Visibility};
 
@@ -133,7 +133,7 @@ pub fn create(
 
 fn already_seeking() -> ApiError {
     ApiError::Conflict {
-        code: "already_seeking",
+        code: ProblemCode::AlreadySeeking,
         detail: "you are already waiting for a quick match: cancel that one first".to_owned(),
     }
 }
@@ -169,7 +169,7 @@ pub fn cancel(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Seek
     own(conn, caller, id)?;
     if !seeks::cancel(conn, id)? {
         return Err(ApiError::Conflict {
-            code: "seek_closed",
+            code: ProblemCode::SeekClosed,
             detail: "this seek is no longer open (matched, cancelled or expired)".to_owned(),
         });
     }

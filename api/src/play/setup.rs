@@ -12,7 +12,7 @@ use super::commit::{STATE_FORMAT, commit_and_view, with_retries};
 use super::loaded::{Loaded, load};
 use super::view;
 use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 use crate::events::{service_event, stored};
 use crate::metrics::Metrics;
 use crate::model::{CreateGame, GameCreated, GameView, JoinRequest, ServiceEvent};
@@ -259,13 +259,13 @@ pub fn join(
         }
         if loaded.seat_of(caller).is_some() {
             return Err(ApiError::Conflict {
-                code: "already_seated",
+                code: ProblemCode::AlreadySeated,
                 detail: "you already have a seat at this game".to_owned(),
             });
         }
         if loaded.record.game.status != "waiting" {
             return Err(ApiError::Conflict {
-                code: "game_full",
+                code: ProblemCode::GameFull,
                 detail: "every seat of this game is taken".to_owned(),
             });
         }
@@ -280,7 +280,7 @@ pub fn join(
                 .first()
                 .map(|s| s.seat)
                 .ok_or_else(|| ApiError::Conflict {
-                    code: "game_full",
+                    code: ProblemCode::GameFull,
                     detail: "every seat of this game is taken".to_owned(),
                 })?,
             Some(wanted) => {
@@ -298,7 +298,7 @@ pub fn join(
                     .find(|s| i64::from(s.seat) == wanted)
                     .map(|s| s.seat)
                     .ok_or_else(|| ApiError::Conflict {
-                        code: "seat_taken",
+                        code: ProblemCode::SeatTaken,
                         detail: format!("seat {wanted} is not open"),
                     })?
             }

@@ -15,7 +15,7 @@ use super::commit::{action_body, commit_and_view, commit_background};
 use super::loaded::load;
 use super::seats::controllers;
 use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 use crate::metrics::Metrics;
 use crate::model::{ServiceEvent, TakeoverReason};
 
@@ -187,7 +187,7 @@ pub fn reclaim(
             .find(|s| s.seat == i32::from(seat) && s.bot.is_some())
         else {
             return Err(ApiError::Conflict {
-                code: "not_away",
+                code: ProblemCode::NotAway,
                 detail: "you are playing your seat yourself".to_owned(),
             });
         };

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::auth::{Caller, Role, Scope, Scopes};
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 use crate::tokens::{PREFIX, PUBLIC_LEN, SECRET_LEN, digest, random_text};
 
 /// The most live tokens one account may hold.
@@ -81,7 +81,7 @@ fn registered(
     })?;
     if user.guest {
         return Err(ApiError::Denied {
-            code: "registered_only",
+            code: ProblemCode::RegisteredOnly,
             detail: "guests have no API tokens: register an account (a name and a password)"
                 .to_owned(),
         });
@@ -124,7 +124,7 @@ pub fn create(
         >= MAX_TOKENS
     {
         return Err(ApiError::Conflict {
-            code: "too_many_tokens",
+            code: ProblemCode::TooManyTokens,
             detail: format!("an account holds at most {MAX_TOKENS} tokens: revoke one first"),
         });
     }
@@ -183,7 +183,7 @@ pub fn become_bot(
     let user = registered(conn, caller)?;
     if !cardroom_db::users::make_bot(conn, user.id)? {
         return Err(ApiError::Conflict {
-            code: "has_games",
+            code: ProblemCode::HasGames,
             detail: "only an account that has never sat at a game may become a bot account"
                 .to_owned(),
         });

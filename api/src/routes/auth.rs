@@ -3,7 +3,7 @@
 use actix_web::{HttpRequest, HttpResponse, post, web};
 
 use crate::blocking::run;
-use crate::error::{ApiError, Problem};
+use crate::error::{ApiError, Problem, ProblemCode};
 use crate::model::{AuthResponse, Credentials, GuestRequest, UserInfo};
 use crate::play;
 use crate::state::AppState;
@@ -47,7 +47,7 @@ fn check_login_name(name: &str) -> Result<(), ApiError> {
 fn name_taken(error: cardroom_db::DbError) -> ApiError {
     match error {
         cardroom_db::DbError::Duplicate(_) => ApiError::Conflict {
-            code: "name_taken",
+            code: ProblemCode::NameTaken,
             detail: "that name is taken".to_owned(),
         },
         other => other.into(),

@@ -5,7 +5,7 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse};
 use serde::Deserialize;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 
 /// A game's id in a path: digits only (a sign, a space or a fraction names no game).
 #[derive(Clone, Copy, Debug)]
@@ -51,7 +51,7 @@ pub(super) fn last_event_id<T>(
 /// A resumption point that cannot be read (400 `invalid_cursor`).
 pub(super) fn invalid_cursor(detail: &str) -> ApiError {
     ApiError::Malformed {
-        code: "invalid_cursor",
+        code: ProblemCode::InvalidCursor,
         detail: detail.to_owned(),
     }
 }
@@ -60,7 +60,7 @@ pub(super) fn invalid_cursor(detail: &str) -> ApiError {
 /// ever for what it names.
 pub(super) fn cursor_ahead(detail: String) -> ApiError {
     ApiError::Conflict {
-        code: "cursor_ahead",
+        code: ProblemCode::CursorAhead,
         detail,
     }
 }

@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use actix_web::web;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 use crate::state::AppState;
 
 /// A taken stream slot: given back (the process's count and the account's) when the stream
@@ -31,7 +31,7 @@ impl StreamSlot {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         if hub.open_streams.load(Ordering::SeqCst) >= limit {
             return Err(ApiError::Busy {
-                code: "too_many_streams",
+                code: ProblemCode::TooManyStreams,
                 detail: format!(
                     "this server holds its limit of {limit} open event streams: try again \
                      shortly, or use the JSON long-poll (Accept: application/json)"
@@ -42,7 +42,7 @@ impl StreamSlot {
             let mine = accounts.entry(account).or_insert(0);
             if *mine >= per_account {
                 return Err(ApiError::TooMany {
-                    code: "too_many_streams",
+                    code: ProblemCode::TooManyStreams,
                     detail: format!(
                         "this account has {per_account} event streams open on this server, \
                          its limit: close one, or use the JSON long-poll (Accept: \

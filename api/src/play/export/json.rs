@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::error::{ApiError, ProblemCode};
 use crate::model::TurnPolicy;
 use crate::play::commit::snapshot;
 use crate::play::loaded::load;
@@ -131,7 +131,7 @@ pub struct ExportSource {
 
 pub(super) fn not_finished() -> ApiError {
     ApiError::Conflict {
-        code: "game_not_finished",
+        code: ProblemCode::GameNotFinished,
         detail: "only a finished game can be exported".to_owned(),
     }
 }
