@@ -18,6 +18,7 @@ use tokio::time::Instant;
 use crate::error::ApiError;
 use crate::events::visible;
 use crate::model::{EventOut, LobbyQuery, PresenceOut};
+use cardroom_db::GameStatus;
 
 /// One shared read: when it began, and what it found.
 #[derive(Debug)]
@@ -130,7 +131,7 @@ impl<K: Eq + Hash, T> Registry<K, T> {
 #[derive(Debug, Clone)]
 pub struct GameLog {
     pub version: i64,
-    pub status: String,
+    pub status: GameStatus,
     /// The id of the game's newest chat row (0 for none): a follower whose chat cursor is
     /// there has no chat to read.
     pub chat_newest: i64,
@@ -299,7 +300,7 @@ mod tests {
     fn log(floor: i64, version: i64) -> GameLog {
         GameLog {
             version,
-            status: "active".to_owned(),
+            status: GameStatus::Active,
             chat_newest: 0,
             floor,
             entries: ((floor + 1)..=version)

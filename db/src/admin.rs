@@ -20,7 +20,7 @@ diesel::define_sql_function!(fn lower(x: Text) -> Text);
 pub struct GameFilter {
     pub kind: Option<String>,
     pub variant: Option<String>,
-    pub status: Option<String>,
+    pub status: Option<crate::GameStatus>,
     /// A player's name (any case).
     pub player: Option<String>,
     pub practice: Option<bool>,
@@ -60,7 +60,7 @@ pub fn list_games(
             q = q.filter(games::variant.eq(variant.clone()));
         }
         if let Some(status) = &filter.status {
-            q = q.filter(games::status.eq(status.clone()));
+            q = q.filter(games::status.eq(*status));
         }
         if let Some(practice) = filter.practice {
             q = q.filter(games::practice.eq(practice));

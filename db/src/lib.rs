@@ -18,7 +18,7 @@
 //! - `account_events`: the account stream's log
 //! - `notify`, `dialect`, `schema`: change notices; the SQL dialects' differences; the tables
 //! - `connection`: one connection type over both backends
-//! - `error`
+//! - `error`, `status`: what goes wrong; where a game stands
 
 pub mod account_events;
 pub mod admin;
@@ -34,6 +34,7 @@ mod rollups;
 mod rows;
 pub mod schema;
 pub mod seeks;
+mod status;
 pub mod talk;
 pub mod tokens;
 pub mod users;
@@ -43,6 +44,7 @@ pub use connection::{
     connect_with_health, in_transaction, with_setup_lock,
 };
 pub use error::DbError;
+pub use status::{GameStatus, UnknownStatus};
 
 /// Now, as stored: UTC without zone, truncated to microseconds (PostgreSQL's precision), so a
 /// value reads back equal to what was written.

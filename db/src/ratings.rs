@@ -20,6 +20,7 @@ use crate::connection::AnyConnection;
 use crate::error::DbError;
 use crate::rows::SeatResult;
 use crate::schema::{games, rating_history, ratings, results, users};
+use crate::status::GameStatus;
 
 /// The pools a person is rated in.
 pub const POOLS: [&str; 3] = ["people", "computers", "bots"];
@@ -286,7 +287,7 @@ pub fn records(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<KindRecord>
         .inner_join(games::table)
         .filter(results::user_id.eq(user_id))
         .filter(games::practice.eq(false))
-        .filter(games::status.eq("finished"))
+        .filter(games::status.eq(GameStatus::Finished))
         .select((games::kind, results::won))
         .load(conn)?;
     let mut by_kind: BTreeMap<String, KindRecord> = BTreeMap::new();
@@ -322,7 +323,7 @@ pub fn recent_games(
         .inner_join(games::table)
         .filter(results::user_id.eq(user_id))
         .filter(games::practice.eq(false))
-        .filter(games::status.eq("finished"))
+        .filter(games::status.eq(GameStatus::Finished))
         .order((games::finished_at.desc(), games::id.desc()))
         .limit(limit)
         .select((

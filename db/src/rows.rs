@@ -7,6 +7,7 @@ use diesel::prelude::*;
 
 use crate::account_events::AccountNotice;
 use crate::schema::games;
+use crate::status::GameStatus;
 
 /// A game row. `seed` and `state` are secret: a row is never a response body.
 #[derive(Queryable, QueryableByName, Clone, PartialEq, Debug)]
@@ -17,7 +18,7 @@ pub struct GameRow {
     pub variant: String,
     pub options: String,
     pub seat_count: i32,
-    pub status: String,
+    pub status: GameStatus,
     pub seed: String,
     pub deck: Option<String>,
     pub state: Option<String>,
@@ -156,7 +157,7 @@ pub struct LogEntry {
 /// The listing columns kept beside the snapshot.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Summary {
-    pub status: String,
+    pub status: GameStatus,
     pub hands: i32,
     pub moves: i32,
     pub winners: Option<String>,

@@ -10,6 +10,7 @@ use diesel::upsert::excluded;
 use crate::connection::AnyConnection;
 use crate::error::DbError;
 use crate::schema::{chat, mutes, presence, seats, users};
+use crate::status::GameStatus;
 
 /// A row of the chat: a message, or an admin's note that message `target` was hidden.
 #[derive(Queryable, Clone, PartialEq, Eq, Debug)]
@@ -429,7 +430,11 @@ pub fn seated_at(conn: &mut AnyConnection, users: &[i64]) -> Result<Vec<i64>, Db
     seats::table
         .inner_join(crate::schema::games::table)
         .filter(seats::user_id.eq_any(users))
-        .filter(crate::schema::games::status.eq_any(["waiting", "active", "hand_over"]))
+        .filter(crate::schema::games::status.eq_any([
+            GameStatus::Waiting,
+            GameStatus::Active,
+            GameStatus::HandOver,
+        ]))
         .select(seats::game_id)
         .distinct()
         .load(conn)

@@ -32,7 +32,7 @@ pub fn leave_on_a_computer_turn(
         expected_version: version,
         state: Some(serde_json::to_string(&game).unwrap()),
         summary: Summary {
-            status: "active".to_owned(),
+            status: cardroom_db::GameStatus::Active,
             hands: 1,
             moves: game.table().moves() as i32,
             winners: None,

@@ -4,6 +4,7 @@
 //! derives one schema per variant from the same types, so the two cannot drift apart.
 
 use cardroom_core::GameKind;
+use cardroom_db::GameStatus;
 use cardroom_db::account_events::AccountNotice;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -132,7 +133,7 @@ pub enum AccountEvent {
         #[serde(flatten)]
         game: AccountGame,
         #[schema(value_type = GameStatusName)]
-        status: String,
+        status: GameStatus,
         /// The winning seats (none for an abandoned table).
         winners: Option<Vec<i64>>,
     },

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
 
 use super::table::{ChatMessage, PresenceOut, RematchState};
+use cardroom_db::GameStatus;
 
 /// The game catalogue.
 #[derive(Debug, Serialize, ToSchema)]
@@ -237,7 +238,7 @@ pub struct GameView {
     pub variant: String,
     /// `waiting` (for players), `active`, `hand_over`, `finished` or `abandoned`.
     #[schema(value_type = GameStatusName)]
-    pub status: String,
+    pub status: GameStatus,
     /// Increments with every change; send it back as `expected_version`.
     pub version: i64,
     /// A practice game (fixed seed or deck): never counted in ratings or statistics.
@@ -381,7 +382,7 @@ pub struct GameSummary {
     pub kind: String,
     pub variant: String,
     #[schema(value_type = GameStatusName)]
-    pub status: String,
+    pub status: GameStatus,
     pub version: i64,
     pub practice: bool,
     pub seats: Vec<SeatInfo>,

@@ -9,6 +9,7 @@ use super::Revoked;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::model::{AccountEvent, AccountGame, TurnAction};
+use cardroom_db::GameStatus;
 
 /// The most events one look gives a stream.
 const PAGE: i64 = 200;
@@ -21,7 +22,7 @@ pub fn account_snapshot(
     caller: &Caller,
 ) -> Result<(Vec<Value>, i64), ApiError> {
     let newest = account_events::newest(conn, caller.id)?;
-    let statuses = ["active".to_owned(), "hand_over".to_owned()];
+    let statuses = [GameStatus::Active, GameStatus::HandOver];
     let (records, _) = cardroom_db::games::list_for_user(conn, caller.id, &statuses, 1, 100)?;
     let mut events = Vec::new();
     for record in records {
@@ -33,9 +34,9 @@ pub fn account_snapshot(
         if seat.bot.is_some() {
             continue;
         }
-        let action = match row.status.as_str() {
-            "active" if row.to_act == Some(seat.seat) => TurnAction::Move,
-            "hand_over" if !row.bot_pending => TurnAction::Deal,
+        let action = match row.status {
+            GameStatus::Active if row.to_act == Some(seat.seat) => TurnAction::Move,
+            GameStatus::HandOver if !row.bot_pending => TurnAction::Deal,
             _ => continue,
         };
         events.push(AccountEvent::YourTurn {

@@ -13,6 +13,7 @@ use crate::auth::Caller;
 use crate::error::{ApiError, ProblemCode, move_error};
 use crate::metrics::Metrics;
 use crate::model::{EventOut, GameView, ServiceEvent, TakeoverReason};
+use cardroom_db::GameStatus;
 
 /// What a seated person does to a game.
 #[derive(Debug)]
@@ -301,7 +302,7 @@ fn abandon(
     loaded: &Loaded,
     seat: u8,
 ) -> Result<(u16, String), ApiError> {
-    if loaded.record.game.status == "abandoned" {
+    if loaded.record.game.status == GameStatus::Abandoned {
         return Err(ApiError::GameOver("the game was abandoned".to_owned()));
     }
     let mut changes = Changes::new(None);

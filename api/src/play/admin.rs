@@ -7,17 +7,17 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
-use cardroom_core::{GameKind, Seat, Status, Viewer};
+use cardroom_core::{GameKind, Seat, Viewer};
 use cardroom_db::admin::{self, GameFilter, StatsQuery};
 use cardroom_db::{AnyConnection, games, users};
 
 use super::access::admin_only;
 use super::loaded::load;
-use super::read::STATUSES;
 use super::seats::seat_infos;
 use crate::auth::{Caller, Role};
 use crate::error::{ApiError, ProblemCode};
 use crate::model::{SeatInfo, UserInfo};
+use cardroom_db::GameStatus;
 
 /// Query of `GET /admin/games`.
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -54,7 +54,7 @@ pub struct AdminGameSummary {
     pub kind: String,
     pub variant: String,
     #[schema(value_type = crate::model::GameStatusName)]
-    pub status: String,
+    pub status: GameStatus,
     pub practice: bool,
     pub seats: Vec<SeatInfo>,
     pub hands: i64,
@@ -133,7 +133,7 @@ pub struct ReplayStep {
     /// The hand being played (0 before the first deal).
     pub hand: i64,
     #[schema(value_type = crate::model::GameStatusName)]
-    pub status: String,
+    pub status: GameStatus,
     /// Every seat's hand.
     pub hands: Vec<Vec<String>>,
     /// The table as a spectator sees it: everything public.
@@ -263,7 +263,7 @@ fn summary(row: &games::GameRow, seats: &[games::SeatRow]) -> AdminGameSummary {
         id: row.id,
         kind: row.kind.clone(),
         variant: row.variant.clone(),
-        status: row.status.clone(),
+        status: row.status,
         practice: row.practice,
         seats: seat_infos(seats),
         hands: i64::from(row.hands),
@@ -292,14 +292,13 @@ pub fn list(
     query: &AdminGamesQuery,
 ) -> Result<AdminGameList, ApiError> {
     admin_only(conn, caller)?;
-    if let Some(status) = &query.status
-        && !STATUSES.contains(&status.as_str())
-    {
-        return Err(ApiError::Invalid(format!(
-            "the statuses are {}",
-            STATUSES.join(", ")
-        )));
-    }
+    let status = match query.status.as_deref() {
+        None => None,
+        Some(word) => Some(GameStatus::parse(word).ok_or_else(|| {
+            let all: Vec<&str> = GameStatus::ALL.iter().map(|s| s.as_str()).collect();
+            ApiError::Invalid(format!("the statuses are {}", all.join(", ")))
+        })?),
+    };
     for (field, value) in [("variant", &query.variant), ("player", &query.player)] {
         if let Some(value) = value {
             crate::input::text(field, value)?;
@@ -311,7 +310,7 @@ pub fn list(
     let filter = GameFilter {
         kind: query.kind.map(|k| k.name().to_owned()),
         variant: query.variant.clone(),
-        status: query.status.clone(),
+        status,
         player: query.player.clone(),
         practice: query.practice,
         from: from.map(start_of),
@@ -381,15 +380,10 @@ pub fn replay(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Repl
     let mut steps = Vec::new();
     super::recovery::replay_each(conn, id, |entry, game| {
         let (hand, status, hands, table) = match game {
-            None => (0, "waiting".to_owned(), Vec::new(), Value::Null),
+            None => (0, GameStatus::Waiting, Vec::new(), Value::Null),
             Some(g) => (
                 i64::from(g.table().hand_number()),
-                match g.table().status() {
-                    Status::Active => "active",
-                    Status::HandOver => "hand_over",
-                    Status::Finished => "finished",
-                }
-                .to_owned(),
+                super::changes::of_rules(g.table().status()),
                 (0..g.table().seats())
                     .map(|s| super::seats::hand_of(g, Seat::new(s)))
                     .collect(),

@@ -18,6 +18,7 @@ use crate::model::{AccountEvent, AccountGame, EventOut, ServiceEvent, TurnAction
 
 use super::loaded::Loaded;
 use super::seats::controllers;
+use cardroom_db::GameStatus;
 
 /// The most computer-player steps one request runs; a game still on a computer player's turn
 /// after that is finished by the recovery sweep.
@@ -127,7 +128,7 @@ impl Changes {
         events.push(service_event(&ServiceEvent::Deadline {
             seat: summary
                 .to_act
-                .filter(|_| summary.status == "active")
+                .filter(|_| summary.status == GameStatus::Active)
                 .map(i64::from),
             at: deadline.and_utc(),
         })?);
@@ -188,7 +189,12 @@ pub(super) fn run_computers(
 /// The write that abandons a game that never started (its one service entry in `changes`),
 /// checked against the version it was loaded at.
 pub(super) fn abandonment(loaded: &Loaded, changes: Changes) -> Commit {
-    let summary = summary(None, Some("abandoned"), &loaded.record.seats, None);
+    let summary = summary(
+        None,
+        Some(GameStatus::Abandoned),
+        &loaded.record.seats,
+        None,
+    );
     let version = loaded.version() + changes.entries.len() as i64;
     let notices = account_notices(loaded, &loaded.record.seats, &summary, version);
     Commit {
@@ -217,8 +223,8 @@ pub(super) fn account_notices(
     version: i64,
 ) -> Vec<AccountNotice> {
     let row = &loaded.record.game;
-    let before = row.status.as_str();
-    let now = summary.status.as_str();
+    let before = row.status;
+    let now = summary.status;
     let mut out = Vec::new();
     let game = |seat: &SeatRow| AccountGame {
         game_id: row.id,
@@ -228,13 +234,13 @@ pub(super) fn account_notices(
         seat: i64::from(seat.seat),
     };
     let people = || seats.iter().filter_map(|s| s.user_id.map(|u| (u, s)));
-    if before == "waiting" && matches!(now, "active" | "hand_over" | "finished") {
+    if before == GameStatus::Waiting && now != GameStatus::Waiting && now != GameStatus::Abandoned {
         for (user, seat) in people() {
             out.push(AccountEvent::GameStarted { game: game(seat) }.notice(user));
         }
     }
     match now {
-        "active" => {
+        GameStatus::Active => {
             let to_act = summary
                 .to_act
                 .and_then(|s| seats.iter().find(|row| row.seat == s));
@@ -249,7 +255,7 @@ pub(super) fn account_notices(
                 out.push(event.notice(user));
             }
         }
-        "hand_over" if !summary.bot_pending => {
+        GameStatus::HandOver if !summary.bot_pending => {
             for (user, seat) in people().filter(|(_, s)| s.bot.is_none()) {
                 let event = AccountEvent::YourTurn {
                     game: game(seat),
@@ -258,7 +264,7 @@ pub(super) fn account_notices(
                 out.push(event.notice(user));
             }
         }
-        "finished" | "abandoned" if before != now => {
+        GameStatus::Finished | GameStatus::Abandoned if before != now => {
             let winners: Option<Vec<i64>> = summary
                 .winners
                 .as_deref()
@@ -266,7 +272,7 @@ pub(super) fn account_notices(
             for (user, seat) in people() {
                 let event = AccountEvent::GameOver {
                     game: game(seat),
-                    status: now.to_owned(),
+                    status: now,
                     winners: winners.clone(),
                 };
                 out.push(event.notice(user));
@@ -277,21 +283,30 @@ pub(super) fn account_notices(
     out
 }
 
+/// The status of a game whose rules say `status`.
+pub(super) fn of_rules(status: Status) -> GameStatus {
+    match status {
+        Status::Active => GameStatus::Active,
+        Status::HandOver => GameStatus::HandOver,
+        Status::Finished => GameStatus::Finished,
+    }
+}
+
 /// The listing columns of a game after a change; `turn_seconds` is the table's turn timer.
 pub(super) fn summary(
     game: Option<&AnyGame>,
-    status_override: Option<&str>,
+    status_override: Option<GameStatus>,
     seats: &[SeatRow],
     turn_seconds: Option<i32>,
 ) -> Summary {
     let Some(game) = game else {
         return Summary {
-            status: status_override.unwrap_or("waiting").to_owned(),
+            status: status_override.unwrap_or(GameStatus::Waiting),
             hands: 0,
             moves: 0,
             winners: None,
             end_reason: None,
-            finished: status_override == Some("abandoned"),
+            finished: status_override == Some(GameStatus::Abandoned),
             to_act: None,
             bot_pending: false,
             deadline: None,
@@ -299,14 +314,9 @@ pub(super) fn summary(
         };
     };
     let table = game.table();
-    let status = match table.status() {
-        Status::Active => "active",
-        Status::HandOver => "hand_over",
-        Status::Finished => "finished",
-    };
     let outcome = table.outcome();
     Summary {
-        status: status.to_owned(),
+        status: of_rules(table.status()),
         hands: table.hand_number() as i32,
         moves: table.moves() as i32,
         winners: outcome.map(|o| json!(o.winners).to_string()),

@@ -9,6 +9,7 @@
 
 use cardroom_core::Viewer;
 use cardroom_db::AnyConnection;
+use cardroom_db::GameStatus;
 use cardroom_db::talk::{self, ChatRow, NewMessage, Posted};
 use chrono::{DateTime, NaiveDateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -90,13 +91,13 @@ fn room_of(name: &str) -> Room {
 }
 
 /// Whether a game in this status is over (both rooms are then read by everyone at the table).
-fn over(status: &str) -> bool {
-    matches!(status, "finished" | "abandoned")
+fn over(status: GameStatus) -> bool {
+    status.is_over()
 }
 
 /// The room `viewer` writes in, and the rooms they read: their own, and once the game is over
 /// the other too.
-pub(crate) fn rooms(viewer: Viewer, status: &str) -> (Room, Vec<Room>) {
+pub(crate) fn rooms(viewer: Viewer, status: GameStatus) -> (Room, Vec<Room>) {
     let own = match viewer {
         Viewer::Seat(_) => Room::Players,
         Viewer::Spectator => Room::Spectators,
@@ -184,7 +185,7 @@ pub fn post(
         // (A bot account speaks at its table as it plays: through its tokens.)
         loaded.require_seat(caller)?;
     }
-    let (room, _) = rooms(viewer, &loaded.record.game.status);
+    let (room, _) = rooms(viewer, loaded.record.game.status);
     if wanted.is_some_and(|wanted| wanted != room) {
         return Err(ApiError::Forbidden(format!(
             "you write in the {} room here: players in `players`, spectators in `spectators`",
@@ -230,7 +231,7 @@ pub(crate) fn news(
     id: i64,
     reader: i64,
     viewer: Viewer,
-    status: &str,
+    status: GameStatus,
     after: Option<i64>,
 ) -> Result<(Vec<ChatMessage>, i64), ApiError> {
     let (_, read) = rooms(viewer, status);
@@ -257,9 +258,9 @@ pub fn page(
     }
     let loaded = load(conn, id)?;
     let viewer = loaded.reader(caller)?;
-    let status = loaded.record.game.status.clone();
-    let (messages, cursor) = news(conn, id, caller.id, viewer, &status, after)?;
-    let (room, rooms) = rooms(viewer, &status);
+    let status = loaded.record.game.status;
+    let (messages, cursor) = news(conn, id, caller.id, viewer, status, after)?;
+    let (room, rooms) = rooms(viewer, status);
     Ok(ChatPage {
         messages,
         cursor,
@@ -526,13 +527,16 @@ mod tests {
     #[test]
     fn during_a_game_players_and_spectators_read_only_their_own_room() {
         let seat = Viewer::Seat(cardroom_core::Seat::new(0));
-        assert_eq!(rooms(seat, "active"), (Room::Players, vec![Room::Players]));
         assert_eq!(
-            rooms(Viewer::Spectator, "hand_over"),
+            rooms(seat, GameStatus::Active),
+            (Room::Players, vec![Room::Players])
+        );
+        assert_eq!(
+            rooms(Viewer::Spectator, GameStatus::HandOver),
             (Room::Spectators, vec![Room::Spectators])
         );
         assert_eq!(
-            rooms(Viewer::Spectator, "finished"),
+            rooms(Viewer::Spectator, GameStatus::Finished),
             (Room::Spectators, vec![Room::Players, Room::Spectators])
         );
     }

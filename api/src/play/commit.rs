@@ -12,6 +12,7 @@ use super::changes::{Changes, account_notices, summary};
 use super::loaded::Loaded;
 use super::rematch_state;
 use super::view::{game_view, recent_events, status_name};
+use cardroom_db::GameStatus;
 
 /// The format of stored snapshots (`games.state`).
 pub const STATE_FORMAT: i32 = 1;
@@ -69,13 +70,13 @@ pub(super) fn commit_and_view(
         loaded,
         &loaded.record.seats,
         Some(&game),
-        &status,
+        status,
         viewer,
         new_version,
         recent,
         summary.deadline,
     )?;
-    if status == "finished" {
+    if status == GameStatus::Finished {
         // The game ends with this change: nobody has asked for a rematch yet.
         view.rematch = Some(rematch_state::state_from(&[], &loaded.record.seats));
     }

@@ -2,7 +2,7 @@
 //! and who the caller is at its table.
 
 use cardroom_core::{AnyGame, GameKind, Seat, Viewer};
-use cardroom_db::AnyConnection;
+use cardroom_db::{AnyConnection, GameStatus};
 use cardroom_db::games::{self, GameRecord, SeatChange};
 
 use crate::auth::Caller;
@@ -98,9 +98,11 @@ impl Loaded {
     }
 
     pub(super) fn started(&self) -> Result<&AnyGame, ApiError> {
-        match (&self.game, self.record.game.status.as_str()) {
+        match (&self.game, self.record.game.status) {
             (Some(game), _) => Ok(game),
-            (None, "abandoned") => Err(ApiError::GameOver("the game was abandoned".to_owned())),
+            (None, GameStatus::Abandoned) => {
+                Err(ApiError::GameOver("the game was abandoned".to_owned()))
+            }
             (None, _) => Err(waiting()),
         }
     }

@@ -12,6 +12,7 @@ use super::changes::{Changes, abandonment};
 use super::loaded::load;
 use crate::error::ApiError;
 use crate::model::{LiveTable, Lobby, LobbyQuery, LobbySeat, OpenTable, ServiceEvent, TurnPolicy};
+use cardroom_db::GameStatus;
 
 /// The most games the lobby lists to watch.
 const LIVE_LISTED: i64 = 20;
@@ -138,7 +139,7 @@ pub fn expire_open_tables(
     let mut closed = Vec::new();
     for (id, version) in games::stale_open_tables(conn, before, 50)? {
         let loaded = load(conn, id)?;
-        if loaded.version() != version || loaded.record.game.status != "waiting" {
+        if loaded.version() != version || loaded.record.game.status != GameStatus::Waiting {
             continue;
         }
         let mut changes = Changes::new(None);

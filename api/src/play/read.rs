@@ -2,8 +2,8 @@
 
 use cardroom_core::rng::SHUFFLE_VERSION;
 use cardroom_core::{Card, GameKind, Viewer};
-use cardroom_db::AnyConnection;
 use cardroom_db::games::{self};
+use cardroom_db::{AnyConnection, GameStatus};
 
 use std::sync::Arc;
 
@@ -46,7 +46,7 @@ fn events_and_status(
     id: i64,
     viewer: Viewer,
     after: i64,
-) -> Result<(Vec<EventOut>, i64, String), ApiError> {
+) -> Result<(Vec<EventOut>, i64, GameStatus), ApiError> {
     let (mut version, status) = games::version_and_status(conn, id)?
         .ok_or_else(|| ApiError::NotFound(format!("there is no game {id}")))?;
     let mut out = Vec::new();
@@ -223,7 +223,7 @@ pub fn personal(
     id: i64,
     caller: &Caller,
     viewer: Viewer,
-    (status, chat_newest): (&str, i64),
+    (status, chat_newest): (GameStatus, i64),
     chat: ChatWanted,
 ) -> Result<Result<Personal, Revoked>, ApiError> {
     if caller.token_expired() {
@@ -338,8 +338,6 @@ pub fn score(
     })
 }
 
-pub(super) const STATUSES: [&str; 5] = ["waiting", "active", "hand_over", "finished", "abandoned"];
-
 /// `GET /games?mine=true`.
 pub fn list(
     conn: &mut AnyConnection,
@@ -351,18 +349,19 @@ pub fn list(
             "only your own games are listed here (mine=true); admins use /admin/games".to_owned(),
         ));
     }
-    let statuses: Vec<String> = match &query.status {
+    let statuses: Vec<GameStatus> = match &query.status {
         None => Vec::new(),
         Some(text) => text
             .split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(|s| {
-                STATUSES.contains(&s).then(|| s.to_owned()).ok_or_else(|| {
+                GameStatus::parse(s).ok_or_else(|| {
+                    let all: Vec<&str> = GameStatus::ALL.iter().map(|s| s.as_str()).collect();
                     ApiError::Invalid(format!(
                         "`{}` is not a status; the statuses are {}",
                         s.chars().take(32).collect::<String>(),
-                        STATUSES.join(", ")
+                        all.join(", ")
                     ))
                 })
             })
@@ -378,7 +377,7 @@ pub fn list(
                 id: row.id,
                 kind: row.kind.clone(),
                 variant: row.variant.clone(),
-                status: row.status.clone(),
+                status: row.status,
                 version: row.version,
                 practice: row.practice,
                 seats: seat_infos(&record.seats),

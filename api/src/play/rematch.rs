@@ -22,6 +22,7 @@ use crate::error::{ApiError, ProblemCode};
 use crate::events::{service_event, stored};
 use crate::metrics::Metrics;
 use crate::model::{CreateGame, RematchState, SeatRequest, ServiceEvent, TurnPolicy, Visibility};
+use cardroom_db::GameStatus;
 
 /// `POST /games/{id}/rematch`: offers or accepts (`accept` true) or declines (false).
 pub fn rematch(
@@ -34,7 +35,7 @@ pub fn rematch(
     with_retries(metrics, || {
         let loaded = load(conn, id)?;
         let seat = i64::from(loaded.require_seat(caller)?);
-        if loaded.record.game.status != "finished" {
+        if loaded.record.game.status != GameStatus::Finished {
             return Err(ApiError::Conflict {
                 code: ProblemCode::GameNotFinished,
                 detail: "a rematch is offered once the game is finished".to_owned(),

@@ -9,6 +9,7 @@ use super::loaded::Loaded;
 use crate::error::ApiError;
 use crate::events::StoredEvent;
 use crate::model::RematchState;
+use cardroom_db::GameStatus;
 
 /// The log action of rematch entries.
 pub const ACTION: &str = "rematch";
@@ -72,7 +73,7 @@ pub(super) fn state_of(
     conn: &mut AnyConnection,
     loaded: &Loaded,
 ) -> Result<Option<RematchState>, ApiError> {
-    if loaded.record.game.status != "finished" {
+    if loaded.record.game.status != GameStatus::Finished {
         return Ok(None);
     }
     let entries = games::entries_of(conn, loaded.id(), ACTION)?;

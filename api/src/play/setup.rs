@@ -16,6 +16,7 @@ use crate::error::{ApiError, ProblemCode};
 use crate::events::{service_event, stored};
 use crate::metrics::Metrics;
 use crate::model::{CreateGame, GameCreated, GameView, JoinRequest, ServiceEvent};
+use cardroom_db::GameStatus;
 
 /// A turn timer's bounds: seconds a move.
 pub const TURN_SECONDS: std::ops::RangeInclusive<i64> = 5..=86_400;
@@ -263,7 +264,7 @@ pub fn join(
                 detail: "you already have a seat at this game".to_owned(),
             });
         }
-        if loaded.record.game.status != "waiting" {
+        if loaded.record.game.status != GameStatus::Waiting {
             return Err(ApiError::Conflict {
                 code: ProblemCode::GameFull,
                 detail: "every seat of this game is taken".to_owned(),

@@ -1,6 +1,6 @@
 //! What a caller sees of a game.
 
-use cardroom_core::{AnyGame, GameKind, Status, Viewer};
+use cardroom_core::{AnyGame, GameKind, Viewer};
 use cardroom_db::AnyConnection;
 use cardroom_db::games::{GameRecord, SeatRow};
 use serde_json::Value;
@@ -12,17 +12,13 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::events::visible;
 use crate::model::{EventOut, GameView, TurnPolicy, Visibility};
+use cardroom_db::GameStatus;
 
-pub(super) fn status_name(record: &GameRecord, game: Option<&AnyGame>) -> String {
-    match (record.game.status.as_str(), game) {
-        ("abandoned", _) => "abandoned".to_owned(),
-        (_, Some(g)) => match g.status() {
-            Status::Active => "active",
-            Status::HandOver => "hand_over",
-            Status::Finished => "finished",
-        }
-        .to_owned(),
-        (stored, None) => stored.to_owned(),
+pub(super) fn status_name(record: &GameRecord, game: Option<&AnyGame>) -> GameStatus {
+    match (record.game.status, game) {
+        (GameStatus::Abandoned, _) => GameStatus::Abandoned,
+        (_, Some(g)) => super::changes::of_rules(g.status()),
+        (stored, None) => stored,
     }
 }
 
@@ -47,7 +43,7 @@ pub(super) fn game_view(
     loaded: &Loaded,
     seats: &[SeatRow],
     game: Option<&AnyGame>,
-    status: &str,
+    status: GameStatus,
     viewer: Viewer,
     version: i64,
     recent_events: Vec<EventOut>,
@@ -64,14 +60,14 @@ pub(super) fn game_view(
         id: row.id,
         kind,
         variant: row.variant.clone(),
-        status: status.to_owned(),
+        status,
         version,
         practice: row.practice,
         options: serde_json::from_str(&row.options).unwrap_or(Value::Null),
         seats: own_seat_connected(seat_infos(seats), your_seat),
         visibility: Visibility::of(&row.visibility),
         your_seat: your_seat.map(|s| i64::from(s.number())),
-        invite_code: (your_seat.is_some() && has_open_seat && status == "waiting")
+        invite_code: (your_seat.is_some() && has_open_seat && status == GameStatus::Waiting)
             .then(|| row.invite_code.clone()),
         to_act: game.and_then(|g| g.to_act()).map(|s| i64::from(s.number())),
         legal_moves: match (game, your_seat) {
@@ -123,7 +119,7 @@ pub fn view(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<GameVi
         &loaded,
         &loaded.record.seats,
         loaded.game.as_ref(),
-        &status,
+        status,
         viewer,
         loaded.version(),
         recent,

@@ -57,9 +57,9 @@ async fn look(
     let personal = match play::personal_without_storage(caller, viewer, chat, log.chat_newest) {
         Some(personal) => personal,
         None => {
-            let (reader, status, newest) = (caller.clone(), log.status.clone(), log.chat_newest);
+            let (reader, status, newest) = (caller.clone(), log.status, log.chat_newest);
             feeds::read_for_followers(state, move |conn, _| {
-                play::personal(conn, id, &reader, viewer, (&status, newest), chat)
+                play::personal(conn, id, &reader, viewer, (status, newest), chat)
             })
             .await?
         }

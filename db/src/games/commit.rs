@@ -10,6 +10,7 @@ use crate::derived;
 use crate::error::DbError;
 use crate::rows::Commit;
 use crate::schema::{deals, games, idempotency_keys, results, seats};
+use crate::status::GameStatus;
 
 use super::statements::{AppendLog, MoveWrite, Notices, UpdateGame};
 use super::write::append;
@@ -54,7 +55,7 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
                     ))
                     .execute(conn)?;
             }
-            if summary.status == "finished" {
+            if summary.status == GameStatus::Finished {
                 derived::game_finished(conn, change.game_id, &summary.results, now)?;
             }
         }

@@ -11,6 +11,7 @@ use crate::rows::{DealRow, GameRecord, GameRow, IdempotencyRow, LogRow, SeatRow}
 use crate::schema::{deals, game_log, games, idempotency_keys, seats, users};
 
 use super::statements::{LoadGame, LoadedRow};
+use crate::status::GameStatus;
 
 /// A game's log entries of one `action`, oldest first: `(seq, events)`.
 pub fn entries_of(
@@ -233,13 +234,13 @@ pub fn news_since(
 
 /// A row of [`news_since`]'s statement: the game's version, status and newest chat row, and
 /// one log entry (none when there is no entry to read).
-type NewsRow = (i64, String, Option<i64>, Option<i64>, Option<String>);
+type NewsRow = (i64, GameStatus, Option<i64>, Option<i64>, Option<String>);
 
 /// See [`news_since`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameNews {
     pub version: i64,
-    pub status: String,
+    pub status: GameStatus,
     pub chat_newest: i64,
     pub entries: Vec<(i64, String)>,
 }
@@ -248,7 +249,7 @@ pub struct GameNews {
 pub fn version_and_status(
     conn: &mut AnyConnection,
     id: i64,
-) -> Result<Option<(i64, String)>, DbError> {
+) -> Result<Option<(i64, GameStatus)>, DbError> {
     games::table
         .find(id)
         .select((games::version, games::status))
@@ -316,7 +317,7 @@ pub fn idempotent_answer(
 pub fn list_for_user(
     conn: &mut AnyConnection,
     user_id: i64,
-    statuses: &[String],
+    statuses: &[GameStatus],
     page: i64,
     per_page: i64,
 ) -> Result<(Vec<GameRecord>, i64), DbError> {
@@ -362,7 +363,7 @@ pub fn lobby(
 ) -> Result<(Vec<GameRecord>, i64), DbError> {
     let filtered = || {
         let mut query = games::table
-            .filter(games::status.eq("waiting"))
+            .filter(games::status.eq(GameStatus::Waiting))
             .filter(games::visibility.eq("public"))
             .into_boxed();
         if let Some(kind) = kind {
@@ -391,7 +392,7 @@ pub fn live_public(
     limit: i64,
 ) -> Result<Vec<GameRecord>, DbError> {
     let mut query = games::table
-        .filter(games::status.eq_any(["active", "hand_over"]))
+        .filter(games::status.eq_any([GameStatus::Active, GameStatus::HandOver]))
         .filter(games::visibility.eq("public"))
         .into_boxed();
     if let Some(kind) = kind {
@@ -436,7 +437,7 @@ pub fn stale_open_tables(
     limit: i64,
 ) -> Result<Vec<(i64, i64)>, DbError> {
     games::table
-        .filter(games::status.eq("waiting"))
+        .filter(games::status.eq(GameStatus::Waiting))
         .filter(games::visibility.eq("public"))
         .filter(games::created_at.lt(before))
         .order(games::created_at.asc())

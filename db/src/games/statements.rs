@@ -181,6 +181,7 @@ impl<const NOTIFY: bool> UpdateGame<'_, NOTIFY> {
         i64: diesel::serialize::ToSql<BigInt, DB>,
         i32: diesel::serialize::ToSql<Integer, DB>,
         String: diesel::serialize::ToSql<Text, DB>,
+        str: diesel::serialize::ToSql<Text, DB>,
         bool: diesel::serialize::ToSql<Bool, DB>,
         NaiveDateTime: diesel::serialize::ToSql<Timestamp, DB>,
     {
@@ -192,7 +193,7 @@ impl<const NOTIFY: bool> UpdateGame<'_, NOTIFY> {
         out.push_sql(", state = ");
         out.push_bind_param::<Nullable<Text>, _>(&change.state)?;
         out.push_sql(", status = ");
-        out.push_bind_param::<Text, _>(&summary.status)?;
+        out.push_bind_param::<Text, _>(summary.status.as_str())?;
         out.push_sql(", hands = ");
         out.push_bind_param::<Integer, _>(&summary.hands)?;
         out.push_sql(", moves = ");

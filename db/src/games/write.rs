@@ -11,6 +11,7 @@ use crate::rows::{GameRow, LogEntry, NewDeal, NewGame, SeatChange, Summary};
 use crate::schema::{deals, game_log, games, seats};
 
 use super::statements::AppendLog;
+use crate::status::GameStatus;
 
 /// Creates a game with its seats and its first log entry (version 1).
 pub fn create(
@@ -26,7 +27,7 @@ pub fn create(
                 games::variant.eq(&new.variant),
                 games::options.eq(&new.options),
                 games::seat_count.eq(new.seats.len() as i32),
-                games::status.eq("waiting"),
+                games::status.eq(GameStatus::Waiting),
                 games::seed.eq(&new.seed),
                 games::deck.eq(new.deck.as_deref()),
                 games::state.eq(None::<String>),

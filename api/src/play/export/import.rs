@@ -14,6 +14,7 @@ use crate::events::StoredEvent;
 use crate::model::ServiceEvent;
 use crate::play::commit::STATE_FORMAT;
 use crate::play::setup::random_code;
+use cardroom_db::GameStatus;
 
 /// What an import found and stored.
 #[derive(Debug)]
@@ -404,7 +405,7 @@ pub fn import(conn: &mut AnyConnection, export: &Export) -> Result<ImportReport,
         },
         state,
         summary: Summary {
-            status: "finished".to_owned(),
+            status: GameStatus::Finished,
             hands: table.hand_number() as i32,
             moves: table.moves() as i32,
             winners: outcome.map(|o| json!(o.winners).to_string()),

@@ -1,0 +1,125 @@
+//! Where a game stands, as the `games.status` column stores it (the text values are the
+//! column's, unchanged).
+
+use diesel::backend::Backend;
+use diesel::deserialize::{self, FromSql, FromSqlRow};
+use diesel::expression::AsExpression;
+use diesel::serialize::{self, Output, ToSql};
+use diesel::sql_types::Text;
+use serde::{Deserialize, Serialize};
+
+/// Where a game stands. Read and written as the column's text on either database.
+#[derive(
+    Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, AsExpression, FromSqlRow,
+)]
+#[diesel(sql_type = Text)]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatus {
+    /// Seats are still open: nothing has been dealt.
+    Waiting,
+    /// A hand is being played.
+    Active,
+    /// A hand is over; the next waits to be dealt.
+    HandOver,
+    /// The game ended by its rules (or a resignation).
+    Finished,
+    /// The table closed before it started.
+    Abandoned,
+}
+
+impl GameStatus {
+    /// Every status, in the order a game goes through them.
+    pub const ALL: [GameStatus; 5] = [
+        GameStatus::Waiting,
+        GameStatus::Active,
+        GameStatus::HandOver,
+        GameStatus::Finished,
+        GameStatus::Abandoned,
+    ];
+
+    /// The stored (and answered) word.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Waiting => "waiting",
+            GameStatus::Active => "active",
+            GameStatus::HandOver => "hand_over",
+            GameStatus::Finished => "finished",
+            GameStatus::Abandoned => "abandoned",
+        }
+    }
+
+    /// The status a stored word names.
+    pub fn parse(word: &str) -> Option<GameStatus> {
+        GameStatus::ALL.into_iter().find(|s| s.as_str() == word)
+    }
+
+    /// Whether the game has ended (finished or abandoned): nothing more happens at it.
+    pub const fn is_over(self) -> bool {
+        matches!(self, GameStatus::Finished | GameStatus::Abandoned)
+    }
+
+    /// Whether the game is being played (a hand in play or between hands).
+    pub const fn is_playing(self) -> bool {
+        matches!(self, GameStatus::Active | GameStatus::HandOver)
+    }
+}
+
+impl std::fmt::Display for GameStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl<DB> FromSql<Text, DB> for GameStatus
+where
+    DB: Backend,
+    String: FromSql<Text, DB>,
+{
+    fn from_sql(bytes: DB::RawValue<'_>) -> deserialize::Result<GameStatus> {
+        let word = String::from_sql(bytes)?;
+        Ok(GameStatus::try_from(word)?)
+    }
+}
+
+impl<DB> ToSql<Text, DB> for GameStatus
+where
+    DB: Backend,
+    str: ToSql<Text, DB>,
+{
+    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
+        self.as_str().to_sql(out)
+    }
+}
+
+/// A stored word that is no status (a row written by hand, say).
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}` is not a game status")]
+pub struct UnknownStatus(pub String);
+
+impl TryFrom<String> for GameStatus {
+    type Error = UnknownStatus;
+
+    fn try_from(word: String) -> Result<GameStatus, UnknownStatus> {
+        GameStatus::parse(&word).ok_or(UnknownStatus(word))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_status_reads_back_from_its_word_and_serialises_as_it() {
+        for status in GameStatus::ALL {
+            assert_eq!(
+                GameStatus::try_from(status.as_str().to_owned()).ok(),
+                Some(status)
+            );
+            assert_eq!(
+                serde_json::to_value(status).ok(),
+                Some(serde_json::json!(status.as_str()))
+            );
+        }
+        assert!(GameStatus::try_from("paused".to_owned()).is_err());
+    }
+}
