@@ -12,6 +12,7 @@ use actix_web::{FromRequest, HttpRequest, web};
 use chrono::{Datelike, NaiveDate};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 
 use crate::error::ApiError;
 
@@ -144,8 +145,78 @@ pub fn day(field: &str, value: &str) -> Result<NaiveDate, ApiError> {
     }
 }
 
+/// An `Idempotency-Key` as a request sent it, with the hash of the request it came with: a
+/// retry with the same key and request gets the first answer, and the same key with another
+/// request is refused. Only [`IdempotencyKey::parse`] makes one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IdempotencyKey {
+    key: String,
+    request_hash: String,
+}
+
+impl IdempotencyKey {
+    /// The pattern of a key, as the OpenAPI document states it.
+    pub const PATTERN: &'static str = "^[!-~]{1,200}$";
+
+    /// The key in the header `value`, for the request whose canonical JSON is `request`:
+    /// 1 to 200 visible ASCII characters, or `400 validation_failed`.
+    pub fn parse(value: &[u8], request: &Value) -> Result<IdempotencyKey, ApiError> {
+        let fits =
+            (1..=200).contains(&value.len()) && value.iter().all(|b| (b'!'..=b'~').contains(b));
+        let key = std::str::from_utf8(value)
+            .ok()
+            .filter(|_| fits)
+            .ok_or_else(|| {
+                ApiError::BadRequest(
+                    "an Idempotency-Key is 1 to 200 visible ASCII characters, without spaces"
+                        .to_owned(),
+                )
+            })?;
+        let hash = Sha256::digest(request.to_string().as_bytes());
+        Ok(IdempotencyKey {
+            key: key.to_owned(),
+            request_hash: hash.iter().map(|b| format!("{b:02x}")).collect(),
+        })
+    }
+
+    /// The key.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The `sha256` of the request it came with, in hex.
+    pub fn request_hash(&self) -> &str {
+        &self.request_hash
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::IdempotencyKey;
+
+    #[test]
+    fn an_idempotency_key_is_parsed_once_with_its_request() {
+        let request = serde_json::json!({"expected_version": 3, "move": {"type": "knock"}});
+        for bad in [
+            &b""[..],
+            b"has space",
+            "é".as_bytes(),
+            &[b'a'; 201][..],
+            b"tab\there",
+        ] {
+            let refused = IdempotencyKey::parse(bad, &request).unwrap_err();
+            assert_eq!(refused.code(), crate::error::ProblemCode::ValidationFailed);
+        }
+        let key = IdempotencyKey::parse(&[b'~'; 200], &request).unwrap();
+        assert_eq!(key.key().len(), 200);
+        let same = IdempotencyKey::parse(&[b'~'; 200], &request).unwrap();
+        assert_eq!(key, same);
+        let other = serde_json::json!({"expected_version": 4, "move": {"type": "knock"}});
+        let moved = IdempotencyKey::parse(&[b'~'; 200], &other).unwrap();
+        assert_ne!(key.request_hash(), moved.request_hash());
+        assert_eq!(key.request_hash().len(), 64);
+    }
+
     use super::*;
 
     #[test]

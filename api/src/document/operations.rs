@@ -2,7 +2,7 @@
 //! for what it reads (400, 401, 429, 404), a description on every response, and rules on
 //! parameters (an Idempotency-Key's spelling, `mine`'s one value).
 
-use crate::routes::actions::IDEMPOTENCY_KEY_PATTERN;
+use crate::input::IdempotencyKey;
 
 /// Every operation of the document, with its path and whether it writes (POST, PUT, DELETE).
 fn operations_mut(
@@ -65,7 +65,7 @@ pub(super) fn state_header_rules(doc: &mut utoipa::openapi::OpenApi) {
                 parameter.schema = Some(RefOr::T(Schema::Object(
                     ObjectBuilder::new()
                         .schema_type(Type::String)
-                        .pattern(Some(IDEMPOTENCY_KEY_PATTERN))
+                        .pattern(Some(IdempotencyKey::PATTERN))
                         .build(),
                 )));
             }

@@ -11,6 +11,7 @@ use super::loaded::{Loaded, load};
 use super::view;
 use crate::auth::Caller;
 use crate::error::{ApiError, ProblemCode, move_error};
+use crate::input::IdempotencyKey;
 use crate::metrics::Metrics;
 use crate::model::{EventOut, GameView, ServiceEvent, TakeoverReason};
 use cardroom_db::GameStatus;
@@ -23,7 +24,7 @@ pub enum Action {
         /// The game the move says it is for (checked when given).
         kind: Option<GameKind>,
         mv: Value,
-        idempotency: Option<(String, String)>,
+        idempotency: Option<IdempotencyKey>,
     },
     /// Deal the next hand; with the version the caller saw the hand over at, a hand someone
     /// else dealt since is no failure.
@@ -43,12 +44,12 @@ pub fn act(
     metrics: &Metrics,
 ) -> Result<(u16, String), ApiError> {
     if let Action::Move {
-        idempotency: Some((key, hash)),
+        idempotency: Some(key),
         ..
     } = &action
-        && let Some(answer) = games::idempotent_answer(conn, caller.id, key)?
+        && let Some(answer) = games::idempotent_answer(conn, caller.id, key.key())?
     {
-        return replay_answer(answer, id, hash);
+        return replay_answer(answer, id, key);
     }
     let respond = |events: Vec<EventOut>, view: GameView| -> Result<(u16, String), ApiError> {
         action_body(&events, &view).map(|body| (200, body))
@@ -61,7 +62,7 @@ pub fn act(
             mv,
             idempotency,
         } => {
-            let key = idempotency.map(|(key, hash)| (caller.id, key, hash));
+            let key = idempotency.map(|key| (caller.id, key));
             let result = make_move(
                 conn,
                 caller,
@@ -75,9 +76,9 @@ pub fn act(
                 (Ok((events, view)), _) => respond(events, view),
                 // The same key may have raced in through another request and won: answer as
                 // that request did.
-                (Err(error), Some((user_id, key, hash))) => {
-                    match games::idempotent_answer(conn, user_id, &key)? {
-                        Some(answer) => replay_answer(answer, id, &hash),
+                (Err(error), Some((user_id, key))) => {
+                    match games::idempotent_answer(conn, user_id, key.key())? {
+                        Some(answer) => replay_answer(answer, id, &key),
                         None => Err(error),
                     }
                 }
@@ -218,7 +219,7 @@ fn make_move(
     id: i64,
     expected_version: i64,
     (said_kind, mv): (Option<GameKind>, &Value),
-    key: Option<(i64, String, String)>,
+    key: Option<(i64, IdempotencyKey)>,
     metrics: &Metrics,
 ) -> Result<(Vec<EventOut>, GameView), ApiError> {
     let loaded = load(conn, id)?;
@@ -284,9 +285,9 @@ fn make_move(
 fn replay_answer(
     answer: games::IdempotencyRow,
     id: i64,
-    request_hash: &str,
+    key: &IdempotencyKey,
 ) -> Result<(u16, String), ApiError> {
-    if answer.game_id != id || answer.request_hash != request_hash {
+    if answer.game_id != id || answer.request_hash != key.request_hash() {
         return Err(ApiError::Conflict {
             code: ProblemCode::IdempotencyKeyReused,
             detail: "this Idempotency-Key was used for a different request".to_owned(),

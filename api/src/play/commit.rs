@@ -5,6 +5,7 @@ use cardroom_db::games::{self, Commit, NewIdempotency, SeatRow};
 use cardroom_db::{AnyConnection, DbError};
 
 use crate::error::ApiError;
+use crate::input::IdempotencyKey;
 use crate::metrics::Metrics;
 use crate::model::{EventOut, GameView};
 
@@ -49,7 +50,7 @@ pub(super) fn commit_and_view(
     loaded: &Loaded,
     game: AnyGame,
     changes: Changes,
-    idempotency: Option<(i64, String, String)>,
+    idempotency: Option<(i64, IdempotencyKey)>,
     viewer: Viewer,
     metrics: &Metrics,
 ) -> Result<(Vec<EventOut>, GameView), ApiError> {
@@ -82,12 +83,12 @@ pub(super) fn commit_and_view(
     }
     let idempotency = match idempotency {
         None => None,
-        Some((user_id, key, request_hash)) => {
+        Some((user_id, key)) => {
             let body = action_body(&events, &view)?;
             Some(NewIdempotency {
                 user_id,
-                key,
-                request_hash,
+                key: key.key().to_owned(),
+                request_hash: key.request_hash().to_owned(),
                 status: 200,
                 body,
             })

@@ -2,8 +2,8 @@
 //! and who the caller is at its table.
 
 use cardroom_core::{AnyGame, GameKind, Seat, Viewer};
-use cardroom_db::{AnyConnection, GameStatus};
 use cardroom_db::games::{self, GameRecord, SeatChange};
+use cardroom_db::{AnyConnection, GameStatus};
 
 use crate::auth::Caller;
 use crate::error::{ApiError, ProblemCode};

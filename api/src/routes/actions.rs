@@ -2,46 +2,28 @@
 //! deal, resigning, and reclaiming a seat a computer player took over.
 
 use actix_web::{HttpRequest, HttpResponse, post, web};
-use sha2::{Digest, Sha256};
 
 use crate::auth::Caller;
 use crate::blocking::run;
 use crate::error::{ApiError, Problem};
 use crate::guards::Playing;
+use crate::input::IdempotencyKey;
 use crate::model::{ActionResponse, MoveRequest};
 use crate::play::{self, Action};
 use crate::state::AppState;
 
 use super::params::{GameId, json_body};
 
-/// The pattern of an Idempotency-Key, as the OpenAPI document states it.
-pub const IDEMPOTENCY_KEY_PATTERN: &str = "^[!-~]{1,200}$";
-
-fn is_idempotency_key(key: &str) -> bool {
-    (1..=200).contains(&key.len()) && key.bytes().all(|b| (b'!'..=b'~').contains(&b))
-}
-
+/// The request's `Idempotency-Key`, if it sent one, for a move request `body`.
 fn idempotency_key(
     req: &HttpRequest,
     body: &MoveRequest,
-) -> Result<Option<(String, String)>, ApiError> {
+) -> Result<Option<IdempotencyKey>, ApiError> {
     let Some(value) = req.headers().get("Idempotency-Key") else {
         return Ok(None);
     };
-    let key = value
-        .to_str()
-        .ok()
-        .filter(|k| is_idempotency_key(k))
-        .ok_or_else(|| {
-            ApiError::BadRequest(
-                "an Idempotency-Key is 1 to 200 visible ASCII characters, without spaces"
-                    .to_owned(),
-            )
-        })?;
     let request = serde_json::json!({"expected_version": body.expected_version, "move": body.mv});
-    let hash = Sha256::digest(request.to_string().as_bytes());
-    let hash: String = hash.iter().map(|b| format!("{b:02x}")).collect();
-    Ok(Some((key.to_owned(), hash)))
+    IdempotencyKey::parse(value.as_bytes(), &request).map(Some)
 }
 
 /// Make a move. Computer players whose turn follows answer at once; their moves come back as
