@@ -13,12 +13,12 @@ use std::hash::Hash;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use cardroom_core::Viewer;
+use cardroom_db::GameStatus;
 use tokio::time::Instant;
 
 use crate::error::ApiError;
 use crate::events::visible;
 use crate::model::{EventOut, LobbyQuery, PresenceOut};
-use cardroom_db::GameStatus;
 
 /// One shared read: when it began, and what it found.
 #[derive(Debug)]

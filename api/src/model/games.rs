@@ -2,13 +2,13 @@
 //! log, the score, a player's list of games, events, health.
 
 use cardroom_core::{AnyMove, AnyView, Card, GameKind, KindInfo, OptionValue, Outcome, ScoreSheet};
+use cardroom_db::GameStatus;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
 
 use super::table::{ChatMessage, PresenceOut, RematchState};
-use cardroom_db::GameStatus;
 
 /// The game catalogue.
 #[derive(Debug, Serialize, ToSchema)]

@@ -2,6 +2,7 @@
 //! the account event log after a cursor, with the credential checked again each time.
 
 use cardroom_db::AnyConnection;
+use cardroom_db::GameStatus;
 use cardroom_db::account_events;
 use serde_json::{Value, json};
 
@@ -9,7 +10,6 @@ use super::Revoked;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::model::{AccountEvent, AccountGame, TurnAction};
-use cardroom_db::GameStatus;
 
 /// The most events one look gives a stream.
 const PAGE: i64 = 200;

@@ -1,6 +1,7 @@
 //! Moves, deals and resignations.
 
 use cardroom_core::{AnyMove, GameKind, Resignation, Seat, Viewer};
+use cardroom_db::GameStatus;
 use cardroom_db::games::{self, Leaving, SeatChange, SeatResult};
 use cardroom_db::{AnyConnection, DbError};
 use serde_json::Value;
@@ -14,7 +15,6 @@ use crate::error::{ApiError, ProblemCode, move_error};
 use crate::input::IdempotencyKey;
 use crate::metrics::Metrics;
 use crate::model::{EventOut, GameView, ServiceEvent, TakeoverReason};
-use cardroom_db::GameStatus;
 
 /// What a seated person does to a game.
 #[derive(Debug)]

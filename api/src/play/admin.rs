@@ -8,6 +8,7 @@ use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use cardroom_core::{GameKind, Seat, Viewer};
+use cardroom_db::GameStatus;
 use cardroom_db::admin::{self, GameFilter, StatsQuery};
 use cardroom_db::{AnyConnection, games, users};
 
@@ -17,7 +18,6 @@ use super::seats::seat_infos;
 use crate::auth::{Caller, Role};
 use crate::error::{ApiError, ProblemCode};
 use crate::model::{SeatInfo, UserInfo};
-use cardroom_db::GameStatus;
 
 /// Query of `GET /admin/games`.
 #[derive(Debug, Default, Deserialize, IntoParams)]

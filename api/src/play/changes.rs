@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use cardroom_core::{AnyEvent, AnyGame, Automatic, Controller, Events, Seat, Status, Viewer};
+use cardroom_db::GameStatus;
 use cardroom_db::account_events::AccountNotice;
 use cardroom_db::games::{
     self, Commit, LogEntry, NewDeal, Reveal, SeatChange, SeatResult, SeatRow, Summary, Tally,
@@ -18,7 +19,6 @@ use crate::model::{AccountEvent, AccountGame, EventOut, ServiceEvent, TurnAction
 
 use super::loaded::Loaded;
 use super::seats::controllers;
-use cardroom_db::GameStatus;
 
 /// The most computer-player steps one request runs; a game still on a computer player's turn
 /// after that is finished by the recovery sweep.

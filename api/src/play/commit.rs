@@ -1,6 +1,7 @@
 //! Committing a request's changes as one versioned write, and the view the caller gets back.
 
 use cardroom_core::{AnyGame, GameKind, Viewer};
+use cardroom_db::GameStatus;
 use cardroom_db::games::{self, Commit, NewIdempotency, SeatRow};
 use cardroom_db::{AnyConnection, DbError};
 
@@ -13,7 +14,6 @@ use super::changes::{Changes, account_notices, summary};
 use super::loaded::Loaded;
 use super::rematch_state;
 use super::view::{game_view, recent_events, status_name};
-use cardroom_db::GameStatus;
 
 /// The format of stored snapshots (`games.state`).
 pub const STATE_FORMAT: i32 = 1;

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use cardroom_core::GameKind;
+use cardroom_db::GameStatus;
 use cardroom_db::games;
 use cardroom_db::{AnyConnection, DbError};
 use serde_json::Value;
@@ -12,7 +13,6 @@ use super::changes::{Changes, abandonment};
 use super::loaded::load;
 use crate::error::ApiError;
 use crate::model::{LiveTable, Lobby, LobbyQuery, LobbySeat, OpenTable, ServiceEvent, TurnPolicy};
-use cardroom_db::GameStatus;
 
 /// The most games the lobby lists to watch.
 const LIVE_LISTED: i64 = 20;

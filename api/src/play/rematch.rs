@@ -8,6 +8,7 @@
 //! after the other and exactly one new game is made. Replays and imports pass over them.
 
 use cardroom_core::OptionValue;
+use cardroom_db::GameStatus;
 use cardroom_db::games::{self, LogEntry};
 use cardroom_db::{AnyConnection, DbError};
 use std::collections::BTreeMap;
@@ -22,7 +23,6 @@ use crate::error::{ApiError, ProblemCode};
 use crate::events::{service_event, stored};
 use crate::metrics::Metrics;
 use crate::model::{CreateGame, RematchState, SeatRequest, ServiceEvent, TurnPolicy, Visibility};
-use cardroom_db::GameStatus;
 
 /// `POST /games/{id}/rematch`: offers or accepts (`accept` true) or declines (false).
 pub fn rematch(

@@ -2,6 +2,7 @@
 //! accepted, who is still asked, who declined, and the new game once it started.
 
 use cardroom_db::AnyConnection;
+use cardroom_db::GameStatus;
 use cardroom_db::games::{self, RecentEntry, SeatRow};
 use serde_json::Value;
 
@@ -9,7 +10,6 @@ use super::loaded::Loaded;
 use crate::error::ApiError;
 use crate::events::StoredEvent;
 use crate::model::RematchState;
-use cardroom_db::GameStatus;
 
 /// The log action of rematch entries.
 pub const ACTION: &str = "rematch";

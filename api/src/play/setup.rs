@@ -3,6 +3,7 @@
 use cardroom_core::{
     AnyEvent, AnyGame, Card, Events, GameKind, Options, Seat, Seed, Setup, Viewer,
 };
+use cardroom_db::GameStatus;
 use cardroom_db::games::{self, Commit, GameRecord, LogEntry, NewGame, SeatChange, SeatRow};
 use cardroom_db::{AnyConnection, DbError};
 use rand::RngExt;
@@ -16,7 +17,6 @@ use crate::error::{ApiError, ProblemCode};
 use crate::events::{service_event, stored};
 use crate::metrics::Metrics;
 use crate::model::{CreateGame, GameCreated, GameView, JoinRequest, ServiceEvent};
-use cardroom_db::GameStatus;
 
 /// A turn timer's bounds: seconds a move.
 pub const TURN_SECONDS: std::ops::RangeInclusive<i64> = 5..=86_400;

@@ -2,6 +2,7 @@
 
 use cardroom_core::{AnyGame, GameKind, Viewer};
 use cardroom_db::AnyConnection;
+use cardroom_db::GameStatus;
 use cardroom_db::games::{GameRecord, SeatRow};
 use serde_json::Value;
 
@@ -12,7 +13,6 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::events::visible;
 use crate::model::{EventOut, GameView, TurnPolicy, Visibility};
-use cardroom_db::GameStatus;
 
 pub(super) fn status_name(record: &GameRecord, game: Option<&AnyGame>) -> GameStatus {
     match (record.game.status, game) {

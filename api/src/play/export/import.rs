@@ -5,6 +5,7 @@
 use cardroom_core::rng::SHUFFLE_VERSION;
 use cardroom_core::{AnyGame, Options, Seat, Seed, Setup, Status};
 use cardroom_db::AnyConnection;
+use cardroom_db::GameStatus;
 use cardroom_db::games::{self, ImportedGame, LogEntry, NewDeal, NewGame, SeatChange, Summary};
 use serde_json::{Value, json};
 
@@ -14,7 +15,6 @@ use crate::events::StoredEvent;
 use crate::model::ServiceEvent;
 use crate::play::commit::STATE_FORMAT;
 use crate::play::setup::random_code;
-use cardroom_db::GameStatus;
 
 /// What an import found and stored.
 #[derive(Debug)]
