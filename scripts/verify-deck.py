@@ -74,6 +74,11 @@ class ChaCha20:
         return m >> 32
 
 
+def first_dealer(game_seed: bytes, seats: int) -> int:
+    """A drawn first dealer: below(seats) from the game seed's stream 0x02 << 56."""
+    return ChaCha20(game_seed, 2 << 56).below(seats)
+
+
 def derive_deal_seed(game_seed: bytes, deal: int) -> bytes:
     rng = ChaCha20(game_seed, (1 << 56) | deal)
     return b"".join(struct.pack("<I", rng.next_u32()) for _ in range(8))
