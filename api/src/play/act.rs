@@ -119,7 +119,7 @@ pub fn act(
                 },
                 other => move_error(other, game.kind(), Value::Array(Vec::new())),
             })?;
-            changes.record(&game, Some(seat), "deal", None, &events)?;
+            changes.record(&game, Some(seat.number()), "deal", None, &events)?;
             run_computers(&mut game, &loaded.record.seats, &mut changes, metrics)?;
             let (events, view) = commit_and_view(
                 conn,
@@ -127,7 +127,7 @@ pub fn act(
                 game,
                 changes,
                 None,
-                Viewer::Seat(Seat::new(seat)),
+                Viewer::Seat(seat),
                 metrics,
             )?;
             respond(events, view)
@@ -141,9 +141,9 @@ pub fn act(
                     let mut game = game.clone();
                     let mut changes = Changes::new(Some(&game));
                     let (effect, events) = game
-                        .resign(Seat::new(seat))
+                        .resign(seat)
                         .map_err(|e| move_error(e, game.kind(), Value::Array(Vec::new())))?;
-                    changes.record(&game, Some(seat), "resign", None, &events)?;
+                    changes.record(&game, Some(seat.number()), "resign", None, &events)?;
                     let mut record = loaded.record.clone();
                     if effect == Resignation::SeatToComputer {
                         // Leaving for good is a loss against everyone still at the table.
@@ -162,30 +162,30 @@ pub fn act(
                                         user_id: s.user_id,
                                         bot: s.bot.clone(),
                                         side,
-                                        won: s.seat != i32::from(seat),
+                                        won: s.seat != i32::from(seat.number()),
                                     }
                                 })
                                 .collect(),
                         });
                         let level = game.kind().describe().default_level.to_owned();
                         for s in &mut record.seats {
-                            if s.seat == i32::from(seat) {
+                            if s.seat == i32::from(seat.number()) {
                                 s.user_id = None;
                                 s.name = None;
                                 s.bot = Some(level.clone());
                             }
                         }
                         changes.seats.push(SeatChange {
-                            seat: i32::from(seat),
+                            seat: i32::from(seat.number()),
                             user_id: None,
                             bot: Some(level.clone()),
                             ..Default::default()
                         });
                         changes.record_service(
-                            Some(seat),
+                            Some(seat.number()),
                             "seat_to_computer",
                             ServiceEvent::SeatToComputer {
-                                seat: i64::from(seat),
+                                seat: i64::from(seat.number()),
                                 level,
                                 reason: Some(TakeoverReason::Resigned),
                             },
@@ -202,7 +202,7 @@ pub fn act(
                     // from now on: the seat's cards are the computer's.
                     let viewer = match effect {
                         Resignation::SeatToComputer => Viewer::Spectator,
-                        Resignation::GameLost => Viewer::Seat(Seat::new(seat)),
+                        Resignation::GameLost => Viewer::Seat(seat),
                     };
                     let (events, view) =
                         commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?;
@@ -231,7 +231,7 @@ fn make_move(
         });
     }
     let kind = loaded.kind()?;
-    let legal = || serde_json::to_value(game.legal_moves(Seat::new(seat))).unwrap_or(Value::Null);
+    let legal = || serde_json::to_value(game.legal_moves(seat)).unwrap_or(Value::Null);
     if let Some(said) = said_kind
         && said != kind
     {
@@ -249,24 +249,24 @@ fn make_move(
         .parse_move(mv)
         .map_err(|e| ApiError::Invalid(format!("move: {e}")))?;
     let canonical = game
-        .validate(Seat::new(seat), &mv)
+        .validate(seat, &mv)
         .map_err(|e| move_error(e, kind, legal()))?;
     let mut game = game.clone();
     let mut changes = Changes::new(Some(&game));
     let events = game
-        .play(Seat::new(seat), &canonical)
+        .play(seat, &canonical)
         .map_err(|e| ApiError::Internal(format!("a validated move was refused: {e}")))?;
     Metrics::add(&metrics.moves, 1);
     let payload = serde_json::to_value(&canonical).ok();
-    changes.record(&game, Some(seat), "move", payload, &events)?;
+    changes.record(&game, Some(seat.number()), "move", payload, &events)?;
     run_computers(&mut game, &loaded.record.seats, &mut changes, metrics)?;
-    let viewer = Viewer::Seat(Seat::new(seat));
+    let viewer = Viewer::Seat(seat);
     // A move of one's own ends a run of timeouts.
     if let Some(row) = loaded
         .record
         .seats
         .iter()
-        .find(|s| s.seat == i32::from(seat) && s.timeouts > 0)
+        .find(|s| s.seat == i32::from(seat.number()) && s.timeouts > 0)
     {
         changes.seats.push(SeatChange {
             seat: row.seat,
@@ -301,20 +301,20 @@ fn abandon(
     conn: &mut AnyConnection,
     caller: &Caller,
     loaded: &Loaded,
-    seat: u8,
+    seat: Seat,
 ) -> Result<(u16, String), ApiError> {
     if loaded.record.game.status == GameStatus::Abandoned {
         return Err(ApiError::GameOver("the game was abandoned".to_owned()));
     }
     let mut changes = Changes::new(None);
     changes.record_service(
-        Some(seat),
+        Some(seat.number()),
         "abandoned",
         ServiceEvent::Abandoned {
             by: caller.name.clone(),
         },
     )?;
-    let viewer = Viewer::Seat(Seat::new(seat));
+    let viewer = Viewer::Seat(seat);
     let events = changes.visible(loaded.version(), viewer)?;
     match games::commit(conn, &abandonment(loaded, changes)) {
         Ok(_) => {}

@@ -49,7 +49,7 @@ impl Loaded {
     }
 
     /// The caller's seat, to act from: a bot account acts only through a personal API token.
-    pub(super) fn require_seat(&self, caller: &Caller) -> Result<u8, ApiError> {
+    pub(super) fn require_seat(&self, caller: &Caller) -> Result<Seat, ApiError> {
         let seat = self
             .seat_of(caller)
             .ok_or_else(|| ApiError::Forbidden("you are not seated at this game".to_owned()))?;
@@ -61,7 +61,7 @@ impl Loaded {
         if bot_account {
             bot_needs_token(caller)?;
         }
-        Ok(seat)
+        Ok(Seat::new(seat))
     }
 
     /// Who the caller is at the table as a reader: their seat, or a spectator of a public

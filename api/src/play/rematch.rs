@@ -34,7 +34,7 @@ pub fn rematch(
 ) -> Result<RematchState, ApiError> {
     with_retries(metrics, || {
         let loaded = load(conn, id)?;
-        let seat = i64::from(loaded.require_seat(caller)?);
+        let seat = i64::from(loaded.require_seat(caller)?.number());
         if loaded.record.game.status != GameStatus::Finished {
             return Err(ApiError::Conflict {
                 code: ProblemCode::GameNotFinished,

@@ -6,7 +6,7 @@
 //! game's row while it acts (`FOR UPDATE SKIP LOCKED`), and the versioned write lets exactly one
 //! replica act on each deadline in any case: a timeout is applied once.
 
-use cardroom_core::{Automatic, BotLevel, Controller, Seat, Status, Viewer};
+use cardroom_core::{Automatic, BotLevel, Controller, Status, Viewer};
 use cardroom_db::AnyConnection;
 use cardroom_db::games::{self, SeatChange};
 
@@ -184,7 +184,7 @@ pub fn reclaim(
             .record
             .seats
             .iter()
-            .find(|s| s.seat == i32::from(seat) && s.bot.is_some())
+            .find(|s| s.seat == i32::from(seat.number()) && s.bot.is_some())
         else {
             return Err(ApiError::Conflict {
                 code: ProblemCode::NotAway,
@@ -200,16 +200,16 @@ pub fn reclaim(
             label: None,
         };
         changes.record_service(
-            Some(seat),
+            Some(seat.number()),
             "seat_reclaimed",
             ServiceEvent::SeatReclaimed {
-                seat: i64::from(seat),
+                seat: i64::from(seat.number()),
                 name: caller.name.clone(),
             },
         )?;
         changes.seats.push(change);
         let loaded = loaded.with_seats(&changes.seats);
-        let viewer = Viewer::Seat(Seat::new(seat));
+        let viewer = Viewer::Seat(seat);
         let (events, view) = commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?;
         action_body(&events, &view).map(|body| (200, body))
     })
