@@ -89,13 +89,23 @@ def canonical(size):
     return [r + s for s in "CDHS" for r in ranks]
 
 
-def shuffled(deal_seed: bytes, size: int):
-    rng = ChaCha20(deal_seed, 0)
-    cards = canonical(size)
+def fisher_yates(rng, cards):
+    """Shuffles `cards` in place from the back: for i from len - 1 down to 1, swap i and
+    below(i + 1)."""
     for i in range(len(cards) - 1, 0, -1):
         j = rng.below(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
+
+
+def shuffled_with_rng(deal_seed: bytes, size: int):
+    """The shuffled deck (top card first) and the stream, positioned after the shuffle."""
+    rng = ChaCha20(deal_seed, 0)
+    return fisher_yates(rng, canonical(size)), rng
+
+
+def shuffled(deal_seed: bytes, size: int):
+    return shuffled_with_rng(deal_seed, size)[0]
 
 
 SUITS = "CDHS"
@@ -206,22 +216,7 @@ def reshuffled(deal_seed: bytes, pile):
     """31's one reshuffle a hand: the discard pile under its top card (bottom first) shuffled
     with stream 1 of the deal seed by the same Fisher-Yates; the result's last card is drawn
     first. Returns the stock, next card first."""
-    rng = ChaCha20(deal_seed, 1)
-    cards = list(pile)
-    for i in range(len(cards) - 1, 0, -1):
-        j = rng.below(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    return list(reversed(cards))
-
-
-def shuffled_with_rng(deal_seed: bytes, size: int):
-    """The shuffled deck (top card first) and the stream, positioned after the shuffle."""
-    rng = ChaCha20(deal_seed, 0)
-    cards = canonical(size)
-    for i in range(len(cards) - 1, 0, -1):
-        j = rng.below(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards, rng
+    return list(reversed(fisher_yates(ChaCha20(deal_seed, 1), list(pile))))
 
 
 def what_was_dealt(deal_seed: bytes, kind, variant, seats, dealer, out_seats=()):

@@ -106,44 +106,9 @@ pub(super) fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
         )
     };
     for (path, item_writes, operation) in operations_mut(doc) {
-        let names_something = path.contains('{');
         let reads_input = operation.request_body.is_some()
             || operation.parameters.as_ref().is_some_and(|p| !p.is_empty());
-        let responses = &mut operation.responses.responses;
-        if reads_input && !responses.contains_key("400") {
-            responses.insert(
-                "400".to_owned(),
-                problem("`validation_failed`: the body, query or path could not be read"),
-            );
-        }
-        if reads_input && !responses.contains_key("422") {
-            responses.insert(
-                "422".to_owned(),
-                problem("`validation_failed`: a value the rules do not allow"),
-            );
-        }
-        if operation.request_body.is_some() && !responses.contains_key("413") {
-            responses.insert(
-                "413".to_owned(),
-                problem("`payload_too_large`: a body over CARDROOM_MAX_BODY_BYTES"),
-            );
-        }
         let needs_token = operation.security.as_ref().is_some_and(|s| !s.is_empty());
-        if needs_token && !responses.contains_key("401") {
-            responses.insert(
-                "401".to_owned(),
-                problem("`unauthorized`: no token, or an invalid one"),
-            );
-        }
-        if needs_token && !responses.contains_key("403") {
-            responses.insert(
-                "403".to_owned(),
-                problem(
-                    "`insufficient_scope`: a personal API token without the scope this needs; \
-                         `forbidden`: the caller may not do this",
-                ),
-            );
-        }
         // Everything but the fixed catalogue, the chat's presets, liveness and the metrics
         // (which render without the database) reads the database.
         let fixed = [
@@ -153,31 +118,58 @@ pub(super) fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
             "/metrics",
         ]
         .contains(&path.as_str());
-        if !fixed && !responses.contains_key("503") {
-            responses.insert(
-                "503".to_owned(),
-                problem(
-                    "`unavailable`: the database cannot be reached (see Retry-After); \
-                         `sign_in_busy` and `too_many_streams` where they apply",
-                ),
-            );
-        }
         // Every write but signing in counts against the `writes` limit.
         let writes = item_writes && !path.starts_with("/api/v1/auth/");
-        if writes && !responses.contains_key("429") {
-            responses.insert(
-                "429".to_owned(),
-                problem(
-                    "`rate_limited` (the `writes` limit, named in the problem's `limit`): see \
-                         Retry-After, and RateLimit-Policy and RateLimit on every write",
-                ),
-            );
-        }
-        if names_something && !responses.contains_key("404") {
-            responses.insert(
-                "404".to_owned(),
-                problem("`not_found`: no such game, player or game kind"),
-            );
+        let common = [
+            (
+                reads_input,
+                "400",
+                "`validation_failed`: the body, query or path could not be read",
+            ),
+            (
+                reads_input,
+                "422",
+                "`validation_failed`: a value the rules do not allow",
+            ),
+            (
+                operation.request_body.is_some(),
+                "413",
+                "`payload_too_large`: a body over CARDROOM_MAX_BODY_BYTES",
+            ),
+            (
+                needs_token,
+                "401",
+                "`unauthorized`: no token, or an invalid one",
+            ),
+            (
+                needs_token,
+                "403",
+                "`insufficient_scope`: a personal API token without the scope this needs; \
+                 `forbidden`: the caller may not do this",
+            ),
+            (
+                !fixed,
+                "503",
+                "`unavailable`: the database cannot be reached (see Retry-After); \
+                 `sign_in_busy` and `too_many_streams` where they apply",
+            ),
+            (
+                writes,
+                "429",
+                "`rate_limited` (the `writes` limit, named in the problem's `limit`): see \
+                 Retry-After, and RateLimit-Policy and RateLimit on every write",
+            ),
+            (
+                path.contains('{'),
+                "404",
+                "`not_found`: no such game, player or game kind",
+            ),
+        ];
+        let responses = &mut operation.responses.responses;
+        for (applies, status, description) in common {
+            if applies && !responses.contains_key(status) {
+                responses.insert(status.to_owned(), problem(description));
+            }
         }
     }
 }
