@@ -4,7 +4,7 @@
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
-use cardroom_core::{AnyMove, GameKind, MoveError};
+use cardroom_core::{AnyMove, AnyRejection, GameKind, MoveError, Refusal, Refused};
 use cardroom_db::DbError;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -43,6 +43,10 @@ pub struct Problem {
     /// moves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legal: Option<LegalMoves>,
+    /// With `illegal_move`: the rule the move broke, as a stable code (`must_follow_suit`,
+    /// `not_in_hand`, …); `detail` says it in a sentence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<Refusal>,
     /// With `rate_limited`: the limit's name (`sign_ins`, `writes`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<String>,
@@ -231,9 +235,9 @@ pub enum ApiError {
     /// Well-formed input with a value the rules do not allow (unknown card, bad option, …).
     #[error("{0}")]
     Invalid(String),
-    #[error("{reason}")]
+    #[error("{rejection}")]
     IllegalMove {
-        reason: String,
+        rejection: AnyRejection,
         kind: GameKind,
         legal_moves: serde_json::Value,
     },
@@ -347,6 +351,10 @@ impl ApiError {
                 }),
                 _ => None,
             },
+            refusal: match self {
+                ApiError::IllegalMove { rejection, .. } => Some(rejection.refusal()),
+                _ => None,
+            },
             limit: match self {
                 ApiError::RateLimited { limit, .. } => Some((*limit).to_owned()),
                 _ => None,
@@ -441,7 +449,7 @@ impl From<actix_web::error::BlockingError> for ApiError {
 /// Maps a refused move in a game of `kind`; `legal_moves` is the caller's list, for
 /// `illegal_move`.
 pub fn move_error(
-    error: MoveError<String>,
+    error: MoveError<AnyRejection>,
     kind: GameKind,
     legal_moves: serde_json::Value,
 ) -> ApiError {
@@ -458,8 +466,8 @@ pub fn move_error(
         MoveError::NotYourTurn { to_act: None } => {
             ApiError::NotYourTurn("nobody is to act now".to_owned())
         }
-        MoveError::Illegal(reason) => ApiError::IllegalMove {
-            reason,
+        MoveError::Illegal(rejection) => ApiError::IllegalMove {
+            rejection,
             kind,
             legal_moves,
         },

@@ -4,11 +4,13 @@
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::bots::{self, Automatic, Controller};
-use crate::game::{Events, Game, MoveError, Resignation, Zone};
-use crate::games::basra::{Basra, BasraEvent, BasraMove, BasraView};
-use crate::games::rummy::{Rummy, RummyEvent, RummyMove, RummyView};
-use crate::games::tarneeb::{Tarneeb, TarneebEvent, TarneebMove, TarneebView};
-use crate::games::thirty_one::{ThirtyOne, ThirtyOneEvent, ThirtyOneMove, ThirtyOneView};
+use crate::game::{Events, Game, MoveError, Refusal, Refused, Resignation, Zone};
+use crate::games::basra::{Basra, BasraEvent, BasraMove, BasraRejection, BasraView};
+use crate::games::rummy::{Rummy, RummyEvent, RummyMove, RummyRejection, RummyView};
+use crate::games::tarneeb::{Tarneeb, TarneebEvent, TarneebMove, TarneebRejection, TarneebView};
+use crate::games::thirty_one::{
+    ThirtyOne, ThirtyOneEvent, ThirtyOneMove, ThirtyOneRejection, ThirtyOneView,
+};
 use crate::kind::GameKind;
 use crate::options::{KindInfo, Options, SetupError};
 use crate::rng::CardRng;
@@ -113,12 +115,68 @@ fn any_events<E>(events: Events<E>, wrap: fn(E) -> AnyEvent) -> Events<AnyEvent>
     events.into_iter().map(|e| e.map(wrap)).collect()
 }
 
-type AnyResult<T> = Result<T, MoveError<String>>;
+/// Why the rules refused a move of any game: the game's own rejection, kept typed to the edge.
+#[derive(Clone, PartialEq, Debug)]
+pub enum AnyRejection {
+    Basra(BasraRejection),
+    ThirtyOne(ThirtyOneRejection),
+    Rummy(RummyRejection),
+    Tarneeb(TarneebRejection),
+    /// A move of another game.
+    WrongGame {
+        game: GameKind,
+        move_of: GameKind,
+    },
+}
 
-fn wrong_game<T>() -> AnyResult<T> {
-    Err(MoveError::Illegal(
-        "that is not a move of this game".to_owned(),
-    ))
+impl std::fmt::Display for AnyRejection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnyRejection::Basra(r) => r.fmt(f),
+            AnyRejection::ThirtyOne(r) => r.fmt(f),
+            AnyRejection::Rummy(r) => r.fmt(f),
+            AnyRejection::Tarneeb(r) => r.fmt(f),
+            AnyRejection::WrongGame { game, move_of } => write!(
+                f,
+                "this game is {}: a move of {} is not one of its moves",
+                game.name(),
+                move_of.name()
+            ),
+        }
+    }
+}
+
+impl Refused for AnyRejection {
+    fn refusal(&self) -> Refusal {
+        match self {
+            AnyRejection::Basra(r) => r.refusal(),
+            AnyRejection::ThirtyOne(r) => r.refusal(),
+            AnyRejection::Rummy(r) => r.refusal(),
+            AnyRejection::Tarneeb(r) => r.refusal(),
+            AnyRejection::WrongGame { .. } => Refusal::WrongGame,
+        }
+    }
+}
+
+type AnyResult<T> = Result<T, MoveError<AnyRejection>>;
+
+fn wrong_game<T>(game: GameKind, mv: &AnyMove) -> AnyResult<T> {
+    Err(MoveError::Illegal(AnyRejection::WrongGame {
+        game,
+        move_of: mv.kind(),
+    }))
+}
+
+impl AnyMove {
+    /// The game this is a move of.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            AnyMove::Basra(_) => GameKind::Basra,
+            AnyMove::ThirtyOne(_) => GameKind::ThirtyOne,
+            AnyMove::Rummy(_) => GameKind::Rummy,
+            AnyMove::Tarneeb(_) => GameKind::Tarneeb,
+        }
+    }
 }
 
 impl AnyGame {
@@ -233,47 +291,49 @@ impl AnyGame {
 
     /// Checks a move without playing it; returns its canonical form.
     pub fn validate(&self, seat: Seat, mv: &AnyMove) -> AnyResult<AnyMove> {
+        let kind = self.kind();
         match (self, mv) {
             (AnyGame::Basra(g), AnyMove::Basra(m)) => g
                 .validate(seat, m)
                 .map(AnyMove::Basra)
-                .map_err(MoveError::into_text),
+                .map_err(|e| e.map_rejection(AnyRejection::Basra)),
             (AnyGame::ThirtyOne(g), AnyMove::ThirtyOne(m)) => g
                 .validate(seat, m)
                 .map(AnyMove::ThirtyOne)
-                .map_err(MoveError::into_text),
+                .map_err(|e| e.map_rejection(AnyRejection::ThirtyOne)),
             (AnyGame::Rummy(g), AnyMove::Rummy(m)) => g
                 .validate(seat, m)
                 .map(AnyMove::Rummy)
-                .map_err(MoveError::into_text),
+                .map_err(|e| e.map_rejection(AnyRejection::Rummy)),
             (AnyGame::Tarneeb(g), AnyMove::Tarneeb(m)) => g
                 .validate(seat, m)
                 .map(AnyMove::Tarneeb)
-                .map_err(MoveError::into_text),
-            _ => wrong_game(),
+                .map_err(|e| e.map_rejection(AnyRejection::Tarneeb)),
+            _ => wrong_game(kind, mv),
         }
     }
 
     /// Plays a move; on error nothing changes.
     pub fn play(&mut self, seat: Seat, mv: &AnyMove) -> AnyResult<Events<AnyEvent>> {
+        let kind = self.kind();
         match (self, mv) {
             (AnyGame::Basra(g), AnyMove::Basra(m)) => g
                 .play(seat, m)
                 .map(|e| any_events(e, AnyEvent::Basra))
-                .map_err(MoveError::into_text),
+                .map_err(|e| e.map_rejection(AnyRejection::Basra)),
             (AnyGame::ThirtyOne(g), AnyMove::ThirtyOne(m)) => g
                 .play(seat, m)
                 .map(|e| any_events(e, AnyEvent::ThirtyOne))
-                .map_err(MoveError::into_text),
+                .map_err(|e| e.map_rejection(AnyRejection::ThirtyOne)),
             (AnyGame::Rummy(g), AnyMove::Rummy(m)) => g
                 .play(seat, m)
                 .map(|e| any_events(e, AnyEvent::Rummy))
-                .map_err(MoveError::into_text),
+                .map_err(|e| e.map_rejection(AnyRejection::Rummy)),
             (AnyGame::Tarneeb(g), AnyMove::Tarneeb(m)) => g
                 .play(seat, m)
                 .map(|e| any_events(e, AnyEvent::Tarneeb))
-                .map_err(MoveError::into_text),
-            _ => wrong_game(),
+                .map_err(|e| e.map_rejection(AnyRejection::Tarneeb)),
+            _ => wrong_game(kind, mv),
         }
     }
 
@@ -283,19 +343,19 @@ impl AnyGame {
             AnyGame::Basra(g) => g
                 .deal_next()
                 .map(|e| any_events(e, AnyEvent::Basra))
-                .map_err(MoveError::into_text),
+                .map_err(|e| e.map_rejection(AnyRejection::Basra)),
             AnyGame::ThirtyOne(g) => g
                 .deal_next()
                 .map(|e| any_events(e, AnyEvent::ThirtyOne))
-                .map_err(MoveError::into_text),
+                .map_err(|e| e.map_rejection(AnyRejection::ThirtyOne)),
             AnyGame::Rummy(g) => g
                 .deal_next()
                 .map(|e| any_events(e, AnyEvent::Rummy))
-                .map_err(MoveError::into_text),
+                .map_err(|e| e.map_rejection(AnyRejection::Rummy)),
             AnyGame::Tarneeb(g) => g
                 .deal_next()
                 .map(|e| any_events(e, AnyEvent::Tarneeb))
-                .map_err(MoveError::into_text),
+                .map_err(|e| e.map_rejection(AnyRejection::Tarneeb)),
         }
     }
 
@@ -305,19 +365,19 @@ impl AnyGame {
             AnyGame::Basra(g) => g
                 .resign(seat)
                 .map(|(r, e)| (r, any_events(e, AnyEvent::Basra)))
-                .map_err(MoveError::into_text),
+                .map_err(|e| e.map_rejection(AnyRejection::Basra)),
             AnyGame::ThirtyOne(g) => g
                 .resign(seat)
                 .map(|(r, e)| (r, any_events(e, AnyEvent::ThirtyOne)))
-                .map_err(MoveError::into_text),
+                .map_err(|e| e.map_rejection(AnyRejection::ThirtyOne)),
             AnyGame::Rummy(g) => g
                 .resign(seat)
                 .map(|(r, e)| (r, any_events(e, AnyEvent::Rummy)))
-                .map_err(MoveError::into_text),
+                .map_err(|e| e.map_rejection(AnyRejection::Rummy)),
             AnyGame::Tarneeb(g) => g
                 .resign(seat)
                 .map(|(r, e)| (r, any_events(e, AnyEvent::Tarneeb)))
-                .map_err(MoveError::into_text),
+                .map_err(|e| e.map_rejection(AnyRejection::Tarneeb)),
         }
     }
 

@@ -89,6 +89,68 @@ pub struct Zone {
     pub seen_by: Audience,
 }
 
+/// The rule a refused move broke, as a stable code a program can branch on (a problem's
+/// `detail` says it in a sentence). Codes are only ever added.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Refusal {
+    /// The move is another game's (its `kind`, or its shape).
+    WrongGame,
+    /// The move names a card the seat does not hold.
+    NotInHand,
+    /// Not at this step of the turn or hand (an auction still on, a draw still to make, …).
+    NotNow,
+    /// A move of the other variant of the game.
+    NotInVariant,
+    /// The pile to draw from is empty.
+    EmptyPile,
+    /// A card taken from the discard pile cannot be discarded in the same turn.
+    JustTaken,
+    /// Basra: a named capture card is not on the floor.
+    NotOnFloor,
+    /// Basra: the card's capture is not a choice here; it takes exactly what the rules say.
+    CaptureIsAutomatic,
+    /// Basra `classic44`: a capture must take every floor card of the played card's rank.
+    MustTakeSameRank,
+    /// Basra `classic44`: the captured cards do not split into groups adding up to the card.
+    CaptureDoesNotAddUp,
+    /// Basra `classic44`: the capture must take as much as it can.
+    CaptureIncomplete,
+    /// 31: someone has already knocked this hand.
+    AlreadyKnocked,
+    /// 31: a knock comes at the start of a turn, before drawing.
+    KnockAfterDrawing,
+    /// The seat has drawn and must now discard.
+    AlreadyDrew,
+    /// The seat must draw (or knock) first.
+    DrawFirst,
+    /// Rummy: the cards do not make a meld, or do not extend the one named.
+    InvalidMeld,
+    /// Rummy: no meld on the table has that id.
+    NoSuchMeld,
+    /// Rummy: the move would leave only the card just taken, which may not be discarded.
+    WouldKeepOnlyTaken,
+    /// Rummy `classic`: the turned-over card is given away with `pass_drawn`.
+    PassTheTurnedCard,
+    /// Tarneeb: a bid outside 7 to 13 tricks.
+    BidOutOfRange,
+    /// Tarneeb: a bid that does not beat the highest bid.
+    BidTooLow,
+    /// Tarneeb `classic`: a bid names a suit or no-trump.
+    BidNeedsDenomination,
+    /// Tarneeb `standard`: a bid is tricks only; the trump is named after the auction.
+    BidHasDenomination,
+    /// Tarneeb: a seat must follow the suit led while it holds one.
+    MustFollowSuit,
+}
+
+/// A rejection that knows the rule it stands for.
+pub trait Refused {
+    /// The rule's stable code.
+    fn refusal(&self) -> Refusal;
+}
+
 /// Why a move was refused. Nothing changed.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum MoveError<R> {
@@ -104,15 +166,15 @@ pub enum MoveError<R> {
     Illegal(R),
 }
 
-impl<R: fmt::Display> MoveError<R> {
-    /// The same error with the rejection as text.
-    pub fn into_text(self) -> MoveError<String> {
+impl<R> MoveError<R> {
+    /// The same error with the rejection wrapped (into any game's rejection, say).
+    pub fn map_rejection<S>(self, wrap: impl FnOnce(R) -> S) -> MoveError<S> {
         match self {
             MoveError::GameOver => MoveError::GameOver,
             MoveError::HandOver => MoveError::HandOver,
             MoveError::NoSuchSeat(n) => MoveError::NoSuchSeat(n),
             MoveError::NotYourTurn { to_act } => MoveError::NotYourTurn { to_act },
-            MoveError::Illegal(r) => MoveError::Illegal(r.to_string()),
+            MoveError::Illegal(r) => MoveError::Illegal(wrap(r)),
         }
     }
 }
@@ -145,8 +207,9 @@ pub trait Game: Sized + Clone + fmt::Debug + Serialize + DeserializeOwned + Send
     type Event: Clone + fmt::Debug + PartialEq + Serialize + Send + Sync;
     /// What one seat (or a spectator) may see, including that seat's legal moves.
     type View: PlayerView<Move = Self::Move> + Clone + fmt::Debug + Serialize + Send + Sync;
-    /// Why the rules refuse a move: a sentence that names the rule.
-    type Rejection: Clone + fmt::Debug + PartialEq + fmt::Display + Send + Sync;
+    /// Why the rules refuse a move: a sentence that names the rule (its `Display`), and the
+    /// rule's stable code (its [`Refused::refusal`]).
+    type Rejection: Clone + fmt::Debug + PartialEq + fmt::Display + Refused + Send + Sync;
 
     /// The catalogue entry: variants, seat counts, options, computer-player levels.
     fn describe() -> KindInfo;

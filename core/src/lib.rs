@@ -40,12 +40,14 @@ pub mod search;
 pub mod seat;
 pub mod table;
 
-pub use any::{AnyEvent, AnyGame, AnyMove, AnyView, catalogue};
+pub use any::{AnyEvent, AnyGame, AnyMove, AnyRejection, AnyView, catalogue};
 pub use bots::{Automatic, ComputerPlayer, Controller, autoplay, next_automatic};
 pub use card::{Card, Rank, Suit, parse_cards};
 pub use cardset::CardSet;
 pub use deck::Deck;
-pub use game::{Event, Events, Game, MoveError, PlayerView, Resignation, Scoped, Zone};
+pub use game::{
+    Event, Events, Game, MoveError, PlayerView, Refusal, Refused, Resignation, Scoped, Zone,
+};
 pub use kind::GameKind;
 pub use level::BotLevel;
 pub use options::{KindInfo, OptionValue, Options, SetupError};

@@ -6,7 +6,7 @@
 
 use cardroom_core::game::{Event, Game, MoveError};
 use cardroom_core::games::rummy::{
-    Rummy, RummyConfig, RummyEvent, RummyMove, RummyPosition, RummyRejection,
+    OtherVariant, Rummy, RummyConfig, RummyEvent, RummyMove, RummyPosition, RummyRejection,
 };
 use cardroom_core::table::{EndReason, ScoreItem, Setup, Status, TableEvent};
 use cardroom_core::{Card, CardSet, Deck, Options, Seat, Seed, Viewer, parse_cards};
@@ -672,9 +672,11 @@ fn moves_of_the_other_variant_are_refused_with_a_reason() {
     let err = game.validate(seat(0), &discard("5H")).unwrap_err();
     assert_eq!(
         err,
-        MoveError::Illegal(RummyRejection::NotInVariant(
-            "in classic Rummy you exchange a card instead of discarding"
-        ))
+        MoveError::Illegal(RummyRejection::NotInVariant(OtherVariant::DiscardInClassic))
+    );
+    assert_eq!(
+        err.to_string(),
+        "in classic Rummy you exchange a card instead of discarding"
     );
 }
 

@@ -228,6 +228,7 @@ fn a_move_says_its_game_and_one_for_another_game_is_refused(backend: Backend) {
             &json!({"kind": other, "expected_version": view["version"], "move": mv}),
         );
         wrong.assert_problem(422, "illegal_move");
+        assert_eq!(wrong.body["refusal"], "wrong_game", "{wrong:?}");
         assert_eq!(wrong.body["legal"]["kind"], *kind, "{wrong:?}");
         assert_eq!(
             wrong.body["legal"]["moves"], view["legal_moves"],

@@ -135,6 +135,7 @@ fn every_error_is_problem_json_with_a_stable_code(backend: Backend) {
         &json!({"expected_version": view["version"], "move": {"type": "play", "card": not_held}}),
     );
     reply.assert_problem(422, "illegal_move");
+    assert_eq!(reply.body["refusal"], "not_in_hand", "{reply:?}");
     assert!(
         reply.body["detail"]
             .as_str()

@@ -61,6 +61,10 @@ fn people_and_computers_play_classic_rummy_to_the_end(backend: Backend) {
     if view["to_act"] == 0 {
         let reply = server.play(&amira, &view, &json!({"type": "end_turn"}));
         reply.assert_problem(422, "illegal_move");
+        assert_eq!(reply.body["refusal"], "not_now", "{reply:?}");
+        let reply = server.play(&amira, &view, &json!({"type": "discard", "card": "2C"}));
+        reply.assert_problem(422, "illegal_move");
+        assert_eq!(reply.body["refusal"], "not_in_variant", "{reply:?}");
         let reply = server.play(&amira, &view, &json!({"type": "draw_stock"}));
         assert_eq!(reply.status, 200);
         let turned = reply.body["view"]["table"]["turned"].clone();

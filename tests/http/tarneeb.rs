@@ -89,11 +89,15 @@ fn two_friends_play_tarneeb_as_opponents_and_the_rules_hold(backend: Backend) {
     let mover_view = server.view(mover, id);
     assert_eq!(mover_view["table"]["phase"], "bidding");
     assert_eq!(mover_view["to_act"], mover_view["your_seat"]);
-    for bad in [
-        json!({"type": "bid", "tricks": 6}),
-        json!({"type": "bid", "tricks": 14}),
-        json!({"type": "bid", "tricks": 8, "suit": "H"}),
-        json!({"type": "trump", "suit": "S"}),
+    for (bad, rule) in [
+        (json!({"type": "bid", "tricks": 6}), "bid_out_of_range"),
+        (json!({"type": "bid", "tricks": 14}), "bid_out_of_range"),
+        (
+            json!({"type": "bid", "tricks": 8, "suit": "H"}),
+            "bid_has_denomination",
+        ),
+        (json!({"type": "trump", "suit": "S"}), "not_now"),
+        (json!({"type": "play", "card": "2C"}), "not_now"),
     ] {
         let reply = server.post(
             &format!("/api/v1/games/{id}/moves"),
@@ -101,6 +105,7 @@ fn two_friends_play_tarneeb_as_opponents_and_the_rules_hold(backend: Backend) {
             &json!({"expected_version": mover_view["version"], "move": bad}),
         );
         reply.assert_problem(422, "illegal_move");
+        assert_eq!(reply.body["refusal"], rule, "{bad}: {reply:?}");
     }
     // Out of turn: the other person cannot bid now.
     let other = if view["to_act"] == 0 { &karim } else { &amira };

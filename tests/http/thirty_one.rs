@@ -100,12 +100,14 @@ fn two_people_play_classic_31_and_rules_are_enforced(backend: Backend) {
         );
         reply.assert_problem(422, "illegal_move");
         assert_eq!(reply.body["detail"], "draw a card (or knock) first");
+        assert_eq!(reply.body["refusal"], "draw_first");
         let took = server.play(&amira, &view, &json!({"type": "draw", "from": "discard"}));
         assert_eq!(took.status, 200);
         let now = &took.body["view"];
         let taken = now["table"]["taken"].clone();
         let reply = server.play(&amira, now, &json!({"type": "discard", "card": taken}));
         reply.assert_problem(422, "illegal_move");
+        assert_eq!(reply.body["refusal"], "just_taken");
         assert!(
             reply.body["detail"]
                 .as_str()

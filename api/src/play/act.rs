@@ -1,6 +1,6 @@
 //! Moves, deals and resignations.
 
-use cardroom_core::{AnyMove, GameKind, Resignation, Seat, Viewer};
+use cardroom_core::{AnyMove, AnyRejection, GameKind, Resignation, Seat, Viewer};
 use cardroom_db::GameStatus;
 use cardroom_db::games::{self, Leaving, SeatChange, SeatResult};
 use cardroom_db::{AnyConnection, DbError};
@@ -236,11 +236,10 @@ fn make_move(
         && said != kind
     {
         return Err(ApiError::IllegalMove {
-            reason: format!(
-                "this game is {}: a move of {} is not one of its moves",
-                kind.name(),
-                said.name()
-            ),
+            rejection: AnyRejection::WrongGame {
+                game: kind,
+                move_of: said,
+            },
             kind,
             legal_moves: legal(),
         });

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, pretty_cards};
 use crate::cardset::CardSet;
+use crate::game::{Refusal, Refused};
 
 /// A Basra move: play a card, optionally naming the floor cards it captures.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -99,6 +100,19 @@ impl fmt::Display for BasraRejection {
                 pretty_cards(*group),
                 card.rank().number()
             ),
+        }
+    }
+}
+
+impl Refused for BasraRejection {
+    fn refusal(&self) -> Refusal {
+        match self {
+            BasraRejection::NotInHand(_) => Refusal::NotInHand,
+            BasraRejection::NotOnFloor(_) => Refusal::NotOnFloor,
+            BasraRejection::Automatic { .. } => Refusal::CaptureIsAutomatic,
+            BasraRejection::MissingSameRank { .. } => Refusal::MustTakeSameRank,
+            BasraRejection::NotSums { .. } => Refusal::CaptureDoesNotAddUp,
+            BasraRejection::Extendable { .. } => Refusal::CaptureIncomplete,
         }
     }
 }

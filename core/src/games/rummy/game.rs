@@ -12,8 +12,8 @@ use crate::table::{FirstDealer, Setup, Status, Table, TableSpec};
 use super::config::{self, RummyConfig, Variant};
 use super::event::RummyEvent;
 use super::meld;
-use super::moves::{RummyMove, RummyRejection};
-use super::state::{Rummy, Step, wrong_step};
+use super::moves::{NotNow, OtherVariant, RummyMove, RummyRejection};
+use super::state::{Rummy, Step, not_now};
 use super::view::{PlayerInfo, RummyView};
 
 impl Game for Rummy {
@@ -152,28 +152,23 @@ impl Game for Rummy {
                     Ok(mv.clone())
                 }
             }
-            (RummyMove::DrawStock {}, _) => wrong_step("you cannot draw now"),
+            (RummyMove::DrawStock {}, _) => not_now(NotNow::Draw),
             (RummyMove::TakeDiscard { drop }, Step::Draw | Step::BeforeExchange) => {
                 if self.discards.is_empty() {
                     return Err(RummyRejection::EmptyPile);
                 }
                 match (drop, classic) {
-                    (Some(_), false) => Err(RummyRejection::NotInVariant(
-                        "in standard Rummy you take the discard without dropping a card; you \
-                         discard at the end of your turn",
-                    )),
-                    (None, true) => Err(RummyRejection::NotInVariant(
-                        "name the card you put on the face-up pile in exchange (`drop`)",
-                    )),
+                    (Some(_), false) => {
+                        Err(RummyRejection::NotInVariant(OtherVariant::DropInStandard))
+                    }
+                    (None, true) => Err(RummyRejection::NotInVariant(OtherVariant::DropMissing)),
                     (Some(card), true) if !hand.contains(*card) => {
                         Err(RummyRejection::NotInHand(*card))
                     }
                     _ => Ok(mv.clone()),
                 }
             }
-            (RummyMove::TakeDiscard { .. }, _) => {
-                wrong_step("you cannot take the face-up card now")
-            }
+            (RummyMove::TakeDiscard { .. }, _) => not_now(NotNow::TakeDiscard),
             (RummyMove::Keep { drop }, Step::Turned { card }) => {
                 if *drop == card {
                     Err(RummyRejection::DropTheTurnedCard)
@@ -184,9 +179,7 @@ impl Game for Rummy {
                 }
             }
             (RummyMove::PassDrawn {}, Step::Turned { .. }) => Ok(mv.clone()),
-            (RummyMove::Keep { .. } | RummyMove::PassDrawn {}, _) => {
-                wrong_step("keep or pass a card only after turning one over")
-            }
+            (RummyMove::Keep { .. } | RummyMove::PassDrawn {}, _) => not_now(NotNow::NothingTurned),
             (
                 RummyMove::Meld { cards },
                 Step::Play { .. } | Step::BeforeExchange | Step::AfterExchange,
@@ -196,10 +189,10 @@ impl Game for Rummy {
                 Step::Play { .. } | Step::BeforeExchange | Step::AfterExchange,
             ) => self.check_lay_off(seat, *meld, *cards).map(|()| mv.clone()),
             (RummyMove::Meld { .. } | RummyMove::LayOff { .. }, Step::Draw) => {
-                wrong_step("draw first: from the stock or the discard pile")
+                not_now(NotNow::DrawFirst)
             }
             (RummyMove::Meld { .. } | RummyMove::LayOff { .. }, _) => {
-                wrong_step("keep or pass the turned-over card first")
+                not_now(NotNow::KeepOrPassFirst)
             }
             (RummyMove::Discard { card }, Step::Play { taken }) => {
                 if !hand.contains(*card) {
@@ -210,21 +203,15 @@ impl Game for Rummy {
                     Ok(mv.clone())
                 }
             }
-            (RummyMove::Discard { .. }, Step::Draw) => {
-                wrong_step("draw first: from the stock or the discard pile")
+            (RummyMove::Discard { .. }, Step::Draw) => not_now(NotNow::DrawFirst),
+            (RummyMove::Discard { .. }, _) => {
+                Err(RummyRejection::NotInVariant(OtherVariant::DiscardInClassic))
             }
-            (RummyMove::Discard { .. }, _) => Err(RummyRejection::NotInVariant(
-                "in classic Rummy you exchange a card instead of discarding",
-            )),
             (RummyMove::EndTurn {}, Step::AfterExchange) => Ok(mv.clone()),
-            (RummyMove::EndTurn {}, Step::BeforeExchange) => wrong_step(
-                "exchange a card first: take the face-up card or turn over the face-down one",
-            ),
-            (RummyMove::EndTurn {}, Step::Turned { .. }) => {
-                wrong_step("keep or pass the turned-over card first")
-            }
+            (RummyMove::EndTurn {}, Step::BeforeExchange) => not_now(NotNow::ExchangeFirst),
+            (RummyMove::EndTurn {}, Step::Turned { .. }) => not_now(NotNow::KeepOrPassFirst),
             (RummyMove::EndTurn {}, _) => Err(RummyRejection::NotInVariant(
-                "in standard Rummy a turn ends with a discard",
+                OtherVariant::EndTurnInStandard,
             )),
         }
     }

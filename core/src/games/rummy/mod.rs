@@ -34,7 +34,7 @@ mod view;
 pub use config::{RummyConfig, Variant};
 pub use event::{RummyEvent, ShownHand};
 pub use meld::{AceRule, Meld, MeldError, MeldKind};
-pub use moves::{RummyMove, RummyRejection};
+pub use moves::{NotNow, OtherVariant, RummyMove, RummyRejection};
 pub use state::{Rummy, RummyPosition};
 pub use value::{classic_value, hand_value, standard_value};
 pub use view::{PlayerInfo, RummyView};

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::Card;
 use crate::cardset::CardSet;
+use crate::game::{Refusal, Refused};
 
 use super::meld::MeldError;
 
@@ -38,11 +39,11 @@ pub enum RummyMove {
 /// Why the rules refuse a Rummy move.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum RummyRejection {
-    WrongStep(&'static str),
+    NotNow(NotNow),
     EmptyPile,
     NotInHand(Card),
     /// A move of the other variant.
-    NotInVariant(&'static str),
+    NotInVariant(OtherVariant),
     Meld(MeldError),
     NoSuchMeld(u16),
     JustTaken(Card),
@@ -53,10 +54,10 @@ pub enum RummyRejection {
 impl fmt::Display for RummyRejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RummyRejection::WrongStep(what) => f.write_str(what),
+            RummyRejection::NotNow(when) => write!(f, "{when}"),
             RummyRejection::EmptyPile => f.write_str("that pile is empty"),
             RummyRejection::NotInHand(card) => write!(f, "you do not hold {}", card.pretty()),
-            RummyRejection::NotInVariant(what) => f.write_str(what),
+            RummyRejection::NotInVariant(what) => write!(f, "{what}"),
             RummyRejection::Meld(error) => write!(f, "{error}"),
             RummyRejection::NoSuchMeld(id) => write!(f, "there is no meld {id} on the table"),
             RummyRejection::JustTaken(card) => write!(
@@ -72,6 +73,85 @@ impl fmt::Display for RummyRejection {
             RummyRejection::DropTheTurnedCard => {
                 f.write_str("to give the turned-over card away, pass it (`pass_drawn`)")
             }
+        }
+    }
+}
+
+/// Which step of the turn a Rummy move came at the wrong time for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum NotNow {
+    /// A draw from the stock after drawing.
+    Draw,
+    /// Taking the face-up card after drawing.
+    TakeDiscard,
+    /// `keep` or `pass_drawn` with no card turned over.
+    NothingTurned,
+    /// A meld, lay-off or discard before drawing.
+    DrawFirst,
+    /// Anything else while a turned-over card waits to be kept or passed.
+    KeepOrPassFirst,
+    /// `end_turn` before the compulsory exchange.
+    ExchangeFirst,
+}
+
+impl fmt::Display for NotNow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NotNow::Draw => "you cannot draw now",
+            NotNow::TakeDiscard => "you cannot take the face-up card now",
+            NotNow::NothingTurned => "keep or pass a card only after turning one over",
+            NotNow::DrawFirst => "draw first: from the stock or the discard pile",
+            NotNow::KeepOrPassFirst => "keep or pass the turned-over card first",
+            NotNow::ExchangeFirst => {
+                "exchange a card first: take the face-up card or turn over the face-down one"
+            }
+        })
+    }
+}
+
+/// A move that belongs to the other Rummy variant.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OtherVariant {
+    /// `standard`: taking the discard names no card to drop.
+    DropInStandard,
+    /// `classic`: taking the face-up card names the card dropped in exchange.
+    DropMissing,
+    /// `classic`: there is no discard; a card is exchanged.
+    DiscardInClassic,
+    /// `standard`: a turn ends with a discard, not `end_turn`.
+    EndTurnInStandard,
+}
+
+impl fmt::Display for OtherVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            OtherVariant::DropInStandard => {
+                "in standard Rummy you take the discard without dropping a card; you discard at \
+                 the end of your turn"
+            }
+            OtherVariant::DropMissing => {
+                "name the card you put on the face-up pile in exchange (`drop`)"
+            }
+            OtherVariant::DiscardInClassic => {
+                "in classic Rummy you exchange a card instead of discarding"
+            }
+            OtherVariant::EndTurnInStandard => "in standard Rummy a turn ends with a discard",
+        })
+    }
+}
+
+impl Refused for RummyRejection {
+    fn refusal(&self) -> Refusal {
+        match self {
+            RummyRejection::NotNow(_) => Refusal::NotNow,
+            RummyRejection::EmptyPile => Refusal::EmptyPile,
+            RummyRejection::NotInHand(_) => Refusal::NotInHand,
+            RummyRejection::NotInVariant(_) => Refusal::NotInVariant,
+            RummyRejection::Meld(_) => Refusal::InvalidMeld,
+            RummyRejection::NoSuchMeld(_) => Refusal::NoSuchMeld,
+            RummyRejection::JustTaken(_) => Refusal::JustTaken,
+            RummyRejection::WouldKeepOnlyTaken(_) => Refusal::WouldKeepOnlyTaken,
+            RummyRejection::DropTheTurnedCard => Refusal::PassTheTurnedCard,
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::table::{EndReason, FirstDealer, ScoreItem, ScoreLine, Setup, Table, T
 use super::config::{RummyConfig, Variant};
 use super::event::{RummyEvent, ShownHand};
 use super::meld::{self, Meld, MeldError};
-use super::moves::{RummyMove, RummyRejection};
+use super::moves::{NotNow, RummyMove, RummyRejection};
 use super::value::hand_value;
 
 /// Where a turn stands.
@@ -419,6 +419,6 @@ impl Rummy {
     }
 }
 
-pub(super) fn wrong_step(what: &'static str) -> Result<RummyMove, RummyRejection> {
-    Err(RummyRejection::WrongStep(what))
+pub(super) fn not_now(when: NotNow) -> Result<RummyMove, RummyRejection> {
+    Err(RummyRejection::NotNow(when))
 }

@@ -14,7 +14,7 @@ use super::auction::{Bid, Call, CallRecord, Contract, PlayedCard};
 use super::config::{self, TarneebConfig, Variant};
 use super::event::TarneebEvent;
 use super::hidden::deal_respecting_voids;
-use super::moves::{TarneebMove, TarneebRejection};
+use super::moves::{NotNow, TarneebMove, TarneebRejection};
 use super::state::{Phase, SEATS, Tarneeb};
 use super::view::TarneebView;
 
@@ -130,12 +130,10 @@ impl Game for Tarneeb {
             }
             (TarneebMove::Pass {}, Phase::Bidding) => Ok(*mv),
             (TarneebMove::Bid { .. } | TarneebMove::Pass {}, _) => {
-                Err(TarneebRejection::NotNow("the auction is over"))
+                Err(TarneebRejection::NotNow(NotNow::AuctionOver))
             }
             (TarneebMove::Trump { .. }, Phase::Trump) => Ok(*mv),
-            (TarneebMove::Trump { .. }, _) => Err(TarneebRejection::NotNow(
-                "the trump is named by the declarer after a standard auction",
-            )),
+            (TarneebMove::Trump { .. }, _) => Err(TarneebRejection::NotNow(NotNow::TrumpNotAsked)),
             (TarneebMove::Play { card }, Phase::Play) => {
                 if !self.hand(seat).contains(card) {
                     return Err(TarneebRejection::NotInHand(card));
@@ -147,12 +145,12 @@ impl Game for Tarneeb {
                 }
                 Ok(*mv)
             }
-            (TarneebMove::Play { .. }, Phase::Bidding) => Err(TarneebRejection::NotNow(
-                "the auction is still on: bid or pass",
-            )),
-            (TarneebMove::Play { .. }, Phase::Trump) => Err(TarneebRejection::NotNow(
-                "the declarer names the trump first",
-            )),
+            (TarneebMove::Play { .. }, Phase::Bidding) => {
+                Err(TarneebRejection::NotNow(NotNow::AuctionOn))
+            }
+            (TarneebMove::Play { .. }, Phase::Trump) => {
+                Err(TarneebRejection::NotNow(NotNow::TrumpFirst))
+            }
         }
     }
 

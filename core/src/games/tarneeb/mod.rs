@@ -23,6 +23,6 @@ mod view;
 
 pub use config::{TarneebConfig, Variant};
 pub use event::TarneebEvent;
-pub use moves::{TarneebMove, TarneebRejection};
+pub use moves::{NotNow, TarneebMove, TarneebRejection};
 pub use state::{Tarneeb, TarneebPosition};
 pub use view::{TarneebView, TrickInfo};

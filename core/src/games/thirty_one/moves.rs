@@ -5,6 +5,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::card::Card;
+use crate::game::{Refusal, Refused};
 use crate::seat::Seat;
 
 use super::event::Pile;
@@ -56,6 +57,20 @@ impl fmt::Display for ThirtyOneRejection {
                 "you cannot discard {}: you just took it from the discard pile",
                 card.pretty()
             ),
+        }
+    }
+}
+
+impl Refused for ThirtyOneRejection {
+    fn refusal(&self) -> Refusal {
+        match self {
+            ThirtyOneRejection::AlreadyKnocked(_) => Refusal::AlreadyKnocked,
+            ThirtyOneRejection::KnockAfterDrawing => Refusal::KnockAfterDrawing,
+            ThirtyOneRejection::AlreadyDrew => Refusal::AlreadyDrew,
+            ThirtyOneRejection::DrawFirst => Refusal::DrawFirst,
+            ThirtyOneRejection::EmptyPile(_) => Refusal::EmptyPile,
+            ThirtyOneRejection::NotInHand(_) => Refusal::NotInHand,
+            ThirtyOneRejection::JustTaken(_) => Refusal::JustTaken,
         }
     }
 }
