@@ -8,6 +8,11 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A computer player's strength.
+#[cfg_attr(
+    feature = "diesel",
+    derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow),
+    diesel(sql_type = diesel::sql_types::Text)
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum BotLevel {
     /// The named scale every game offers: the original design's heuristic.

@@ -18,6 +18,7 @@
 //! - `rng`, `options`, `rating`: seeded shuffles; variants and house rules; ratings
 //! - `deck`
 //! - `cardset`
+//! - `columns`: kinds and levels as text columns (the `diesel` feature)
 //! - `card`, `seat`, `kind`, `level`: cards, seats, the games' and the levels' names
 
 pub mod any;
@@ -25,6 +26,8 @@ pub mod arena;
 pub mod bots;
 pub mod card;
 pub mod cardset;
+#[cfg(feature = "diesel")]
+mod columns;
 pub mod deck;
 pub mod double_dummy;
 pub mod game;

@@ -11,6 +11,7 @@ use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::kind::GameKind;
+use crate::level::BotLevel;
 
 /// The options given for one game, by name.
 pub type Options = BTreeMap<String, OptionValue>;
@@ -329,7 +330,8 @@ pub struct KindInfo {
     pub variants: Vec<VariantInfo>,
     pub levels: Vec<LevelInfo>,
     /// The level that takes over a resigned seat in a game of more than two sides.
-    pub default_level: &'static str,
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
+    pub default_level: BotLevel,
 }
 
 #[cfg(test)]

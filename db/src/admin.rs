@@ -2,6 +2,7 @@
 //! are read from the daily roll-ups (`rollups.rs`) in the database (GROUP BY over indexed
 //! ranges), never by loading games.
 
+use cardroom_core::{BotLevel, GameKind};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Double, Nullable, Text};
@@ -18,7 +19,7 @@ diesel::define_sql_function!(fn lower(x: Text) -> Text);
 /// The history's filters; every one optional.
 #[derive(Clone, Debug, Default)]
 pub struct GameFilter {
-    pub kind: Option<String>,
+    pub kind: Option<GameKind>,
     pub variant: Option<String>,
     pub status: Option<crate::GameStatus>,
     /// A player's name (any case).
@@ -54,7 +55,7 @@ pub fn list_games(
     let query = || {
         let mut q = games::table.into_boxed();
         if let Some(kind) = &filter.kind {
-            q = q.filter(games::kind.eq(kind.clone()));
+            q = q.filter(games::kind.eq(*kind));
         }
         if let Some(variant) = &filter.variant {
             q = q.filter(games::variant.eq(variant.clone()));
@@ -110,7 +111,7 @@ pub fn list_games(
 pub struct StatsQuery {
     pub from: NaiveDateTime,
     pub to: NaiveDateTime,
-    pub kind: Option<String>,
+    pub kind: Option<GameKind>,
 }
 
 #[derive(QueryableByName, Clone, PartialEq, Eq, Debug)]
@@ -118,7 +119,7 @@ pub struct DayCount {
     #[diesel(sql_type = Text)]
     pub day: String,
     #[diesel(sql_type = Text)]
-    pub kind: String,
+    pub kind: GameKind,
     #[diesel(sql_type = BigInt)]
     pub games: i64,
 }
@@ -126,7 +127,7 @@ pub struct DayCount {
 #[derive(QueryableByName, Clone, PartialEq, Debug)]
 pub struct KindTotals {
     #[diesel(sql_type = Text)]
-    pub kind: String,
+    pub kind: GameKind,
     #[diesel(sql_type = BigInt)]
     pub games: i64,
     #[diesel(sql_type = Nullable<Double>)]
@@ -150,9 +151,9 @@ pub struct KindTotals {
 #[derive(QueryableByName, Clone, PartialEq, Eq, Debug)]
 pub struct LevelResults {
     #[diesel(sql_type = Text)]
-    pub kind: String,
+    pub kind: GameKind,
     #[diesel(sql_type = Text)]
-    pub level: String,
+    pub level: BotLevel,
     #[diesel(sql_type = BigInt)]
     pub games: i64,
     #[diesel(sql_type = BigInt)]
@@ -194,7 +195,7 @@ where
     let q = diesel::sql_query(sql)
         .bind::<Text, _>(query.from.format("%Y-%m-%d").to_string())
         .bind::<Text, _>(query.to.format("%Y-%m-%d").to_string());
-    let kind = query.kind.clone();
+    let kind = query.kind;
     Ok(match (conn, kind) {
         (AnyConnection::Postgresql(c), Some(kind)) => q.bind::<Text, _>(kind).load(c)?,
         (AnyConnection::Postgresql(c), None) => q.load(c)?,

@@ -2,6 +2,7 @@
 //! of a challenge's status is one conditional update (`WHERE status = 'open'`), so of an
 //! acceptance and a cancellation made at once exactly one takes effect.
 
+use cardroom_core::GameKind;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -18,7 +19,7 @@ pub struct ChallengeRow {
     pub to_id: Option<i64>,
     /// The secret of an open challenge's link.
     pub code: String,
-    pub kind: String,
+    pub kind: GameKind,
     pub variant: String,
     pub options: String,
     /// The seats as JSON: `[{"bot": level} or {}]`, two of them for people.
@@ -44,7 +45,7 @@ pub struct NewChallenge {
     pub challenger_id: i64,
     pub to_id: Option<i64>,
     pub code: String,
-    pub kind: String,
+    pub kind: GameKind,
     pub variant: String,
     pub options: String,
     pub seats: String,

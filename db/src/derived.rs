@@ -3,6 +3,7 @@
 //! roll-ups and the ratings only through these functions; neither calls back into the game
 //! rows, they take what they need as values.
 
+use cardroom_core::GameKind;
 use chrono::NaiveDateTime;
 
 use crate::connection::AnyConnection;
@@ -13,7 +14,7 @@ use crate::{ratings, rollups};
 /// A real (non-practice) game was created: counted as started on `now`'s day.
 pub(crate) fn game_created(
     conn: &mut AnyConnection,
-    kind: &str,
+    kind: GameKind,
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
     rollups::roll_up_start(conn, kind, now)

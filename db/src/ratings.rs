@@ -9,9 +9,9 @@
 //! not at all. A seat a computer played while its person was away is the person's. The score
 //! of a pair comes from who won (`pair_score`); each game is one rating period.
 
+use cardroom_core::GameKind;
 use std::collections::{BTreeMap, BTreeSet};
 
-use cardroom_core::BotLevel;
 use cardroom_core::rating::{Played, Rating, TAU, computer_rating, pair_score};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -29,7 +29,7 @@ pub const POOLS: [&str; 3] = ["people", "computers", "bots"];
 #[derive(Queryable, Clone, PartialEq, Debug)]
 pub struct RatingRow {
     pub user_id: i64,
-    pub kind: String,
+    pub kind: GameKind,
     pub pool: String,
     pub rating: f64,
     pub deviation: f64,
@@ -52,7 +52,7 @@ impl RatingRow {
 #[derive(Queryable, Clone, PartialEq, Debug)]
 pub struct HistoryRow {
     pub user_id: i64,
-    pub kind: String,
+    pub kind: GameKind,
     pub pool: String,
     pub game_id: i64,
     pub rating: f64,
@@ -87,7 +87,7 @@ fn pairings(
             let Some(score) = pair_score(mine.won, theirs.won) else {
                 continue;
             };
-            let (pool, opponent) = match (theirs.user_id, theirs.bot.as_deref()) {
+            let (pool, opponent) = match (theirs.user_id, theirs.bot) {
                 (Some(id), _) if registered.contains(&id) => {
                     let pool = if i_am_a_bot || bot_accounts.contains(&id) {
                         "bots"
@@ -97,13 +97,10 @@ fn pairings(
                     (pool, Opponent::Person(id))
                 }
                 (Some(_), _) => continue,
-                (None, Some(level)) => match level.parse::<BotLevel>() {
-                    Ok(level) => (
-                        if i_am_a_bot { "bots" } else { "computers" },
-                        Opponent::Computer(computer_rating(level)),
-                    ),
-                    Err(_) => continue,
-                },
+                (None, Some(level)) => (
+                    if i_am_a_bot { "bots" } else { "computers" },
+                    Opponent::Computer(computer_rating(level)),
+                ),
                 (None, None) => continue,
             };
             out.entry((me, pool)).or_default().push((opponent, score));
@@ -122,7 +119,7 @@ pub(crate) fn rate_game(
     only: Option<i64>,
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
-    let (kind, practice): (String, bool) = games::table
+    let (kind, practice): (GameKind, bool) = games::table
         .find(game_id)
         .select((games::kind, games::practice))
         .first(conn)?;
@@ -162,7 +159,7 @@ pub(crate) fn rate_game(
         let insert = diesel::insert_into(ratings::table)
             .values((
                 ratings::user_id.eq(user_id),
-                ratings::kind.eq(&kind),
+                ratings::kind.eq(kind),
                 ratings::pool.eq(pool),
                 ratings::rating.eq(fresh.rating),
                 ratings::deviation.eq(fresh.deviation),
@@ -179,7 +176,7 @@ pub(crate) fn rate_game(
     let ids: Vec<i64> = needed.iter().map(|(id, _)| *id).collect();
     let query = ratings::table
         .filter(ratings::user_id.eq_any(ids))
-        .filter(ratings::kind.eq(&kind))
+        .filter(ratings::kind.eq(kind))
         .order((ratings::user_id.asc(), ratings::pool.asc()));
     // On PostgreSQL the rows stay locked until the commit (in one order, so two games finishing
     // with the same people wait for each other rather than deadlock): no update is lost.
@@ -209,7 +206,7 @@ pub(crate) fn rate_game(
             })
             .collect();
         let new = old.after(&played, TAU);
-        diesel::update(ratings::table.find((*user_id, &kind, *pool)))
+        diesel::update(ratings::table.find((*user_id, kind, *pool)))
             .set((
                 ratings::rating.eq(new.rating),
                 ratings::deviation.eq(new.deviation),
@@ -221,7 +218,7 @@ pub(crate) fn rate_game(
         diesel::insert_into(rating_history::table)
             .values((
                 rating_history::user_id.eq(*user_id),
-                rating_history::kind.eq(&kind),
+                rating_history::kind.eq(kind),
                 rating_history::pool.eq(*pool),
                 rating_history::game_id.eq(game_id),
                 rating_history::rating.eq(new.rating),
@@ -247,7 +244,7 @@ pub fn of_user(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<RatingRow>,
 pub fn of_users(
     conn: &mut AnyConnection,
     users: &[i64],
-    kind: &str,
+    kind: GameKind,
     pool: &str,
 ) -> Result<Vec<RatingRow>, DbError> {
     ratings::table
@@ -276,23 +273,23 @@ pub fn history(
 /// A person's finished real games of one kind: how many, how many won.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct KindRecord {
-    pub kind: String,
+    pub kind: GameKind,
     pub games: i64,
     pub wins: i64,
 }
 
 /// A person's record per game kind, over finished real (non-practice) games.
 pub fn records(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<KindRecord>, DbError> {
-    let rows: Vec<(String, bool)> = results::table
+    let rows: Vec<(GameKind, bool)> = results::table
         .inner_join(games::table)
         .filter(results::user_id.eq(user_id))
         .filter(games::practice.eq(false))
         .filter(games::status.eq(GameStatus::Finished))
         .select((games::kind, results::won))
         .load(conn)?;
-    let mut by_kind: BTreeMap<String, KindRecord> = BTreeMap::new();
+    let mut by_kind: BTreeMap<&'static str, KindRecord> = BTreeMap::new();
     for (kind, won) in rows {
-        let record = by_kind.entry(kind.clone()).or_insert(KindRecord {
+        let record = by_kind.entry(kind.name()).or_insert(KindRecord {
             kind,
             games: 0,
             wins: 0,
@@ -307,7 +304,7 @@ pub fn records(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<KindRecord>
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct PlayedGame {
     pub game_id: i64,
-    pub kind: String,
+    pub kind: GameKind,
     pub variant: String,
     pub won: bool,
     pub finished_at: Option<NaiveDateTime>,
@@ -319,7 +316,7 @@ pub fn recent_games(
     user_id: i64,
     limit: i64,
 ) -> Result<Vec<PlayedGame>, DbError> {
-    let rows: Vec<(i64, String, String, bool, Option<NaiveDateTime>)> = results::table
+    let rows: Vec<(i64, GameKind, String, bool, Option<NaiveDateTime>)> = results::table
         .inner_join(games::table)
         .filter(results::user_id.eq(user_id))
         .filter(games::practice.eq(false))
@@ -358,7 +355,7 @@ pub struct Standing {
 /// games; and how many qualify.
 pub fn leaderboard(
     conn: &mut AnyConnection,
-    kind: &str,
+    kind: GameKind,
     pool: &str,
     min_games: i32,
     page: i64,
@@ -367,7 +364,7 @@ pub fn leaderboard(
     let filtered = || {
         ratings::table
             .inner_join(users::table)
-            .filter(ratings::kind.eq(kind.to_owned()))
+            .filter(ratings::kind.eq(kind))
             .filter(ratings::pool.eq(pool.to_owned()))
             .filter(ratings::games.ge(min_games))
             .into_boxed()
@@ -393,12 +390,13 @@ pub fn leaderboard(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cardroom_core::BotLevel;
 
     fn seat(seat: i32, user: Option<i64>, bot: Option<&str>, side: i32, won: bool) -> SeatResult {
         SeatResult {
             seat,
             user_id: user,
-            bot: bot.map(str::to_owned),
+            bot: bot.map(|level| level.parse().expect("a level")),
             side,
             won,
         }

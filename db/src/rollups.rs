@@ -3,6 +3,7 @@
 //! levels, and who played each day. Written in the transaction of the change that causes them
 //! (through [`crate::derived`]); read by [`crate::admin`].
 
+use cardroom_core::GameKind;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
@@ -114,7 +115,7 @@ macro_rules! execute {
 /// A real game started on `now`'s day.
 pub(crate) fn roll_up_start(
     conn: &mut AnyConnection,
-    kind: &str,
+    kind: GameKind,
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
     let day = now.format("%Y-%m-%d").to_string();

@@ -2,6 +2,7 @@
 //! answers) and the changes written to them (a new game, a commit). Types only: the reads and
 //! writes are in [`crate::games`].
 
+use cardroom_core::{BotLevel, GameKind};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -14,7 +15,7 @@ use crate::status::GameStatus;
 #[diesel(table_name = games)]
 pub struct GameRow {
     pub id: i64,
-    pub kind: String,
+    pub kind: GameKind,
     pub variant: String,
     pub options: String,
     pub seat_count: i32,
@@ -59,7 +60,7 @@ pub struct SeatRow {
     pub seat: i32,
     pub user_id: Option<i64>,
     pub name: Option<String>,
-    pub bot: Option<String>,
+    pub bot: Option<BotLevel>,
     /// Timeouts in a row.
     pub timeouts: i32,
     /// Whether the seat's person is connected now (an open event stream or a recent request);
@@ -115,7 +116,7 @@ pub struct IdempotencyRow {
 /// A new game, waiting for its players.
 #[derive(Clone, Debug)]
 pub struct NewGame {
-    pub kind: String,
+    pub kind: GameKind,
     pub variant: String,
     pub options: String,
     pub seed: String,
@@ -138,7 +139,7 @@ pub struct NewGame {
 pub struct SeatChange {
     pub seat: i32,
     pub user_id: Option<i64>,
-    pub bot: Option<String>,
+    pub bot: Option<BotLevel>,
     /// Timeouts in a row.
     pub timeouts: i32,
     /// A player's name without an account here (an imported game's).
@@ -176,7 +177,7 @@ pub struct Summary {
 pub struct SeatResult {
     pub seat: i32,
     pub user_id: Option<i64>,
-    pub bot: Option<String>,
+    pub bot: Option<BotLevel>,
     pub side: i32,
     pub won: bool,
 }

@@ -1,6 +1,7 @@
 //! Quick match: seeks — people waiting to be paired with others who want the same game — and
 //! the locked pairing that never puts one seek in two games.
 
+use cardroom_core::GameKind;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -13,7 +14,7 @@ use crate::schema::seeks;
 pub struct SeekRow {
     pub id: i64,
     pub user_id: i64,
-    pub kind: String,
+    pub kind: GameKind,
     pub variant: String,
     pub players: i32,
     /// The house rules, as canonical JSON (keys in order): seeks pair on equal text.
@@ -41,7 +42,7 @@ pub struct SeekRow {
 #[derive(Clone, Debug)]
 pub struct NewSeek {
     pub user_id: i64,
-    pub kind: String,
+    pub kind: GameKind,
     pub variant: String,
     pub players: i32,
     pub options: String,

@@ -123,3 +123,44 @@ mod tests {
         assert!(GameStatus::try_from("paused".to_owned()).is_err());
     }
 }
+
+#[cfg(test)]
+mod columns {
+    use cardroom_core::{BotLevel, GameKind};
+    use diesel::prelude::*;
+    use diesel::sql_types::Text;
+    use diesel::sqlite::SqliteConnection;
+
+    fn read<T>(conn: &mut SqliteConnection, word: &str) -> QueryResult<T>
+    where
+        T: diesel::deserialize::FromSqlRow<Text, diesel::sqlite::Sqlite> + 'static,
+    {
+        diesel::select(word.into_sql::<Text>()).get_result(conn)
+    }
+
+    #[test]
+    fn kinds_and_levels_read_back_from_their_words_and_nothing_else_does() {
+        let mut conn = SqliteConnection::establish(":memory:").expect("an in-memory database");
+        for kind in GameKind::ALL {
+            let read_back = read::<GameKind>(&mut conn, kind.name());
+            assert_eq!(read_back.as_ref().ok(), Some(&kind), "{read_back:?}");
+            let written: String = diesel::select(kind.into_sql::<Text>())
+                .get_result(&mut conn)
+                .expect("a kind writes as text");
+            assert_eq!(written, kind.name());
+        }
+        let levels = [
+            "easy", "medium", "hard", "random", "greedy", "strong", "1", "10",
+        ];
+        for word in levels {
+            let level = read::<BotLevel>(&mut conn, word).expect("a level reads back");
+            assert_eq!(level.name(), word);
+        }
+        for word in ["chess", "Basra", ""] {
+            assert!(read::<GameKind>(&mut conn, word).is_err(), "{word}");
+        }
+        for word in ["grandmaster", "0", "11", "01"] {
+            assert!(read::<BotLevel>(&mut conn, word).is_err(), "{word}");
+        }
+    }
+}

@@ -3,7 +3,7 @@
 //! what the account stream carries. The code builds them by name and the OpenAPI document
 //! derives one schema per variant from the same types, so the two cannot drift apart.
 
-use cardroom_core::GameKind;
+use cardroom_core::{BotLevel, GameKind};
 use cardroom_db::GameStatus;
 use cardroom_db::account_events::AccountNotice;
 use chrono::{DateTime, Utc};
@@ -34,7 +34,8 @@ pub enum ServiceEvent {
     /// A computer player at `level` plays `seat` from now on.
     SeatToComputer {
         seat: i64,
-        level: String,
+        #[schema(value_type = String)]
+        level: BotLevel,
         /// Why (absent on entries written before it was said).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reason: Option<TakeoverReason>,
@@ -159,8 +160,7 @@ pub struct AccountGame {
     pub game_id: i64,
     /// The game's version when the event was written.
     pub version: i64,
-    #[schema(value_type = GameKind)]
-    pub kind: String,
+    pub kind: GameKind,
     #[schema(value_type = super::VariantName)]
     pub variant: String,
     pub seat: i64,
@@ -233,7 +233,7 @@ mod tests {
             game: AccountGame {
                 game_id: 12,
                 version: 5,
-                kind: "basra".to_owned(),
+                kind: GameKind::Basra,
                 variant: "standard".to_owned(),
                 seat: 0,
             },

@@ -1,7 +1,9 @@
 //! Games: the catalogue, creating and joining one, a seat's view, moves and their answers, the
 //! log, the score, a player's list of games, events, health.
 
-use cardroom_core::{AnyMove, AnyView, Card, GameKind, KindInfo, OptionValue, Outcome, ScoreSheet};
+use cardroom_core::{
+    AnyMove, AnyView, BotLevel, Card, GameKind, KindInfo, OptionValue, Outcome, ScoreSheet,
+};
 use cardroom_db::GameStatus;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -203,7 +205,8 @@ pub struct SeatInfo {
     /// The person's name (none while the seat is open or for a computer player).
     pub name: Option<String>,
     /// The computer player's level, for a computer seat.
-    pub bot: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub bot: Option<BotLevel>,
     /// Whether a person still has to take this seat.
     pub open: bool,
     /// The seat's person is away: the computer player `bot` plays for them until they reclaim
@@ -379,7 +382,7 @@ pub struct ScoreResponse {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct GameSummary {
     pub id: i64,
-    pub kind: String,
+    pub kind: GameKind,
     pub variant: String,
     #[schema(value_type = GameStatusName)]
     pub status: GameStatus,

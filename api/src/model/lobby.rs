@@ -1,6 +1,6 @@
 //! Finding a game: quick-match seeks and the lobby of open and live tables.
 
-use cardroom_core::{GameKind, OptionValue};
+use cardroom_core::{BotLevel, GameKind, OptionValue};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -144,7 +144,8 @@ pub struct LobbySeat {
     /// Their rating in this game against people, if they have one.
     pub rating: Option<f64>,
     /// The computer player's level, for a computer seat.
-    pub bot: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub bot: Option<BotLevel>,
     /// Open to anyone.
     pub open: bool,
     /// The person is a bot account (a program).

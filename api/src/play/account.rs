@@ -43,7 +43,7 @@ pub fn account_snapshot(
             game: AccountGame {
                 game_id: row.id,
                 version: row.version,
-                kind: row.kind.clone(),
+                kind: row.kind,
                 variant: row.variant.clone(),
                 seat: i64::from(seat.seat),
             },

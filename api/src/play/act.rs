@@ -160,25 +160,25 @@ pub fn act(
                                     SeatResult {
                                         seat: s.seat,
                                         user_id: s.user_id,
-                                        bot: s.bot.clone(),
+                                        bot: s.bot,
                                         side,
                                         won: s.seat != i32::from(seat.number()),
                                     }
                                 })
                                 .collect(),
                         });
-                        let level = game.kind().describe().default_level.to_owned();
+                        let level = game.kind().describe().default_level;
                         for s in &mut record.seats {
                             if s.seat == i32::from(seat.number()) {
                                 s.user_id = None;
                                 s.name = None;
-                                s.bot = Some(level.clone());
+                                s.bot = Some(level);
                             }
                         }
                         changes.seats.push(SeatChange {
                             seat: i32::from(seat.number()),
                             user_id: None,
-                            bot: Some(level.clone()),
+                            bot: Some(level),
                             ..Default::default()
                         });
                         changes.record_service(
@@ -230,7 +230,7 @@ fn make_move(
             current: loaded.version(),
         });
     }
-    let kind = loaded.kind()?;
+    let kind = loaded.kind();
     let legal = || serde_json::to_value(game.legal_moves(seat)).unwrap_or(Value::Null);
     if let Some(said) = said_kind
         && said != kind
@@ -270,7 +270,7 @@ fn make_move(
         changes.seats.push(SeatChange {
             seat: row.seat,
             user_id: row.user_id,
-            bot: row.bot.clone(),
+            bot: row.bot,
             timeouts: 0,
             label: None,
         });

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
-use cardroom_core::{GameKind, Seat, Viewer};
+use cardroom_core::{BotLevel, GameKind, Seat, Viewer};
 use cardroom_db::GameStatus;
 use cardroom_db::admin::{self, GameFilter, StatsQuery};
 use cardroom_db::{AnyConnection, games, users};
@@ -51,7 +51,7 @@ pub struct AdminGamesQuery {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AdminGameSummary {
     pub id: i64,
-    pub kind: String,
+    pub kind: GameKind,
     pub variant: String,
     #[schema(value_type = crate::model::GameStatusName)]
     pub status: GameStatus,
@@ -146,7 +146,7 @@ pub struct ReplayStep {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Replay {
     pub id: i64,
-    pub kind: String,
+    pub kind: GameKind,
     pub variant: String,
     pub seats: Vec<SeatInfo>,
     pub deals: Vec<AdminDeal>,
@@ -179,13 +179,13 @@ pub struct StatsParams {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DayCount {
     pub day: String,
-    pub kind: String,
+    pub kind: GameKind,
     pub games: i64,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct KindTotals {
-    pub kind: String,
+    pub kind: GameKind,
     /// Finished real games in the range.
     pub games: i64,
     pub average_moves: f64,
@@ -200,9 +200,10 @@ pub struct KindTotals {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LevelResults {
-    pub kind: String,
+    pub kind: GameKind,
     /// The computer level.
-    pub level: String,
+    #[schema(value_type = String)]
+    pub level: BotLevel,
     /// Finished games with a person against this level.
     pub games: i64,
     pub human_wins: i64,
@@ -221,7 +222,7 @@ pub struct DayPlayers {
 pub struct Stats {
     pub from: String,
     pub to: String,
-    pub kind: Option<String>,
+    pub kind: Option<GameKind>,
     pub started: Vec<DayCount>,
     pub finished: Vec<DayCount>,
     pub kinds: Vec<KindTotals>,
@@ -240,14 +241,9 @@ fn start_of(date: NaiveDate) -> NaiveDateTime {
 /// A stored game's sides, from its kind, variant, seat count and options (every seat its own
 /// side should the stored configuration no longer parse).
 fn sides_of(row: &games::GameRow, seats: usize) -> Vec<Vec<i64>> {
-    let configured = row
-        .kind
-        .parse::<cardroom_core::GameKind>()
+    let configured = serde_json::from_str(&row.options)
         .ok()
-        .and_then(|kind| {
-            let options = serde_json::from_str(&row.options).ok()?;
-            kind.sides(Some(&row.variant), seats, &options).ok()
-        });
+        .and_then(|options| row.kind.sides(Some(&row.variant), seats, &options).ok());
     match configured {
         Some(sides) => sides
             .all()
@@ -261,7 +257,7 @@ fn sides_of(row: &games::GameRow, seats: usize) -> Vec<Vec<i64>> {
 fn summary(row: &games::GameRow, seats: &[games::SeatRow]) -> AdminGameSummary {
     AdminGameSummary {
         id: row.id,
-        kind: row.kind.clone(),
+        kind: row.kind,
         variant: row.variant.clone(),
         status: row.status,
         practice: row.practice,
@@ -308,7 +304,7 @@ pub fn list(
     let from = query.from.as_deref().map(|d| day(d, "from")).transpose()?;
     let to = query.to.as_deref().map(|d| day(d, "to")).transpose()?;
     let filter = GameFilter {
-        kind: query.kind.map(|k| k.name().to_owned()),
+        kind: query.kind,
         variant: query.variant.clone(),
         status,
         player: query.player.clone(),
@@ -407,7 +403,7 @@ pub fn replay(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Repl
     let deals = admin_deals(conn, id)?;
     Ok(Replay {
         id,
-        kind: row.kind.clone(),
+        kind: row.kind,
         variant: row.variant.clone(),
         seats: seat_infos(&loaded.record.seats),
         deals,
@@ -465,11 +461,11 @@ pub fn stats(
             "the range is at most ten years".to_owned(),
         ));
     }
-    let kind = params.kind.map(|k| k.name().to_owned());
+    let kind = params.kind;
     let query = StatsQuery {
         from: start_of(from),
         to: start_of(to.succ_opt().unwrap_or(to)),
-        kind: kind.clone(),
+        kind,
     };
     let stats = admin::stats(conn, &query)?;
     Ok(Stats {

@@ -109,10 +109,7 @@ fn out(conn: &mut AnyConnection, row: &ChallengeRow, viewer: i64) -> Result<Chal
         from,
         to,
         from_bot,
-        kind: row
-            .kind
-            .parse()
-            .map_err(|_| ApiError::Internal(format!("stored kind {}", row.kind)))?,
+        kind: row.kind,
         variant: row.variant.clone(),
         options: serde_json::from_str(&row.options).unwrap_or_default(),
         seats: seats.into_iter().map(|s| s.bot).collect(),
@@ -183,7 +180,7 @@ pub fn create(
             let n = variant.seats.iter().copied().min().unwrap_or(2);
             (0..n)
                 .map(|seat| SeatRequest {
-                    bot: (seat >= 2).then(|| info.default_level.to_owned()),
+                    bot: (seat >= 2).then(|| info.default_level.name().to_owned()),
                 })
                 .collect()
         }
@@ -281,7 +278,7 @@ pub fn create(
         challenger_id: caller.id,
         to_id: to,
         code: random_code(12),
-        kind: kind.name().to_owned(),
+        kind,
         variant: probe.variant().to_owned(),
         options,
         seats: stored_seats,
@@ -389,10 +386,7 @@ pub fn accept(
         .find(|&i| seats[i].bot.is_none() && i as i32 != row.challenger_seat)
         .ok_or_else(|| ApiError::Internal("a challenge without a second seat".to_owned()))?;
     let request = CreateGame {
-        kind: row
-            .kind
-            .parse()
-            .map_err(|_| ApiError::Internal(format!("stored kind {}", row.kind)))?,
+        kind: row.kind,
         variant: Some(row.variant.clone()),
         seats,
         options: serde_json::from_str(&row.options)

@@ -229,7 +229,7 @@ pub(super) fn account_notices(
     let game = |seat: &SeatRow| AccountGame {
         game_id: row.id,
         version,
-        kind: row.kind.clone(),
+        kind: row.kind,
         variant: row.variant.clone(),
         seat: i64::from(seat.seat),
     };
@@ -400,7 +400,7 @@ pub(super) fn results(game: &AnyGame, seats: &[SeatRow]) -> Vec<SeatResult> {
             Some(SeatResult {
                 seat: row.seat,
                 user_id: row.user_id,
-                bot: row.bot.clone(),
+                bot: row.bot,
                 side: i32::from(side),
                 won: outcome.winners.contains(&side),
             })

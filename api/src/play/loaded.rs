@@ -32,12 +32,8 @@ impl Loaded {
         self.record.game.version
     }
 
-    pub(super) fn kind(&self) -> Result<GameKind, ApiError> {
-        self.record
-            .game
-            .kind
-            .parse()
-            .map_err(|_| ApiError::Internal(format!("stored kind {}", self.record.game.kind)))
+    pub(super) fn kind(&self) -> GameKind {
+        self.record.game.kind
     }
 
     pub(super) fn seat_of(&self, caller: &Caller) -> Option<u8> {
@@ -82,7 +78,7 @@ impl Loaded {
         for change in changes {
             if let Some(row) = seats.iter_mut().find(|s| s.seat == change.seat) {
                 row.user_id = change.user_id;
-                row.bot = change.bot.clone();
+                row.bot = change.bot;
                 row.timeouts = change.timeouts;
             }
         }

@@ -20,7 +20,7 @@ const LIVE_LISTED: i64 = 20;
 /// The seats of a listed table, with each person's rating in the kind (against people).
 fn lobby_seats(
     conn: &mut AnyConnection,
-    kind: &str,
+    kind: GameKind,
     seats: &[cardroom_db::games::SeatRow],
 ) -> Result<Vec<LobbySeat>, ApiError> {
     let people: Vec<i64> = seats.iter().filter_map(|s| s.user_id).collect();
@@ -34,7 +34,7 @@ fn lobby_seats(
             seat: i64::from(s.seat),
             name: s.name.clone(),
             rating: s.user_id.and_then(|u| ratings.get(&u).copied()),
-            bot: s.bot.clone(),
+            bot: s.bot,
             open: s.user_id.is_none() && s.bot.is_none(),
             bot_account: s.bot_account,
         })
@@ -73,17 +73,14 @@ pub fn lobby(
         }
     }
     let (page, per_page) = super::paging::paging(query.page, query.per_page, 50, 100)?;
-    let kind = query.kind.map(GameKind::name);
+    let kind = query.kind;
     let (records, total) = games::lobby(conn, kind, query.variant.as_deref(), page, per_page)?;
     let now = chrono::Utc::now();
     let mut tables = Vec::with_capacity(records.len());
     for record in records {
         let row = &record.game;
-        let kind: GameKind = row
-            .kind
-            .parse()
-            .map_err(|_| ApiError::Internal(format!("stored kind {}", row.kind)))?;
-        let seats = lobby_seats(conn, &row.kind, &record.seats)?;
+        let kind: GameKind = row.kind;
+        let seats = lobby_seats(conn, row.kind, &record.seats)?;
         let created_at = row.created_at.and_utc();
         tables.push(OpenTable {
             id: row.id,
@@ -106,13 +103,10 @@ pub fn lobby(
         let row = &record.game;
         playing.push(LiveTable {
             id: row.id,
-            kind: row
-                .kind
-                .parse()
-                .map_err(|_| ApiError::Internal(format!("stored kind {}", row.kind)))?,
+            kind: row.kind,
             variant: row.variant.clone(),
             rated: rated(conn, row, &record.seats)?,
-            seats: lobby_seats(conn, &row.kind, &record.seats)?,
+            seats: lobby_seats(conn, row.kind, &record.seats)?,
             created_at: row.created_at.and_utc(),
         });
     }

@@ -36,7 +36,7 @@ pub struct Profile {
 /// A person's record in one game kind.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct KindStats {
-    pub kind: String,
+    pub kind: GameKind,
     pub games: i64,
     pub wins: i64,
     /// Wins over games, 0 to 1.
@@ -46,7 +46,7 @@ pub struct KindStats {
 /// A rating in one game kind and pool.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RatingOut {
-    pub kind: String,
+    pub kind: GameKind,
     /// `people` (rated games against people) or `computers` (against computer levels).
     pub pool: String,
     pub rating: f64,
@@ -62,7 +62,7 @@ pub struct RatingOut {
 /// One rated game's change to a rating.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RatingChange {
-    pub kind: String,
+    pub kind: GameKind,
     pub pool: String,
     pub game_id: i64,
     pub before: f64,
@@ -75,7 +75,7 @@ pub struct RatingChange {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PlayedGameOut {
     pub id: i64,
-    pub kind: String,
+    pub kind: GameKind,
     pub variant: String,
     pub won: bool,
     pub finished_at: Option<DateTime<Utc>>,
@@ -222,8 +222,7 @@ pub fn leaderboard(
         ));
     }
     let (page, per_page) = super::paging::paging(query.page, query.per_page, 50, 100)?;
-    let (rows, total) =
-        ratings::leaderboard(conn, kind.name(), pool, min_games as i32, page, per_page)?;
+    let (rows, total) = ratings::leaderboard(conn, kind, pool, min_games as i32, page, per_page)?;
     let first_rank = (page - 1) * per_page + 1;
     let standings = rows
         .into_iter()

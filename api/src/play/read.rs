@@ -26,7 +26,7 @@ pub fn authorize_reader(
     id: i64,
 ) -> Result<(Viewer, GameKind), ApiError> {
     let loaded = load(conn, id)?;
-    Ok((loaded.reader(caller)?, loaded.kind()?))
+    Ok((loaded.reader(caller)?, loaded.kind()))
 }
 
 /// The events after `after` that `viewer` may see, and the current version.
@@ -312,7 +312,7 @@ pub fn log(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<LogResp
         .map_err(|e| ApiError::Internal(format!("stored options: {e}")))?;
     Ok(LogResponse {
         id,
-        kind: loaded.kind()?,
+        kind: loaded.kind(),
         variant: loaded.record.game.variant.clone(),
         seats: i64::from(loaded.record.game.seat_count),
         options,
@@ -375,7 +375,7 @@ pub fn list(
             let row = &record.game;
             GameSummary {
                 id: row.id,
-                kind: row.kind.clone(),
+                kind: row.kind,
                 variant: row.variant.clone(),
                 status: row.status,
                 version: row.version,

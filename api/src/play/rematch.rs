@@ -145,7 +145,7 @@ fn start_rematch(
             Some(user) => others.push((to, user)),
             None => {
                 if let Some(request) = requests.get_mut(to) {
-                    request.bot = seat.bot.clone();
+                    request.bot = seat.bot.map(|level| level.name().to_owned());
                 }
             }
         }
@@ -155,7 +155,7 @@ fn start_rematch(
     let options: BTreeMap<String, OptionValue> = serde_json::from_str(&row.options)
         .map_err(|e| ApiError::Internal(format!("stored options: {e}")))?;
     let request = CreateGame {
-        kind: loaded.kind()?,
+        kind: loaded.kind(),
         variant: Some(row.variant.clone()),
         seats: requests,
         options,

@@ -90,7 +90,7 @@ mod tests {
             seat,
             user_id: user,
             name: user.map(|u| format!("p{u}")),
-            bot: bot.map(str::to_owned),
+            bot: bot.map(|level| level.parse().expect("a level")),
             timeouts: 0,
             connected: None,
             bot_account: false,

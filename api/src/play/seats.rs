@@ -1,6 +1,6 @@
 //! A game's seats: who controls each, how a client sees them, and what a seat holds.
 
-use cardroom_core::{AnyGame, BotLevel, Controller, Seat, Viewer};
+use cardroom_core::{AnyGame, Controller, Seat, Viewer};
 use cardroom_db::games::SeatRow;
 use serde_json::Value;
 
@@ -11,10 +11,10 @@ use crate::model::SeatInfo;
 pub(super) fn controllers(seats: &[SeatRow]) -> Vec<Controller> {
     seats
         .iter()
-        .map(|s| match s.bot.as_deref().map(str::parse::<BotLevel>) {
-            Some(Ok(level)) if s.user_id.is_some() => Controller::Away(level),
-            Some(Ok(level)) => Controller::Computer(level),
-            _ => Controller::Person,
+        .map(|s| match s.bot {
+            Some(level) if s.user_id.is_some() => Controller::Away(level),
+            Some(level) => Controller::Computer(level),
+            None => Controller::Person,
         })
         .collect()
 }
@@ -25,7 +25,7 @@ pub(super) fn seat_infos(seats: &[SeatRow]) -> Vec<SeatInfo> {
         .map(|s| SeatInfo {
             seat: i64::from(s.seat),
             name: s.name.clone(),
-            bot: s.bot.clone(),
+            bot: s.bot,
             open: s.user_id.is_none() && s.bot.is_none() && s.name.is_none(),
             away: s.user_id.is_some() && s.bot.is_some(),
             timeouts: i64::from(s.timeouts),

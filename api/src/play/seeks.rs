@@ -33,10 +33,7 @@ pub const RATING_RANGE: std::ops::RangeInclusive<i64> = 0..=3000;
 pub fn seek_out(row: &SeekRow) -> Result<Seek, ApiError> {
     Ok(Seek {
         id: row.id,
-        kind: row
-            .kind
-            .parse()
-            .map_err(|_| ApiError::Internal(format!("stored kind {}", row.kind)))?,
+        kind: row.kind,
         variant: row.variant.clone(),
         players: i64::from(row.players),
         options: serde_json::from_str(&row.options).unwrap_or_default(),
@@ -98,7 +95,7 @@ pub fn create(
     if seeks::open_of_user(conn, caller.id)?.is_some() {
         return Err(already_seeking());
     }
-    let rating = cardroom_db::ratings::of_users(conn, &[caller.id], kind.name(), "people")?
+    let rating = cardroom_db::ratings::of_users(conn, &[caller.id], kind, "people")?
         .first()
         .map_or(UNRATED, |r| r.rating);
     let options = serde_json::to_string(&request.options)
@@ -107,7 +104,7 @@ pub fn create(
         conn,
         &NewSeek {
             user_id: caller.id,
-            kind: kind.name().to_owned(),
+            kind,
             variant: probe.variant().to_owned(),
             players: players as i32,
             options,
@@ -250,17 +247,14 @@ fn seat_together(
     let first = seekers
         .first()
         .ok_or_else(|| ApiError::Internal("a pairing of no one".to_owned()))?;
-    let kind: GameKind = first
-        .kind
-        .parse()
-        .map_err(|_| ApiError::Internal(format!("stored kind {}", first.kind)))?;
+    let kind: GameKind = first.kind;
     let creator = cardroom_db::users::by_id(conn, first.user_id)?
         .ok_or_else(|| ApiError::Internal("a seeker without an account".to_owned()))?;
-    let level = kind.describe().default_level.to_owned();
+    let level = kind.describe().default_level;
     let players = usize::try_from(first.players).unwrap_or(0);
     let seats = (0..players)
         .map(|seat| SeatRequest {
-            bot: (seat >= seekers.len()).then(|| level.clone()),
+            bot: (seat >= seekers.len()).then(|| level.name().to_owned()),
         })
         .collect();
     let request = CreateGame {

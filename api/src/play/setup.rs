@@ -1,7 +1,7 @@
 //! Creating games, joining them, and the first deal.
 
 use cardroom_core::{
-    AnyEvent, AnyGame, Card, Events, GameKind, Options, Seat, Seed, Setup, Viewer,
+    AnyEvent, AnyGame, BotLevel, Card, Events, GameKind, Options, Seat, Seed, Setup, Viewer,
 };
 use cardroom_db::GameStatus;
 use cardroom_db::games::{self, Commit, GameRecord, LogEntry, NewGame, SeatChange, SeatRow};
@@ -28,10 +28,7 @@ pub const DEFAULT_TAKEOVER_AFTER: i64 = 3;
 pub(super) fn deal_first_hand(
     row: &games::GameRow,
 ) -> Result<(AnyGame, Events<AnyEvent>), ApiError> {
-    let kind: GameKind = row
-        .kind
-        .parse()
-        .map_err(|_| ApiError::Internal(format!("stored kind {}", row.kind)))?;
+    let kind: GameKind = row.kind;
     let options: Options = serde_json::from_str(&row.options)
         .map_err(|e| ApiError::Internal(format!("stored options: {e}")))?;
     let seed =
@@ -102,10 +99,14 @@ pub(super) fn create_seated(
     let levels: Vec<&str> = kind.describe().levels.iter().map(|l| l.name).collect();
     let mut seat_changes = Vec::with_capacity(n);
     for (i, seat) in request.seats.iter().enumerate() {
-        let bot = match &seat.bot {
+        let bot = match seat
+            .bot
+            .as_deref()
+            .map(|given| (given, given.parse::<BotLevel>()))
+        {
             None => None,
-            Some(level) if levels.contains(&level.as_str()) => Some(level.clone()),
-            Some(level) => {
+            Some((_, Ok(level))) if levels.contains(&level.name()) => Some(level),
+            Some((level, _)) => {
                 return Err(ApiError::Invalid(format!(
                     "seat {i}: `{}` is not a computer-player level of {kind}; the levels are {}",
                     level.chars().take(32).collect::<String>(),
@@ -190,7 +191,7 @@ pub(super) fn create_seated(
         ),
     };
     let new = NewGame {
-        kind: kind.name().to_owned(),
+        kind,
         variant: probe.variant().to_owned(),
         options,
         seed: seed.to_hex(),

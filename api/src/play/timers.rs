@@ -137,11 +137,11 @@ fn time_out(
                 .map_err(|e| ApiError::Internal(format!("the stand-in's move was refused: {e}")))?;
             let payload = serde_json::to_value(&mv).ok();
             changes.record(&game, Some(mover.number()), "move", payload, &events)?;
-            let level = game.kind().describe().default_level.to_owned();
+            let level = game.kind().describe().default_level;
             let change = SeatChange {
                 seat: row.seat,
                 user_id: row.user_id,
-                bot: takeover.then(|| level.clone()),
+                bot: takeover.then_some(level),
                 timeouts,
                 label: None,
             };
@@ -151,7 +151,7 @@ fn time_out(
                     "seat_to_computer",
                     ServiceEvent::SeatToComputer {
                         seat: i64::from(seat.number()),
-                        level: level.clone(),
+                        level,
                         reason: Some(TakeoverReason::Timeouts),
                     },
                 )?;

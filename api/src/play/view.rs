@@ -50,10 +50,7 @@ pub(super) fn game_view(
     deadline: Option<chrono::NaiveDateTime>,
 ) -> Result<GameView, ApiError> {
     let row = &loaded.record.game;
-    let kind: GameKind = row
-        .kind
-        .parse()
-        .map_err(|_| ApiError::Internal(format!("stored kind {}", row.kind)))?;
+    let kind: GameKind = row.kind;
     let your_seat = viewer.seat();
     let has_open_seat = seats.iter().any(|s| s.user_id.is_none() && s.bot.is_none());
     Ok(GameView {

@@ -49,7 +49,7 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
                         results::game_id.eq(change.game_id),
                         results::seat.eq(result.seat),
                         results::user_id.eq(result.user_id),
-                        results::bot.eq(result.bot.as_deref()),
+                        results::bot.eq(result.bot),
                         results::side.eq(result.side),
                         results::won.eq(result.won),
                     ))
@@ -75,7 +75,7 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
             diesel::update(seats::table.find((change.game_id, seat.seat)))
                 .set((
                     seats::user_id.eq(seat.user_id),
-                    seats::bot.eq(seat.bot.as_deref()),
+                    seats::bot.eq(seat.bot),
                     seats::joined_at.eq(seat.user_id.map(|_| now)),
                     seats::timeouts.eq(seat.timeouts),
                 ))

@@ -2,6 +2,7 @@
 //! followers read when it changes, its log and deals, and the listings (a player's games, the
 //! lobby, games being played, games a background job should look at).
 
+use cardroom_core::{BotLevel, GameKind};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -135,7 +136,7 @@ pub(crate) fn seats_of_games(
         i32,
         Option<i64>,
         Option<String>,
-        Option<String>,
+        Option<BotLevel>,
         i32,
         Option<String>,
         Option<bool>,
@@ -356,7 +357,7 @@ pub fn list_for_user(
 /// served first), optionally of one kind and variant; and how many there are in all.
 pub fn lobby(
     conn: &mut AnyConnection,
-    kind: Option<&str>,
+    kind: Option<GameKind>,
     variant: Option<&str>,
     page: i64,
     per_page: i64,
@@ -367,7 +368,7 @@ pub fn lobby(
             .filter(games::visibility.eq("public"))
             .into_boxed();
         if let Some(kind) = kind {
-            query = query.filter(games::kind.eq(kind.to_owned()));
+            query = query.filter(games::kind.eq(kind));
         }
         if let Some(variant) = variant {
             query = query.filter(games::variant.eq(variant.to_owned()));
@@ -387,7 +388,7 @@ pub fn lobby(
 /// optionally of one kind and variant: what anyone signed in may watch.
 pub fn live_public(
     conn: &mut AnyConnection,
-    kind: Option<&str>,
+    kind: Option<GameKind>,
     variant: Option<&str>,
     limit: i64,
 ) -> Result<Vec<GameRecord>, DbError> {
@@ -396,7 +397,7 @@ pub fn live_public(
         .filter(games::visibility.eq("public"))
         .into_boxed();
     if let Some(kind) = kind {
-        query = query.filter(games::kind.eq(kind.to_owned()));
+        query = query.filter(games::kind.eq(kind));
     }
     if let Some(variant) = variant {
         query = query.filter(games::variant.eq(variant.to_owned()));

@@ -50,7 +50,7 @@ pub fn create(
         insert_seats(conn, row.id, &new.seats, now)?;
         append(conn, row.id, 1, std::slice::from_ref(first), now)?;
         if !row.practice {
-            derived::game_created(conn, &row.kind, now)?;
+            derived::game_created(conn, row.kind, now)?;
         }
         crate::notify::notify(conn, row.id)?;
         Ok(row)
@@ -152,7 +152,7 @@ fn insert_seats(
                 seats::game_id.eq(game_id),
                 seats::seat.eq(seat.seat),
                 seats::user_id.eq(seat.user_id),
-                seats::bot.eq(seat.bot.as_deref()),
+                seats::bot.eq(seat.bot),
                 seats::joined_at.eq(seat.user_id.map(|_| now)),
                 seats::label.eq(seat.label.as_deref()),
             ))

@@ -338,17 +338,20 @@ pub fn import(conn: &mut AnyConnection, export: &Export) -> Result<ImportReport,
             cardroom_db::users::create(conn, IMPORT_OWNER, None, true).map_err(|e| e.to_string())?
         }
     };
-    let seats: Vec<SeatChange> = export
+    let seats = export
         .seats
         .iter()
-        .map(|s| SeatChange {
-            seat: s.seat as i32,
-            user_id: None,
-            bot: s.bot.clone(),
-            timeouts: 0,
-            label: s.name.clone(),
+        .map(|s| {
+            let bot = s.bot.as_deref().map(str::parse).transpose();
+            Ok(SeatChange {
+                seat: s.seat as i32,
+                user_id: None,
+                bot: bot.map_err(|e| format!("seat {}: {e}", s.seat))?,
+                timeouts: 0,
+                label: s.name.clone(),
+            })
         })
-        .collect();
+        .collect::<Result<Vec<SeatChange>, String>>()?;
     let now = cardroom_db::now();
     let mut log = Vec::with_capacity(export.entries.len());
     for (entry, produced) in export.entries.iter().zip(events) {
@@ -383,7 +386,7 @@ pub fn import(conn: &mut AnyConnection, export: &Export) -> Result<ImportReport,
     let state = serde_json::to_string(&game).map_err(|e| e.to_string())?;
     let imported = ImportedGame {
         game: NewGame {
-            kind: export.kind.name().to_owned(),
+            kind: export.kind,
             variant: game.variant().to_owned(),
             options: export.options.to_string(),
             seed: export.seed.clone(),

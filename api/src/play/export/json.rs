@@ -231,7 +231,7 @@ pub fn build(conn: &mut AnyConnection, id: i64) -> Result<Export, ApiError> {
     Ok(Export {
         format: FORMAT.to_owned(),
         format_version: FORMAT_VERSION,
-        kind: loaded.kind()?,
+        kind: loaded.kind(),
         variant: row.variant.clone(),
         options: serde_json::from_str(&row.options)
             .map_err(|e| ApiError::Internal(format!("stored options: {e}")))?,
@@ -242,7 +242,7 @@ pub fn build(conn: &mut AnyConnection, id: i64) -> Result<Export, ApiError> {
             .map(|s| ExportSeat {
                 seat: i64::from(s.seat),
                 name: s.name.clone(),
-                bot: s.bot.clone(),
+                bot: s.bot.map(|level| level.name().to_owned()),
             })
             .collect(),
         practice: row.practice,

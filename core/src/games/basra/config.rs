@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::{Card, Rank, Suit};
 use crate::deck::Deck;
 use crate::kind::GameKind;
+use crate::level::BotLevel;
 use crate::options::{
     KindInfo, LevelInfo, OptionKind, OptionReader, OptionSpec, Options, SetupError, VariantInfo,
 };
@@ -316,7 +317,7 @@ pub(super) fn catalogue_entry() -> KindInfo {
                           gives no basra",
             },
         ],
-        default_level: "greedy",
+        default_level: BotLevel::Greedy,
     }
 }
 

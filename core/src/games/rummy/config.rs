@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::kind::GameKind;
+use crate::level::BotLevel;
 use crate::options::{
     KindInfo, LevelInfo, OptionKind, OptionReader, OptionSpec, Options, SetupError, VariantInfo,
     list_with_or,
@@ -240,7 +241,7 @@ pub(super) fn catalogue_entry() -> KindInfo {
         summary: "Meld sets and runs, lay off onto any meld, and get rid of your cards.",
         variants: Variant::ALL.map(RummyConfig::variant_info).to_vec(),
         levels,
-        default_level: "greedy",
+        default_level: BotLevel::Greedy,
     }
 }
 

@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::kind::GameKind;
+use crate::level::BotLevel;
 use crate::options::{
     KindInfo, LevelInfo, OptionKind, OptionReader, OptionSpec, Options, SetupError, VariantInfo,
 };
@@ -186,7 +187,7 @@ pub(super) fn catalogue_entry() -> KindInfo {
                           choose its card and trump",
             },
         ],
-        default_level: "greedy",
+        default_level: BotLevel::Greedy,
     }
 }
 

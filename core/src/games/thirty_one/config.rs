@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::kind::GameKind;
+use crate::level::BotLevel;
 use crate::options::{
     KindInfo, LevelInfo, OptionKind, OptionReader, OptionSpec, Options, SetupError, VariantInfo,
     list_with_or,
@@ -190,7 +191,7 @@ pub(super) fn catalogue_entry() -> KindInfo {
                           the stock",
             },
         ],
-        default_level: "greedy",
+        default_level: BotLevel::Greedy,
     }
 }
 
