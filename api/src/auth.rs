@@ -212,7 +212,7 @@ impl Keys {
             exp: now + self.ttl.as_secs() as i64,
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
-            .map_err(|e| ApiError::Internal(format!("token signing failed: {e}")))
+            .map_err(ApiError::because("token signing failed"))
     }
 
     /// The caller a token names, if it is genuine, unexpired and for this service.

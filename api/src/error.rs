@@ -273,9 +273,73 @@ pub enum ApiError {
         retry_after: u64,
         limit: &'static str,
     },
-    /// A defect. The cause goes to the log, never to the client.
+    /// A defect. Its cause, with the chain of errors behind it, goes to the log, never to the
+    /// client.
     #[error("internal error")]
-    Internal(String),
+    Internal(Defect),
+}
+
+/// What the server was doing when it met a defect, and the error that stopped it.
+#[derive(Debug)]
+pub struct Defect {
+    context: String,
+    source: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
+}
+
+impl std::fmt::Display for Defect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.context)
+    }
+}
+
+impl std::error::Error for Defect {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
+
+impl Defect {
+    /// The context and every error behind it, outermost first, for the log.
+    pub fn chain(&self) -> String {
+        let mut out = self.context.clone();
+        let mut next = std::error::Error::source(self);
+        while let Some(error) = next {
+            out.push_str(": ");
+            out.push_str(&error.to_string());
+            next = error.source();
+        }
+        out
+    }
+}
+
+impl ApiError {
+    /// A defect with no error behind it (a state that should not be).
+    pub fn internal(context: impl Into<String>) -> ApiError {
+        ApiError::Internal(Defect {
+            context: context.into(),
+            source: None,
+        })
+    }
+
+    /// A defect caused by `source`, met while doing `context`.
+    pub fn defect(
+        context: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> ApiError {
+        ApiError::Internal(Defect {
+            context: context.into(),
+            source: Some(Box::new(source)),
+        })
+    }
+
+    /// For `map_err`: a defect caused by the error, met while doing `context`.
+    pub fn because<E: std::error::Error + Send + Sync + 'static>(
+        context: &'static str,
+    ) -> impl FnOnce(E) -> ApiError {
+        move |source| ApiError::defect(context, source)
+    }
 }
 
 impl ApiError {
@@ -386,8 +450,8 @@ impl ResponseError for ApiError {
     }
 
     fn error_response(&self) -> HttpResponse {
-        if let ApiError::Internal(cause) = self {
-            tracing::error!(%cause, "internal error");
+        if let ApiError::Internal(defect) = self {
+            tracing::error!(cause = %defect.chain(), "internal error");
         }
         let mut response = HttpResponse::build(self.status_code());
         response.insert_header((
@@ -423,7 +487,7 @@ impl From<DbError> for ApiError {
             DbError::MissingReference(_) => ApiError::Unauthorized(
                 "the account this token names no longer exists: sign in again".to_owned(),
             ),
-            DbError::VersionConflict => ApiError::Internal("unhandled version conflict".to_owned()),
+            DbError::VersionConflict => ApiError::internal("unhandled version conflict"),
             // The database's own guards against two requests at the same moment (named on
             // PostgreSQL, described on SQLite).
             DbError::Duplicate(what) if what.contains("seats") => ApiError::Conflict {
@@ -435,14 +499,14 @@ impl From<DbError> for ApiError {
                 detail: "you are already waiting for a quick match: cancel that one first"
                     .to_owned(),
             },
-            other => ApiError::Internal(other.to_string()),
+            other => ApiError::defect("a database request", other),
         }
     }
 }
 
 impl From<actix_web::error::BlockingError> for ApiError {
     fn from(error: actix_web::error::BlockingError) -> ApiError {
-        ApiError::Internal(format!("blocking task failed: {error}"))
+        ApiError::defect("a blocking task", error)
     }
 }
 
@@ -529,5 +593,43 @@ mod codes {
                 "{code:?}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod defects {
+    use super::*;
+
+    fn parse_text() -> String {
+        serde_json::from_str::<i64>("[")
+            .expect_err("not a number")
+            .to_string()
+    }
+
+    #[test]
+    fn a_defect_keeps_its_chain_for_the_log_and_answers_without_it() {
+        let parse = serde_json::from_str::<i64>("[").expect_err("not a number");
+        let error = ApiError::defect("game 7 snapshot", parse);
+        let ApiError::Internal(defect) = &error else {
+            panic!("a defect is internal: {error:?}");
+        };
+        let chain = defect.chain();
+        assert!(chain.starts_with("game 7 snapshot: "), "{chain}");
+        assert!(chain.ends_with(&parse_text()), "{chain}");
+        assert!(std::error::Error::source(defect).is_some());
+        let problem = error.problem();
+        assert_eq!(problem.status, 500);
+        assert_eq!(problem.code, ProblemCode::Internal);
+        assert!(!problem.detail.contains("snapshot"), "{}", problem.detail);
+        assert!(
+            !problem.detail.contains(&parse_text()),
+            "{}",
+            problem.detail
+        );
+        // A defect with nothing behind it is its context alone.
+        let ApiError::Internal(bare) = ApiError::internal("a pairing of no one") else {
+            panic!("internal");
+        };
+        assert_eq!(bare.chain(), "a pairing of no one");
     }
 }

@@ -18,13 +18,13 @@ pub struct StoredEvent {
 }
 
 pub fn stored<T: Serialize>(events: &[T]) -> Result<String, ApiError> {
-    serde_json::to_string(events).map_err(|e| ApiError::Internal(format!("event encoding: {e}")))
+    serde_json::to_string(events).map_err(ApiError::because("event encoding"))
 }
 
 /// The events of one stored log entry (version `version`) that `viewer` may see.
 pub fn visible(events_json: &str, viewer: Viewer, version: i64) -> Result<Vec<EventOut>, ApiError> {
     let events: Vec<StoredEvent> = serde_json::from_str(events_json)
-        .map_err(|e| ApiError::Internal(format!("stored events do not decode: {e}")))?;
+        .map_err(ApiError::because("stored events do not decode"))?;
     Ok(events
         .into_iter()
         .filter(|e| e.to.includes(viewer))
@@ -46,8 +46,7 @@ pub fn is_announcement(event: &Value) -> bool {
 
 /// An event of the service itself (not of a game's rules), for everyone.
 pub fn service_event(event: &ServiceEvent) -> Result<StoredEvent, ApiError> {
-    let event = serde_json::to_value(event)
-        .map_err(|e| ApiError::Internal(format!("event encoding: {e}")))?;
+    let event = serde_json::to_value(event).map_err(ApiError::because("event encoding"))?;
     Ok(StoredEvent {
         to: Audience::Everyone,
         event,

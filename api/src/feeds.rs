@@ -82,8 +82,7 @@ pub async fn lobby(
                         crate::play::lobby(conn, &query, state.settings.open_table_expiry)
                     })
                     .await?;
-                    let json = serde_json::to_string(&lobby)
-                        .map_err(|e| ApiError::Internal(format!("lobby: {e}")))?;
+                    let json = serde_json::to_string(&lobby).map_err(ApiError::because("lobby"))?;
                     Ok(Listing {
                         json,
                         signature: lobby_signature(&lobby),

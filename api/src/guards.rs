@@ -40,7 +40,7 @@ struct AccountGone;
 fn caller_of(req: &HttpRequest) -> Result<Caller, ApiError> {
     let state = req
         .app_data::<web::Data<AppState>>()
-        .ok_or_else(|| ApiError::Internal("application state missing".to_owned()))?;
+        .ok_or_else(|| ApiError::internal("application state missing"))?;
     let bearer = bearer(req)?;
     let caller = if bearer.starts_with(tokens::PREFIX) {
         req.extensions()

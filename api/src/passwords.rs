@@ -88,7 +88,7 @@ impl Passwords {
     /// [`Passwords::hash`], here and now (at start, or in a test).
     pub fn hash_now(&self, password: &str) -> Result<String, ApiError> {
         let failed =
-            |e: &dyn std::fmt::Display| ApiError::Internal(format!("password hashing: {e}"));
+            |e: &dyn std::fmt::Display| ApiError::internal(format!("password hashing: {e}"));
         let salt: [u8; SALT_LEN] = rand::rng().random();
         let mut out = [0u8; OUTPUT_LEN];
         let argon2 = Argon2::new(Algorithm::Argon2id, Version::V0x13, self.params.clone());

@@ -55,7 +55,7 @@ pub fn account_snapshot(
         .iter()
         .map(serde_json::to_value)
         .collect::<Result<_, _>>()
-        .map_err(|e| ApiError::Internal(format!("event encoding: {e}")))?;
+        .map_err(ApiError::because("event encoding"))?;
     Ok((events, newest))
 }
 

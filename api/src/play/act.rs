@@ -254,7 +254,7 @@ fn make_move(
     let mut changes = Changes::new(Some(&game));
     let events = game
         .play(seat, &canonical)
-        .map_err(|e| ApiError::Internal(format!("a validated move was refused: {e}")))?;
+        .map_err(ApiError::because("a validated move was refused"))?;
     Metrics::add(&metrics.moves, 1);
     let payload = serde_json::to_value(&canonical).ok();
     changes.record(&game, Some(seat.number()), "move", payload, &events)?;

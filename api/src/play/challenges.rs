@@ -88,7 +88,7 @@ pub struct ChallengeCode {
 /// An account's name, whether it is a bot account, and whether it is a guest.
 fn name_of(conn: &mut AnyConnection, id: i64) -> Result<(String, bool, bool), ApiError> {
     let user = users::by_id(conn, id)?
-        .ok_or_else(|| ApiError::Internal(format!("challenge by an unknown account {id}")))?;
+        .ok_or_else(|| ApiError::internal(format!("challenge by an unknown account {id}")))?;
     Ok((user.name, user.bot, user.guest))
 }
 
@@ -102,8 +102,8 @@ fn out(conn: &mut AnyConnection, row: &ChallengeRow, viewer: i64) -> Result<Chal
             (Some(name), guest)
         }
     };
-    let seats: Vec<SeatRequest> = serde_json::from_str(&row.seats)
-        .map_err(|e| ApiError::Internal(format!("stored seats: {e}")))?;
+    let seats: Vec<SeatRequest> =
+        serde_json::from_str(&row.seats).map_err(ApiError::because("stored seats"))?;
     Ok(Challenge {
         id: row.id,
         from,
@@ -260,8 +260,8 @@ pub fn create(
             Some(user.id)
         }
     };
-    let options = serde_json::to_string(&request.options)
-        .map_err(|e| ApiError::Internal(format!("options encoding: {e}")))?;
+    let options =
+        serde_json::to_string(&request.options).map_err(ApiError::because("options encoding"))?;
     let stored_seats = serde_json::to_string(
         &seats
             .iter()
@@ -271,9 +271,9 @@ pub fn create(
             })
             .collect::<Vec<_>>(),
     )
-    .map_err(|e| ApiError::Internal(format!("seats encoding: {e}")))?;
-    let expires = chrono::Duration::from_std(expires_after)
-        .map_err(|e| ApiError::Internal(format!("challenge expiry: {e}")))?;
+    .map_err(ApiError::because("seats encoding"))?;
+    let expires =
+        chrono::Duration::from_std(expires_after).map_err(ApiError::because("challenge expiry"))?;
     let new = NewChallenge {
         challenger_id: caller.id,
         to_id: to,
@@ -379,18 +379,17 @@ pub fn accept(
     }
     may_sit(conn, caller)?;
     let challenger = users::by_id(conn, row.challenger_id)?
-        .ok_or_else(|| ApiError::Internal("a challenge without its challenger".to_owned()))?;
-    let seats: Vec<SeatRequest> = serde_json::from_str(&row.seats)
-        .map_err(|e| ApiError::Internal(format!("stored seats: {e}")))?;
+        .ok_or_else(|| ApiError::internal("a challenge without its challenger"))?;
+    let seats: Vec<SeatRequest> =
+        serde_json::from_str(&row.seats).map_err(ApiError::because("stored seats"))?;
     let mine = (0..seats.len())
         .find(|&i| seats[i].bot.is_none() && i as i32 != row.challenger_seat)
-        .ok_or_else(|| ApiError::Internal("a challenge without a second seat".to_owned()))?;
+        .ok_or_else(|| ApiError::internal("a challenge without a second seat"))?;
     let request = CreateGame {
         kind: row.kind,
         variant: Some(row.variant.clone()),
         seats,
-        options: serde_json::from_str(&row.options)
-            .map_err(|e| ApiError::Internal(format!("stored options: {e}")))?,
+        options: serde_json::from_str(&row.options).map_err(ApiError::because("stored options"))?,
         seat: Some(i64::from(row.challenger_seat)),
         // An unrated game is a practice game from a seed nobody knows: never rated or counted.
         seed: (!row.rated).then(|| random_seed().to_hex()),

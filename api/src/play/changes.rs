@@ -124,7 +124,7 @@ impl Changes {
             return Ok(());
         };
         let mut events: Vec<StoredEvent> = serde_json::from_str(&last.events)
-            .map_err(|e| ApiError::Internal(format!("stored events do not decode: {e}")))?;
+            .map_err(ApiError::because("stored events do not decode"))?;
         events.push(service_event(&ServiceEvent::Deadline {
             seat: summary
                 .to_act
@@ -168,17 +168,17 @@ pub(super) fn run_computers(
                 {
                     metrics.observe_think(game.kind().name(), level.name(), started.elapsed());
                 }
-                let events = game.play(seat, &mv).map_err(|e| {
-                    ApiError::Internal(format!("a computer player's move was refused: {e}"))
-                })?;
+                let events = game
+                    .play(seat, &mv)
+                    .map_err(ApiError::because("a computer player's move was refused"))?;
                 Metrics::add(&metrics.computer_moves, 1);
                 let payload = serde_json::to_value(&mv).ok();
                 changes.record(game, Some(seat.number()), "move", payload, &events)?;
             }
             Some(Automatic::Deal) => {
-                let events = game.deal_next().map_err(|e| {
-                    ApiError::Internal(format!("the automatic deal was refused: {e}"))
-                })?;
+                let events = game
+                    .deal_next()
+                    .map_err(ApiError::because("the automatic deal was refused"))?;
                 changes.record(game, None, "deal", None, &events)?;
             }
         }

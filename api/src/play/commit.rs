@@ -21,7 +21,7 @@ pub const STATE_FORMAT: i32 = 1;
 const RETRIES: usize = 5;
 
 pub(super) fn snapshot(game: &AnyGame) -> Result<String, ApiError> {
-    serde_json::to_string(game).map_err(|e| ApiError::Internal(format!("snapshot encoding: {e}")))
+    serde_json::to_string(game).map_err(ApiError::because("snapshot encoding"))
 }
 
 pub(super) fn with_retries<T>(
@@ -168,5 +168,5 @@ pub(super) fn action_body(events: &[EventOut], view: &GameView) -> Result<String
     }
     let kind = view.kind;
     serde_json::to_string(&Body { kind, events, view })
-        .map_err(|e| ApiError::Internal(format!("response encoding: {e}")))
+        .map_err(ApiError::because("response encoding"))
 }

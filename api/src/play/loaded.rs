@@ -122,7 +122,7 @@ pub(super) fn load(conn: &mut AnyConnection, id: i64) -> Result<Loaded, ApiError
         None => None,
         Some(text) => Some(
             serde_json::from_str(text)
-                .map_err(|e| ApiError::Internal(format!("game {id} snapshot: {e}")))?,
+                .map_err(|e| ApiError::defect(format!("game {id} snapshot"), e))?,
         ),
     };
     Ok(Loaded {

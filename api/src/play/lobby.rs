@@ -127,8 +127,8 @@ pub fn expire_open_tables(
     conn: &mut AnyConnection,
     expires_after: Duration,
 ) -> Result<Vec<i64>, ApiError> {
-    let age = chrono::Duration::from_std(expires_after)
-        .map_err(|e| ApiError::Internal(format!("table expiry: {e}")))?;
+    let age =
+        chrono::Duration::from_std(expires_after).map_err(ApiError::because("table expiry"))?;
     let before = cardroom_db::now() - age;
     let mut closed = Vec::new();
     for (id, version) in games::stale_open_tables(conn, before, 50)? {

@@ -309,7 +309,7 @@ pub fn log(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<LogResp
         })
         .collect();
     let options = serde_json::from_str(&loaded.record.game.options)
-        .map_err(|e| ApiError::Internal(format!("stored options: {e}")))?;
+        .map_err(ApiError::because("stored options"))?;
     Ok(LogResponse {
         id,
         kind: loaded.kind(),

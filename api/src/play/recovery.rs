@@ -71,7 +71,7 @@ pub(super) fn replay_each(
     let kind = loaded.kind();
     let mut game: Option<AnyGame> = None;
     let mut last_seq = 0;
-    let broken = |what: String| ApiError::Internal(format!("game {id} does not replay: {what}"));
+    let broken = |what: String| ApiError::internal(format!("game {id} does not replay: {what}"));
     loop {
         let rows = games::log_after(conn, id, last_seq, 1000)?;
         let Some(last) = rows.last() else { break };

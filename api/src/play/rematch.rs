@@ -152,8 +152,8 @@ fn start_rematch(
     }
     let own =
         own.ok_or_else(|| ApiError::Forbidden("you are not seated at this game".to_owned()))?;
-    let options: BTreeMap<String, OptionValue> = serde_json::from_str(&row.options)
-        .map_err(|e| ApiError::Internal(format!("stored options: {e}")))?;
+    let options: BTreeMap<String, OptionValue> =
+        serde_json::from_str(&row.options).map_err(ApiError::because("stored options"))?;
     let request = CreateGame {
         kind: loaded.kind(),
         variant: Some(row.variant.clone()),

@@ -98,8 +98,8 @@ pub fn create(
     let rating = cardroom_db::ratings::of_users(conn, &[caller.id], kind, "people")?
         .first()
         .map_or(UNRATED, |r| r.rating);
-    let options = serde_json::to_string(&request.options)
-        .map_err(|e| ApiError::Internal(format!("options encoding: {e}")))?;
+    let options =
+        serde_json::to_string(&request.options).map_err(ApiError::because("options encoding"))?;
     let row = seeks::create(
         conn,
         &NewSeek {
@@ -246,10 +246,10 @@ fn seat_together(
 ) -> Result<i64, ApiError> {
     let first = seekers
         .first()
-        .ok_or_else(|| ApiError::Internal("a pairing of no one".to_owned()))?;
+        .ok_or_else(|| ApiError::internal("a pairing of no one"))?;
     let kind: GameKind = first.kind;
     let creator = cardroom_db::users::by_id(conn, first.user_id)?
-        .ok_or_else(|| ApiError::Internal("a seeker without an account".to_owned()))?;
+        .ok_or_else(|| ApiError::internal("a seeker without an account"))?;
     let level = kind.describe().default_level;
     let players = usize::try_from(first.players).unwrap_or(0);
     let seats = (0..players)
@@ -262,7 +262,7 @@ fn seat_together(
         variant: Some(first.variant.clone()),
         seats,
         options: serde_json::from_str(&first.options)
-            .map_err(|e| ApiError::Internal(format!("stored options: {e}")))?,
+            .map_err(ApiError::because("stored options"))?,
         seat: Some(0),
         // An unrated quick match is a practice game from a seed nobody knows: never rated or
         // counted.
@@ -290,8 +290,7 @@ pub fn sweep(
     gone_after: Duration,
     metrics: &Metrics,
 ) -> Result<Vec<i64>, ApiError> {
-    let gone = chrono::Duration::from_std(gone_after)
-        .map_err(|e| ApiError::Internal(format!("seek expiry: {e}")))?;
+    let gone = chrono::Duration::from_std(gone_after).map_err(ApiError::because("seek expiry"))?;
     seeks::expire_unseen(conn, cardroom_db::now() - gone)?;
     let now = cardroom_db::now();
     let mut made = Vec::new();

@@ -29,16 +29,12 @@ pub(super) fn deal_first_hand(
     row: &games::GameRow,
 ) -> Result<(AnyGame, Events<AnyEvent>), ApiError> {
     let kind: GameKind = row.kind;
-    let options: Options = serde_json::from_str(&row.options)
-        .map_err(|e| ApiError::Internal(format!("stored options: {e}")))?;
-    let seed =
-        Seed::from_hex(&row.seed).map_err(|e| ApiError::Internal(format!("stored seed: {e}")))?;
+    let options: Options =
+        serde_json::from_str(&row.options).map_err(ApiError::because("stored options"))?;
+    let seed = Seed::from_hex(&row.seed).map_err(ApiError::because("stored seed"))?;
     let deck: Option<Vec<Card>> = match &row.deck {
         None => None,
-        Some(text) => Some(
-            serde_json::from_str(text)
-                .map_err(|e| ApiError::Internal(format!("stored deck: {e}")))?,
-        ),
+        Some(text) => Some(serde_json::from_str(text).map_err(ApiError::because("stored deck"))?),
     };
     let seats = usize::try_from(row.seat_count).unwrap_or(0);
     AnyGame::create(
@@ -52,7 +48,7 @@ pub(super) fn deal_first_hand(
             replay: None,
         },
     )
-    .map_err(|e| ApiError::Internal(format!("a stored game no longer starts: {e}")))
+    .map_err(ApiError::because("a stored game no longer starts"))
 }
 
 /// Starts a game whose seats are all taken: deals, lets computer players answer.
@@ -136,7 +132,7 @@ pub(super) fn create_seated(
         let open = seat_changes
             .get_mut(seat)
             .filter(|s| s.bot.is_none() && s.user_id.is_none())
-            .ok_or_else(|| ApiError::Internal(format!("seat {seat} is not open for {user}")))?;
+            .ok_or_else(|| ApiError::internal(format!("seat {seat} is not open for {user}")))?;
         open.user_id = Some(user);
     }
 
@@ -181,14 +177,13 @@ pub(super) fn create_seated(
         &setup,
     )
     .map_err(|e| ApiError::Invalid(e.to_string()))?;
-    let options = serde_json::to_string(&request.options)
-        .map_err(|e| ApiError::Internal(format!("options encoding: {e}")))?;
+    let options =
+        serde_json::to_string(&request.options).map_err(ApiError::because("options encoding"))?;
     let deck = match &request.deck {
         None => None,
-        Some(deck) => Some(
-            serde_json::to_string(deck)
-                .map_err(|e| ApiError::Internal(format!("deck encoding: {e}")))?,
-        ),
+        Some(deck) => {
+            Some(serde_json::to_string(deck).map_err(ApiError::because("deck encoding"))?)
+        }
     };
     let new = NewGame {
         kind,

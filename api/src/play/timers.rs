@@ -95,7 +95,7 @@ fn time_out(
             )?;
             let events = game
                 .deal_next()
-                .map_err(|e| ApiError::Internal(format!("the timed-out deal was refused: {e}")))?;
+                .map_err(ApiError::because("the timed-out deal was refused"))?;
             changes.record(&game, None, "deal", None, &events)?;
         }
         Status::Active => {
@@ -103,7 +103,7 @@ fn time_out(
                 return nothing_to_do(conn);
             };
             let Some(row) = seats.iter().find(|s| s.seat == i32::from(seat.number())) else {
-                return Err(ApiError::Internal(format!(
+                return Err(ApiError::internal(format!(
                     "game {id} has no seat {seat:?}"
                 )));
             };
@@ -127,14 +127,14 @@ fn time_out(
                 *c = Controller::Computer(STAND_IN);
             }
             let Some(Automatic::Move(mover, mv)) = game.next_automatic(&stand_in) else {
-                return Err(ApiError::Internal(format!(
+                return Err(ApiError::internal(format!(
                     "game {id}: no stand-in move for seat {}",
                     seat.number()
                 )));
             };
             let events = game
                 .play(mover, &mv)
-                .map_err(|e| ApiError::Internal(format!("the stand-in's move was refused: {e}")))?;
+                .map_err(ApiError::because("the stand-in's move was refused"))?;
             let payload = serde_json::to_value(&mv).ok();
             changes.record(&game, Some(mover.number()), "move", payload, &events)?;
             let level = game.kind().describe().default_level;

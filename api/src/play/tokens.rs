@@ -150,9 +150,7 @@ pub fn create(
             Err(other) => return Err(other.into()),
         }
     }
-    Err(ApiError::Internal(
-        "no free token id in five tries".to_owned(),
-    ))
+    Err(ApiError::internal("no free token id in five tries"))
 }
 
 /// `GET /account/tokens`.

@@ -111,9 +111,7 @@ pub async fn guest(
                         Err(other) => return Err(other.into()),
                     }
                 }
-                made.ok_or_else(|| {
-                    ApiError::Internal("no free guest name in ten tries".to_owned())
-                })?
+                made.ok_or_else(|| ApiError::internal("no free guest name in ten tries"))?
             }
         };
         auth_response(state, &user)

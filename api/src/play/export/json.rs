@@ -215,7 +215,7 @@ pub fn build(conn: &mut AnyConnection, id: i64) -> Result<Export, ApiError> {
         Ok(())
     })?;
     if replayed.as_ref() != Some(&stored) {
-        return Err(ApiError::Internal(format!(
+        return Err(ApiError::internal(format!(
             "game {id} does not replay to its snapshot"
         )));
     }
@@ -233,8 +233,7 @@ pub fn build(conn: &mut AnyConnection, id: i64) -> Result<Export, ApiError> {
         format_version: FORMAT_VERSION,
         kind: loaded.kind(),
         variant: row.variant.clone(),
-        options: serde_json::from_str(&row.options)
-            .map_err(|e| ApiError::Internal(format!("stored options: {e}")))?,
+        options: serde_json::from_str(&row.options).map_err(ApiError::because("stored options"))?,
         seats: loaded
             .record
             .seats
@@ -253,10 +252,9 @@ pub fn build(conn: &mut AnyConnection, id: i64) -> Result<Export, ApiError> {
         seed: row.seed.clone(),
         deck: match &row.deck {
             None => None,
-            Some(text) => Some(
-                serde_json::from_str(text)
-                    .map_err(|e| ApiError::Internal(format!("stored deck: {e}")))?,
-            ),
+            Some(text) => {
+                Some(serde_json::from_str(text).map_err(ApiError::because("stored deck"))?)
+            }
         },
         shuffle_version: SHUFFLE_VERSION,
         deals,
@@ -265,7 +263,7 @@ pub fn build(conn: &mut AnyConnection, id: i64) -> Result<Export, ApiError> {
         result: ExportResult {
             status: "finished".to_owned(),
             outcome: serde_json::to_value(stored.table().outcome())
-                .map_err(|e| ApiError::Internal(format!("outcome encoding: {e}")))?,
+                .map_err(ApiError::because("outcome encoding"))?,
             state_sha256: sha256_hex(snapshot(&stored)?.as_bytes()),
         },
         source: Some(ExportSource {
