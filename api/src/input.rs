@@ -14,6 +14,9 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use cardroom_core::{AnyMove, GameKind};
+use cardroom_db::GameStatus;
+
 use crate::error::ApiError;
 
 /// A JSON request body, read as `actix_web`'s `Json` reads it (its limit and error handler),
@@ -143,6 +146,75 @@ pub fn day(field: &str, value: &str) -> Result<NaiveDate, ApiError> {
     } else {
         Err(refuse())
     }
+}
+
+/// A move as a request sent it, parsed into the move of every game it was sent for: the one its
+/// `kind` names, or each game when it names none (a move of one game can look like another's).
+/// The game it reaches picks its own; nothing downstream reads the request's JSON again.
+#[derive(Clone, Debug)]
+pub struct ParsedMove {
+    said: Option<GameKind>,
+    parsed: Vec<(GameKind, Result<AnyMove, String>)>,
+}
+
+impl ParsedMove {
+    /// Parses `value` as a move of `said` (or of every game).
+    pub fn parse(said: Option<GameKind>, value: &Value) -> ParsedMove {
+        let kinds = match said {
+            Some(kind) => vec![kind],
+            None => GameKind::ALL.to_vec(),
+        };
+        let parsed = kinds
+            .into_iter()
+            .map(|kind| (kind, kind.parse_move(value).map_err(|e| e.to_string())))
+            .collect();
+        ParsedMove { said, parsed }
+    }
+
+    /// The move as a move of a game of `kind`.
+    pub fn of(&self, kind: GameKind) -> MoveFor {
+        match (self.said, self.parsed.iter().find(|(k, _)| *k == kind)) {
+            (_, Some((_, Ok(mv)))) => MoveFor::Game(mv.clone()),
+            (_, Some((_, Err(e)))) => MoveFor::Unreadable(ApiError::Invalid(format!("move: {e}"))),
+            (Some(said), None) => MoveFor::Another(said),
+            // Parsed for every game when it named none.
+            (None, None) => {
+                MoveFor::Unreadable(ApiError::Invalid(format!("move: not a move of {kind}")))
+            }
+        }
+    }
+}
+
+/// What a [`ParsedMove`] is for a game.
+#[derive(Debug)]
+pub enum MoveFor {
+    /// One of the game's moves (legal or not: the rules decide).
+    Game(AnyMove),
+    /// Not the shape of any of the game's moves.
+    Unreadable(ApiError),
+    /// Sent for a game of this other kind.
+    Another(GameKind),
+}
+
+/// A game status named in a query (`status=finished`).
+pub fn status(word: &str) -> Result<GameStatus, ApiError> {
+    GameStatus::parse(word.trim()).ok_or_else(|| {
+        let all: Vec<&str> = GameStatus::ALL.iter().map(|s| s.as_str()).collect();
+        ApiError::Invalid(format!(
+            "`{}` is not a status; the statuses are {}",
+            word.chars().take(32).collect::<String>(),
+            all.join(", ")
+        ))
+    })
+}
+
+/// Statuses named in a query, comma-separated (`status=waiting,active`); empty names none.
+pub fn statuses(list: &str) -> Result<Vec<GameStatus>, ApiError> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(status)
+        .collect()
 }
 
 /// An `Idempotency-Key` as a request sent it, with the hash of the request it came with: a
@@ -288,5 +360,61 @@ mod tests {
             text("name", "ab\0c").unwrap_err().code(),
             crate::error::ProblemCode::ValidationFailed
         );
+    }
+}
+
+#[cfg(test)]
+mod moves {
+    use cardroom_core::{AnyMove, GameKind};
+    use serde_json::json;
+
+    use super::{MoveFor, ParsedMove};
+
+    #[test]
+    fn a_move_is_parsed_once_for_the_games_it_was_sent_for() {
+        let play = json!({"type": "play", "card": "7D"});
+        // Without a kind, a play is Basra's at a Basra table and Tarneeb's at a Tarneeb one.
+        let any = ParsedMove::parse(None, &play);
+        assert!(matches!(
+            any.of(GameKind::Basra),
+            MoveFor::Game(AnyMove::Basra(_))
+        ));
+        assert!(matches!(
+            any.of(GameKind::Tarneeb),
+            MoveFor::Game(AnyMove::Tarneeb(_))
+        ));
+        // ... and no move of 31 or Rummy.
+        for kind in [GameKind::ThirtyOne, GameKind::Rummy] {
+            let MoveFor::Unreadable(refused) = any.of(kind) else {
+                panic!("{kind}: a play is no move of this game");
+            };
+            assert_eq!(refused.problem().status, 422);
+        }
+        // With a kind, it is that game's move only.
+        let tarneeb = ParsedMove::parse(Some(GameKind::Tarneeb), &play);
+        assert!(matches!(
+            tarneeb.of(GameKind::Tarneeb),
+            MoveFor::Game(AnyMove::Tarneeb(_))
+        ));
+        assert!(matches!(
+            tarneeb.of(GameKind::Basra),
+            MoveFor::Another(GameKind::Tarneeb)
+        ));
+        // Hostile shapes are unreadable for every game, never a panic.
+        for hostile in [
+            json!(null),
+            json!([1, 2]),
+            json!({"type": "play", "card": "ZZ"}),
+            json!({"type": "play", "card": "7D", "extra": 1}),
+            json!({"type": "bid", "tricks": 300}),
+        ] {
+            let parsed = ParsedMove::parse(None, &hostile);
+            for kind in GameKind::ALL {
+                assert!(
+                    matches!(parsed.of(kind), MoveFor::Unreadable(_)),
+                    "{kind}: {hostile}"
+                );
+            }
+        }
     }
 }

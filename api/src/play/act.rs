@@ -1,6 +1,6 @@
 //! Moves, deals and resignations.
 
-use cardroom_core::{AnyMove, AnyRejection, GameKind, Resignation, Seat, Viewer};
+use cardroom_core::{AnyMove, AnyRejection, Resignation, Seat, Viewer};
 use cardroom_db::GameStatus;
 use cardroom_db::games::{self, Leaving, SeatChange, SeatResult};
 use cardroom_db::{AnyConnection, DbError};
@@ -12,7 +12,7 @@ use super::loaded::{Loaded, load};
 use super::view;
 use crate::auth::Caller;
 use crate::error::{ApiError, ProblemCode, move_error};
-use crate::input::IdempotencyKey;
+use crate::input::{IdempotencyKey, MoveFor, ParsedMove};
 use crate::metrics::Metrics;
 use crate::model::{EventOut, GameView, ServiceEvent, TakeoverReason};
 
@@ -21,9 +21,8 @@ use crate::model::{EventOut, GameView, ServiceEvent, TakeoverReason};
 pub enum Action {
     Move {
         expected_version: i64,
-        /// The game the move says it is for (checked when given).
-        kind: Option<GameKind>,
-        mv: Value,
+        /// The move, parsed as the games it was sent for (the one its `kind` names, checked).
+        mv: ParsedMove,
         idempotency: Option<IdempotencyKey>,
     },
     /// Deal the next hand; with the version the caller saw the hand over at, a hand someone
@@ -58,7 +57,6 @@ pub fn act(
         Action::Reclaim => super::reclaim(conn, caller, id, metrics),
         Action::Move {
             expected_version,
-            kind,
             mv,
             idempotency,
         } => {
@@ -68,7 +66,7 @@ pub fn act(
                 caller,
                 id,
                 expected_version,
-                (kind, &mv),
+                &mv,
                 key.clone(),
                 metrics,
             );
@@ -218,7 +216,7 @@ fn make_move(
     caller: &Caller,
     id: i64,
     expected_version: i64,
-    (said_kind, mv): (Option<GameKind>, &Value),
+    mv: &ParsedMove,
     key: Option<(i64, IdempotencyKey)>,
     metrics: &Metrics,
 ) -> Result<(Vec<EventOut>, GameView), ApiError> {
@@ -232,21 +230,20 @@ fn make_move(
     }
     let kind = loaded.kind();
     let legal = || serde_json::to_value(game.legal_moves(seat)).unwrap_or(Value::Null);
-    if let Some(said) = said_kind
-        && said != kind
-    {
-        return Err(ApiError::IllegalMove {
-            rejection: AnyRejection::WrongGame {
-                game: kind,
-                move_of: said,
-            },
-            kind,
-            legal_moves: legal(),
-        });
-    }
-    let mv: AnyMove = kind
-        .parse_move(mv)
-        .map_err(|e| ApiError::Invalid(format!("move: {e}")))?;
+    let mv: AnyMove = match mv.of(kind) {
+        MoveFor::Game(mv) => mv,
+        MoveFor::Unreadable(refused) => return Err(refused),
+        MoveFor::Another(said) => {
+            return Err(ApiError::IllegalMove {
+                rejection: AnyRejection::WrongGame {
+                    game: kind,
+                    move_of: said,
+                },
+                kind,
+                legal_moves: legal(),
+            });
+        }
+    };
     let canonical = game
         .validate(seat, &mv)
         .map_err(|e| move_error(e, kind, legal()))?;

@@ -288,13 +288,11 @@ pub fn list(
     query: &AdminGamesQuery,
 ) -> Result<AdminGameList, ApiError> {
     admin_only(conn, caller)?;
-    let status = match query.status.as_deref() {
-        None => None,
-        Some(word) => Some(GameStatus::parse(word).ok_or_else(|| {
-            let all: Vec<&str> = GameStatus::ALL.iter().map(|s| s.as_str()).collect();
-            ApiError::Invalid(format!("the statuses are {}", all.join(", ")))
-        })?),
-    };
+    let status = query
+        .status
+        .as_deref()
+        .map(crate::input::status)
+        .transpose()?;
     for (field, value) in [("variant", &query.variant), ("player", &query.player)] {
         if let Some(value) = value {
             crate::input::text(field, value)?;

@@ -349,23 +349,9 @@ pub fn list(
             "only your own games are listed here (mine=true); admins use /admin/games".to_owned(),
         ));
     }
-    let statuses: Vec<GameStatus> = match &query.status {
+    let statuses = match &query.status {
         None => Vec::new(),
-        Some(text) => text
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(|s| {
-                GameStatus::parse(s).ok_or_else(|| {
-                    let all: Vec<&str> = GameStatus::ALL.iter().map(|s| s.as_str()).collect();
-                    ApiError::Invalid(format!(
-                        "`{}` is not a status; the statuses are {}",
-                        s.chars().take(32).collect::<String>(),
-                        all.join(", ")
-                    ))
-                })
-            })
-            .collect::<Result<_, _>>()?,
+        Some(list) => crate::input::statuses(list)?,
     };
     let (page, per_page) = super::paging::paging(query.page, query.per_page, 20, 100)?;
     let (records, total) = games::list_for_user(conn, caller.id, &statuses, page, per_page)?;

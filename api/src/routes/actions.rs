@@ -7,7 +7,7 @@ use crate::auth::Caller;
 use crate::blocking::run;
 use crate::error::{ApiError, Problem};
 use crate::guards::Playing;
-use crate::input::IdempotencyKey;
+use crate::input::{IdempotencyKey, ParsedMove};
 use crate::model::{ActionResponse, MoveRequest};
 use crate::play::{self, Action};
 use crate::state::AppState;
@@ -58,8 +58,7 @@ pub async fn make_move(
     let idempotency = idempotency_key(&req, &body)?;
     let action = Action::Move {
         expected_version: body.expected_version,
-        kind: body.kind,
-        mv: body.mv,
+        mv: ParsedMove::parse(body.kind, &body.mv),
         idempotency,
     };
     act(state, caller, id.into_inner().0, action).await
