@@ -103,7 +103,7 @@ fn refused(game: &Tarneeb, s: u8, mv: TarneebMove) -> String {
 }
 
 fn phase(game: &Tarneeb) -> String {
-    game.view(Viewer::Spectator).phase
+    game.view(Viewer::Spectator).phase.to_string()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,7 +270,7 @@ fn classic_a_pass_is_not_final_and_three_passes_after_a_bid_end_it() {
             .any(|e| matches!(e.event, Event::Game(TarneebEvent::Contracted { .. })))
     );
     let view = game.view(Viewer::Spectator);
-    assert_eq!(view.phase, "play");
+    assert_eq!(view.phase.to_string(), "play");
     assert_eq!(view.trump, Some(Suit::Hearts));
     assert_eq!(game.to_act(), Some(seat(1)));
 }

@@ -163,12 +163,7 @@ impl Game for Tarneeb {
             hand_number: self.table.hand_number(),
             dealer: self.table.dealer(),
             to_act: self.to_act(),
-            phase: match self.phase {
-                Phase::Bidding => "bidding",
-                Phase::Trump => "trump",
-                Phase::Play => "play",
-            }
-            .to_owned(),
+            phase: self.phase,
             hand: seat.map(|s| self.hand(s)).unwrap_or_default(),
             hand_sizes: self.hands.iter().map(|h| h.len() as u8).collect(),
             auction: self.auction.clone(),

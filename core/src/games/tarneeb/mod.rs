@@ -24,5 +24,5 @@ mod view;
 pub use config::{TarneebConfig, Variant};
 pub use event::TarneebEvent;
 pub use moves::{NotNow, TarneebMove, TarneebRejection};
-pub use state::{Tarneeb, TarneebPosition};
+pub use state::{Phase, Tarneeb, TarneebPosition};
 pub use view::{TarneebView, TrickInfo};

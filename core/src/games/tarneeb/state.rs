@@ -35,13 +35,24 @@ pub struct TarneebPosition {
 }
 
 /// Where a hand stands.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = TarneebPhase))]
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub(super) enum Phase {
+pub enum Phase {
     Bidding,
     /// The declarer names the trump (`standard`).
     Trump,
     Play,
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Phase::Bidding => "bidding",
+            Phase::Trump => "trump",
+            Phase::Play => "play",
+        })
+    }
 }
 
 /// A game of Tarneeb.

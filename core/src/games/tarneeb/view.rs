@@ -11,6 +11,7 @@ use crate::table::{Outcome, Status};
 use super::auction::{CallRecord, Contract, PlayedCard};
 use super::config::TarneebConfig;
 use super::moves::TarneebMove;
+use super::state::Phase;
 
 /// A finished trick.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -32,7 +33,7 @@ pub struct TarneebView {
     pub dealer: Seat,
     pub to_act: Option<Seat>,
     /// `bidding`, `trump` (the declarer names it) or `play`.
-    pub phase: String,
+    pub phase: Phase,
     pub hand: CardSet,
     pub hand_sizes: Vec<u8>,
     /// The calls of this deal, in order.

@@ -4,6 +4,7 @@
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::double_dummy::{Position, Solver};
+use crate::games::tarneeb::Phase;
 use crate::games::tarneeb::auction::{Bid, Call, Denomination, score, strength};
 use crate::games::tarneeb::config::Variant;
 use crate::games::tarneeb::moves::TarneebMove;
@@ -158,9 +159,9 @@ pub(super) fn hard(view: &TarneebView, rng: &mut CardRng) -> Option<TarneebMove>
     let me = view.seat?;
     let readings = read_auction(view, me);
     let mut solver = Solver::with_capacity(HARD_TABLE);
-    match view.phase.as_str() {
-        "bidding" => hard_bid(view, me, &readings, &mut solver, rng),
-        "trump" => {
+    match view.phase {
+        Phase::Bidding => hard_bid(view, me, &readings, &mut solver, rng),
+        Phase::Trump => {
             let contract = view.contract?;
             let values = Suit::ALL.map(|suit| {
                 (0..HARD_SAMPLES)
@@ -182,8 +183,7 @@ pub(super) fn hard(view: &TarneebView, rng: &mut CardRng) -> Option<TarneebMove>
                 .max_by_key(|&(suit, value)| (value, suit as u8))
                 .map(|(suit, _)| TarneebMove::Trump { suit })
         }
-        "play" => hard_play(view, me, &readings, &mut solver, rng),
-        _ => None,
+        Phase::Play => hard_play(view, me, &readings, &mut solver, rng),
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
+use crate::games::tarneeb::Phase;
 use crate::games::tarneeb::auction::{PlayedCard, strength, trick_winner};
 use crate::games::tarneeb::moves::TarneebMove;
 use crate::games::tarneeb::view::TarneebView;
@@ -14,18 +15,17 @@ use super::hand::{
 
 pub(super) fn greedy(view: &TarneebView) -> Option<TarneebMove> {
     let me = view.seat?;
-    match view.phase.as_str() {
-        "bidding" => Some(bid_for(
+    match view.phase {
+        Phase::Bidding => Some(bid_for(
             view,
             own_tricks(view.hand) + PARTNER_TRICKS,
             greedy_denomination(view.hand),
         )),
-        "trump" => Some(TarneebMove::Trump {
+        Phase::Trump => Some(TarneebMove::Trump {
             suit: longest_suit(view.hand),
         }),
-        "play" => greedy_card(view.hand, &view.trick, view.trump, me, view.played)
+        Phase::Play => greedy_card(view.hand, &view.trick, view.trump, me, view.played)
             .map(|card| TarneebMove::Play { card }),
-        _ => None,
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
+use crate::games::tarneeb::Phase;
 use crate::games::tarneeb::auction::{Denomination, PlayedCard, strength, trick_winner};
 use crate::games::tarneeb::config::Variant;
 use crate::games::tarneeb::hidden::deal_respecting_voids;
@@ -153,8 +154,8 @@ fn simulated_tricks(
 /// Perfect-information Monte Carlo with greedy playouts: `samples` consistent worlds.
 pub(super) fn strong(view: &TarneebView, rng: &mut CardRng, samples: usize) -> Option<TarneebMove> {
     let me = view.seat?;
-    match view.phase.as_str() {
-        "bidding" => {
+    match view.phase {
+        Phase::Bidding => {
             let options: Vec<Denomination> = match view.config.variant {
                 Variant::Standard => Suit::ALL.into_iter().map(Denomination::Trump).collect(),
                 Variant::Classic => Denomination::ALL.to_vec(),
@@ -166,12 +167,12 @@ pub(super) fn strong(view: &TarneebView, rng: &mut CardRng, samples: usize) -> O
             // The playouts are greedy and the partner's hand random: shade the estimate.
             Some(bid_for(view, tricks - 0.5, denomination))
         }
-        "trump" => Suit::ALL
+        Phase::Trump => Suit::ALL
             .into_iter()
             .map(|s| (s, simulated_tricks(view, me, Some(s), samples, rng)))
             .max_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(suit, _)| TarneebMove::Trump { suit }),
-        "play" => {
+        Phase::Play => {
             let legal: Vec<Card> = view
                 .legal_moves
                 .iter()
@@ -201,6 +202,5 @@ pub(super) fn strong(view: &TarneebView, rng: &mut CardRng, samples: usize) -> O
                 .max_by_key(|&(c, t)| (*t, std::cmp::Reverse(strength(*c))))
                 .map(|(&card, _)| TarneebMove::Play { card })
         }
-        _ => None,
     }
 }
