@@ -53,7 +53,7 @@ pub use game::{
 };
 pub use kind::GameKind;
 pub use level::BotLevel;
-pub use options::{KindInfo, OptionValue, Options, SetupError};
+pub use options::{KindInfo, OptionValue, Options, PositionError, SetupError};
 pub use rng::{CardRng, Seed, Stream};
 pub use seat::{Audience, Seat, Sides, Viewer};
 pub use table::{

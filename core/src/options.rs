@@ -10,6 +10,8 @@ use std::fmt;
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::card::Card;
+use crate::cardset::CardSet;
 use crate::kind::GameKind;
 use crate::level::BotLevel;
 
@@ -138,7 +140,38 @@ pub enum SetupError {
     #[error("the practice deck {0}")]
     Deck(String),
     #[error("the position {0}")]
-    Position(String),
+    Position(PositionError),
+}
+
+/// Why a position set up by hand (a test's, an analysis's) cannot be a game.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum PositionError {
+    #[error("needs {0} hands")]
+    Hands(usize),
+    #[error("needs four hands of thirteen cards")]
+    TarneebHands,
+    #[error("needs {hands} hands and {piles} piles")]
+    HandsAndPiles { hands: usize, piles: usize },
+    #[error("needs {0} totals")]
+    Totals(usize),
+    #[error("needs {0} lives")]
+    Lives(usize),
+    #[error("names a seat that is not at the table")]
+    NoSuchSeat,
+    #[error("puts {0} in two places")]
+    Twice(Card),
+    #[error("uses {0}, which is not in the deck")]
+    NotInDeck(Card),
+    #[error("does not place {0}")]
+    Unplaced(Card),
+    #[error("has a meld that is none: {reason}")]
+    NotAMeld { cards: CardSet, reason: String },
+    #[error("gives the seat to act no cards")]
+    EmptyHandToAct,
+    #[error("says a seat took cards it does not hold")]
+    TookUnheld,
+    #[error("must have a seat in the game with three cards to act")]
+    NoSeatToAct,
 }
 
 /// Reads the given options against a variant's specs: unknown names are refused, missing ones

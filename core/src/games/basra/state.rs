@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::game::{Events, Scoped};
-use crate::options::SetupError;
+use crate::options::{PositionError, SetupError};
 use crate::rng::CardRng;
 use crate::seat::Seat;
 use crate::table::{EndReason, FirstDealer, ScoreItem, ScoreLine, Setup, Table, TableSpec};
@@ -81,15 +81,18 @@ impl Basra {
     ) -> Result<Basra, SetupError> {
         let sides = config.sides().count();
         let seats = usize::from(config.seats);
-        let fail = |what: String| Err(SetupError::Position(what));
+        let fail = |why: PositionError| Err(SetupError::Position(why));
         if position.hands.len() != seats || position.piles.len() != sides {
-            return fail(format!("needs {seats} hands and {sides} piles"));
+            return fail(PositionError::HandsAndPiles {
+                hands: seats,
+                piles: sides,
+            });
         }
         if position.totals.len() != sides && !position.totals.is_empty() {
-            return fail(format!("needs {sides} totals"));
+            return fail(PositionError::Totals(sides));
         }
         if position.dealer.index() >= seats || position.to_act.index() >= seats {
-            return fail("names a seat that is not at the table".to_owned());
+            return fail(PositionError::NoSuchSeat);
         }
         let mut placed = CardSet::EMPTY;
         let places = position
@@ -101,19 +104,19 @@ impl Basra {
             .chain(position.stock.iter().map(|&c| CardSet::single(c)));
         for cards in places {
             if let Some(twice) = (placed & cards).first() {
-                return fail(format!("puts {twice} in two places"));
+                return fail(PositionError::Twice(twice));
             }
             placed |= cards;
         }
         let deck = config.deck().cards();
         if let Some(stray) = (placed - deck).first() {
-            return fail(format!("uses {stray}, which is not in the deck"));
+            return fail(PositionError::NotInDeck(stray));
         }
         if let Some(missing) = (deck - placed).first() {
-            return fail(format!("does not place {missing}"));
+            return fail(PositionError::Unplaced(missing));
         }
         if position.hands[position.to_act.index()].is_empty() {
-            return fail("gives the seat to act no cards".to_owned());
+            return fail(PositionError::EmptyHandToAct);
         }
         let mut table = Table::new(
             TableSpec {

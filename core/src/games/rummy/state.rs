@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::game::{Events, Scoped};
-use crate::options::SetupError;
+use crate::options::{PositionError, SetupError};
 use crate::seat::{Seat, Sides};
 use crate::table::{EndReason, FirstDealer, ScoreItem, ScoreLine, Setup, Table, TableSpec};
 
@@ -99,9 +99,9 @@ impl Rummy {
         seed: crate::rng::Seed,
     ) -> Result<Rummy, SetupError> {
         let n = usize::from(config.seats);
-        let fail = |what: String| Err(SetupError::Position(what));
+        let fail = |why: PositionError| Err(SetupError::Position(why));
         if position.hands.len() != n {
-            return fail(format!("needs {n} hands"));
+            return fail(PositionError::Hands(n));
         }
         let mut placed = CardSet::EMPTY;
         let mut melds = Vec::new();
@@ -111,7 +111,12 @@ impl Rummy {
                     m.id = id as u16;
                     melds.push(m);
                 }
-                Err(e) => return fail(format!("has a meld that is none: {e}")),
+                Err(e) => {
+                    return fail(PositionError::NotAMeld {
+                        cards: *cards,
+                        reason: e.to_string(),
+                    });
+                }
             }
         }
         let places = position.hands.iter().chain(&position.melds).copied().chain(
@@ -123,12 +128,12 @@ impl Rummy {
         );
         for cards in places {
             if let Some(twice) = (placed & cards).first() {
-                return fail(format!("puts {twice} in two places"));
+                return fail(PositionError::Twice(twice));
             }
             placed |= cards;
         }
         if let Some(missing) = (CardSet::ALL - placed).first() {
-            return fail(format!("does not place {missing}"));
+            return fail(PositionError::Unplaced(missing));
         }
         let mut table = Table::new(
             TableSpec {

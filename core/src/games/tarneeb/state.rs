@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::Suit;
 use crate::cardset::CardSet;
 use crate::game::{Events, Scoped};
-use crate::options::SetupError;
+use crate::options::{PositionError, SetupError};
 use crate::seat::{Seat, Sides};
 use crate::table::{EndReason, FirstDealer, ScoreItem, ScoreLine, Setup, Table, TableSpec};
 
@@ -139,14 +139,14 @@ impl Tarneeb {
         position: TarneebPosition,
         seed: crate::rng::Seed,
     ) -> Result<Tarneeb, SetupError> {
-        let fail = |what: String| Err(SetupError::Position(what));
+        let fail = |why: PositionError| Err(SetupError::Position(why));
         if position.hands.len() != 4 || position.hands.iter().any(|h| h.len() != 13) {
-            return fail("needs four hands of thirteen cards".to_owned());
+            return fail(PositionError::TarneebHands);
         }
         let mut placed = CardSet::EMPTY;
         for hand in &position.hands {
             if let Some(twice) = (placed & *hand).first() {
-                return fail(format!("puts {twice} in two places"));
+                return fail(PositionError::Twice(twice));
             }
             placed |= *hand;
         }

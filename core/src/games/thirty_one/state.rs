@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::game::{Events, Scoped};
-use crate::options::SetupError;
+use crate::options::{PositionError, SetupError};
 use crate::seat::{Seat, Sides};
 use crate::table::{
     EndReason, FirstDealer, LifeLoss, ScoreItem, ScoreLine, Setup, Table, TableSpec,
@@ -91,12 +91,12 @@ impl ThirtyOne {
         seed: crate::rng::Seed,
     ) -> Result<ThirtyOne, SetupError> {
         let n = usize::from(config.seats);
-        let fail = |what: String| Err(SetupError::Position(what));
+        let fail = |why: PositionError| Err(SetupError::Position(why));
         if position.hands.len() != n || (!position.known.is_empty() && position.known.len() != n) {
-            return fail(format!("needs {n} hands"));
+            return fail(PositionError::Hands(n));
         }
         if !position.lives.is_empty() && position.lives.len() != n {
-            return fail(format!("needs {n} lives"));
+            return fail(PositionError::Lives(n));
         }
         let mut placed = CardSet::EMPTY;
         let places = position.hands.iter().copied().chain(
@@ -108,12 +108,12 @@ impl ThirtyOne {
         );
         for cards in places {
             if let Some(twice) = (placed & cards).first() {
-                return fail(format!("puts {twice} in two places"));
+                return fail(PositionError::Twice(twice));
             }
             placed |= cards;
         }
         if let Some(missing) = (CardSet::ALL - placed).first() {
-            return fail(format!("does not place {missing}"));
+            return fail(PositionError::Unplaced(missing));
         }
         let known = if position.known.is_empty() {
             vec![CardSet::EMPTY; n]
@@ -125,7 +125,7 @@ impl ThirtyOne {
             .zip(&position.hands)
             .any(|(k, h)| !k.is_subset(*h))
         {
-            return fail("says a seat took cards it does not hold".to_owned());
+            return fail(PositionError::TookUnheld);
         }
         let mut table = Table::new(
             TableSpec {
@@ -158,7 +158,7 @@ impl ThirtyOne {
             shown: Vec::new(),
         };
         if !game.is_in(position.to_act) || game.hand(position.to_act).len() != 3 {
-            return fail("must have a seat in the game with three cards to act".to_owned());
+            return fail(PositionError::NoSeatToAct);
         }
         Ok(game)
     }
