@@ -55,7 +55,7 @@ pub use kind::GameKind;
 pub use level::BotLevel;
 pub use options::{KindInfo, OptionValue, Options, PositionError, SetupError};
 pub use rng::{CardRng, Seed, Stream};
-pub use seat::{Audience, Seat, Sides, Viewer};
+pub use seat::{Audience, BySeat, Seat, Sides, Viewer};
 pub use table::{
     EndReason, LifeLoss, Outcome, Replay, ScoreItem, ScoreLine, ScoreSheet, Setup, Status, Table,
 };

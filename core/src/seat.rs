@@ -48,6 +48,85 @@ impl fmt::Display for Seat {
     }
 }
 
+/// One value for each seat of a table, indexed by [`Seat`] (never by a bare number). Indexing a
+/// seat that is not at the table is a defect and panics, rather than reading as an empty hand;
+/// [`BySeat::get`] asks. Stored as the plain list it replaced.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct BySeat<T>(Vec<T>);
+
+impl<T> BySeat<T> {
+    /// One value per seat, seat 0 first.
+    pub fn new(values: Vec<T>) -> BySeat<T> {
+        BySeat(values)
+    }
+
+    /// `value` at each of `seats` seats.
+    pub fn filled(seats: usize, value: T) -> BySeat<T>
+    where
+        T: Clone,
+    {
+        BySeat(vec![value; seats])
+    }
+
+    /// The value of `seat`, if it is at the table.
+    pub fn get(&self, seat: Seat) -> Option<&T> {
+        self.0.get(seat.index())
+    }
+
+    /// How many seats.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// No seats (a game not yet dealt).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The values, seat 0 first.
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.0.iter()
+    }
+
+    /// Each seat with its value.
+    pub fn seats(&self) -> impl Iterator<Item = (Seat, &T)> {
+        self.0.iter().enumerate().map(|(i, v)| (Seat(i as u8), v))
+    }
+
+    /// The values as a list, seat 0 first.
+    pub fn as_slice(&self) -> &[T] {
+        &self.0
+    }
+}
+
+impl<T> std::ops::Index<Seat> for BySeat<T> {
+    type Output = T;
+    fn index(&self, seat: Seat) -> &T {
+        &self.0[seat.index()]
+    }
+}
+
+impl<T> std::ops::IndexMut<Seat> for BySeat<T> {
+    fn index_mut(&mut self, seat: Seat) -> &mut T {
+        &mut self.0[seat.index()]
+    }
+}
+
+impl<'a, T> IntoIterator for &'a BySeat<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<T> FromIterator<T> for BySeat<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(values: I) -> BySeat<T> {
+        BySeat(values.into_iter().collect())
+    }
+}
+
 /// How seats form sides: one side per seat, or partnerships of opposite seats (0+2 against 1+3).
 /// Scores, piles and results belong to sides.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -168,5 +247,34 @@ mod tests {
         assert!(!Audience::Seat(Seat(1)).includes(Viewer::Seat(Seat(0))));
         assert!(!Audience::Seat(Seat(1)).includes(Viewer::Spectator));
         assert!(!Audience::Nobody.includes(Viewer::Seat(Seat(0))));
+    }
+}
+
+#[cfg(test)]
+mod by_seat {
+    use super::{BySeat, Seat};
+
+    #[test]
+    fn values_are_read_by_seat_and_stored_as_the_plain_list() {
+        let mut hands = BySeat::filled(3, 0u8);
+        hands[Seat::new(2)] = 7;
+        assert_eq!(hands[Seat::new(2)], 7);
+        assert_eq!(hands.get(Seat::new(3)), None, "no value for a seat not at the table");
+        assert_eq!(
+            hands.seats().map(|(s, v)| (s.number(), *v)).collect::<Vec<_>>(),
+            vec![(0, 0), (1, 0), (2, 7)]
+        );
+        // Snapshots written before keep reading back.
+        let stored = serde_json::to_string(&hands).expect("serialises");
+        assert_eq!(stored, "[0,0,7]");
+        let read: BySeat<u8> = serde_json::from_str(&stored).expect("reads back");
+        assert_eq!(read, hands);
+    }
+
+    #[test]
+    #[should_panic(expected = "index out of bounds")]
+    fn a_seat_not_at_the_table_is_a_defect_not_an_empty_hand() {
+        let hands = BySeat::filled(2, 0u8);
+        let _ = hands[Seat::new(5)];
     }
 }

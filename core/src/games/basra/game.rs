@@ -7,7 +7,7 @@ use crate::game::{Events, Game, Scoped, Sealed, Zone};
 use crate::kind::GameKind;
 use crate::options::{KindInfo, Options, SetupError};
 use crate::rng::CardRng;
-use crate::seat::{Audience, Seat, Viewer};
+use crate::seat::{Audience, BySeat, Seat, Viewer};
 use crate::table::{FirstDealer, Setup, Status, Table, TableSpec};
 
 use super::config::{self, BasraConfig, Variant};
@@ -65,7 +65,7 @@ impl Game for Basra {
             config,
             table,
             stock: Vec::new(),
-            hands: Vec::new(),
+            hands: BySeat::default(),
             floor: CardSet::EMPTY,
             piles: Vec::new(),
             basras: Vec::new(),
@@ -204,8 +204,8 @@ impl Game for Basra {
     }
 
     fn shuffle_hidden(&mut self, viewer: Viewer, rng: &mut CardRng) {
-        let hidden: Vec<usize> = (0..self.hands.len())
-            .filter(|&s| viewer.seat() != Some(Seat::new(s as u8)))
+        let hidden: Vec<Seat> = Seat::all(self.config.seats)
+            .filter(|&s| viewer.seat() != Some(s))
             .collect();
         let mut pool: Vec<Card> = self.stock.clone();
         for &s in &hidden {
@@ -226,7 +226,7 @@ impl Game for Basra {
         let floor_before = self.floor;
         let side = usize::from(self.table.side_of(seat));
         let points = rules::basra_points(&self.config, card, floor_before, captured);
-        self.hands[seat.index()].remove(card);
+        self.hands[seat].remove(card);
         if captured.is_empty() {
             self.floor.insert(card);
         } else {

@@ -9,7 +9,7 @@ use crate::cardset::CardSet;
 use crate::game::{Events, Scoped};
 use crate::options::{PositionError, SetupError};
 use crate::rng::CardRng;
-use crate::seat::Seat;
+use crate::seat::{BySeat, Seat};
 use crate::table::{EndReason, FirstDealer, ScoreItem, ScoreLine, Setup, Table, TableSpec};
 
 use super::capture::POINT_CARDS;
@@ -25,7 +25,7 @@ pub struct Basra {
     pub(super) table: Table,
     /// The stock, top card last.
     pub(super) stock: Vec<Card>,
-    pub(super) hands: Vec<CardSet>,
+    pub(super) hands: BySeat<CardSet>,
     pub(super) floor: CardSet,
     /// Each side's capture pile.
     pub(super) piles: Vec<CardSet>,
@@ -70,7 +70,7 @@ impl Basra {
 
     /// A seat's hand.
     pub fn hand(&self, seat: Seat) -> CardSet {
-        self.hands.get(seat.index()).copied().unwrap_or_default()
+        self.hands[seat]
     }
 
     /// A game at a position set up by hand, in its first hand. The seed drives later deals.
@@ -137,7 +137,7 @@ impl Basra {
             config,
             table,
             stock: position.stock.into_iter().rev().collect(),
-            hands: position.hands,
+            hands: BySeat::new(position.hands),
             floor: position.floor,
             piles: position.piles,
             round: position.round.max(1),
@@ -156,7 +156,7 @@ impl Basra {
         let mut events = vec![Scoped::table(self.table.begin_hand(dealer))];
         let (order, mut rng) = self.table.next_deck();
         self.stock = order.into_iter().rev().collect();
-        self.hands = vec![CardSet::EMPTY; usize::from(self.config.seats)];
+        self.hands = BySeat::filled(usize::from(self.config.seats), CardSet::EMPTY);
         self.floor = CardSet::EMPTY;
         self.piles = vec![CardSet::EMPTY; self.sides()];
         self.basras = vec![Vec::new(); self.sides()];
@@ -200,7 +200,7 @@ impl Basra {
                 seat,
                 BasraEvent::Dealt {
                     seat,
-                    cards: self.hands[seat.index()],
+                    cards: self.hands[seat],
                 },
             ));
         }
@@ -217,7 +217,7 @@ impl Basra {
 
     fn give(&mut self, seat: Seat) {
         if let Some(card) = self.stock.pop() {
-            self.hands[seat.index()].insert(card);
+            self.hands[seat].insert(card);
         }
     }
 

@@ -6,7 +6,7 @@ use crate::game::{Events, Game, Scoped, Sealed, Zone};
 use crate::kind::GameKind;
 use crate::options::{KindInfo, Options, SetupError};
 use crate::rng::CardRng;
-use crate::seat::{Audience, Seat, Sides, Viewer};
+use crate::seat::{Audience, BySeat, Seat, Sides, Viewer};
 use crate::table::{FirstDealer, Setup, Status, Table, TableSpec};
 
 use super::config::{self, RummyConfig, Variant};
@@ -60,8 +60,8 @@ impl Game for Rummy {
         let mut game = Rummy {
             stock: Vec::new(),
             discards: Vec::new(),
-            hands: Vec::new(),
-            known: Vec::new(),
+            hands: BySeat::default(),
+            known: BySeat::default(),
             melds: Vec::new(),
             to_act: dealer,
             step: Step::Draw,
@@ -251,7 +251,7 @@ impl Game for Rummy {
                 .map(|s| PlayerInfo {
                     seat: s,
                     cards: self.hand(s).len() as u8,
-                    known: self.known.get(s.index()).copied().unwrap_or_default(),
+                    known: self.known[s],
                     melded: self.melded_before.get(s.index()).copied().unwrap_or(false)
                         || (s == self.to_act && self.melded_this_turn),
                     total: self.table.totals().get(s.index()).copied().unwrap_or(0),
@@ -289,7 +289,7 @@ impl Game for Rummy {
             });
         }
         for seat in Seat::all(self.config.seats) {
-            let known = self.known.get(seat.index()).copied().unwrap_or_default();
+            let known = self.known[seat];
             let shown = self.shown.iter().any(|h| h.seat == seat);
             zones.push(Zone {
                 name: format!("hand of seat {}", seat.number()),
@@ -315,20 +315,19 @@ impl Game for Rummy {
             .collect();
         let mut pool: Vec<Card> = self.stock.clone();
         for &s in &hidden {
-            pool.extend((self.hands[s.index()] - self.known[s.index()]).iter());
+            pool.extend((self.hands[s] - self.known[s]).iter());
         }
         rng.shuffle(&mut pool);
         let mut rest = pool.into_iter();
         self.stock = rest.by_ref().take(self.stock.len()).collect();
         for &s in &hidden {
-            let secret = (self.hands[s.index()] - self.known[s.index()]).len();
-            self.hands[s.index()] = self.known[s.index()] | rest.by_ref().take(secret).collect();
+            let secret = (self.hands[s] - self.known[s]).len();
+            self.hands[s] = self.known[s] | rest.by_ref().take(secret).collect();
         }
     }
 
     fn apply(&mut self, seat: Seat, mv: RummyMove, _: Sealed) -> Events<RummyEvent> {
         let mut events = Vec::new();
-        let i = seat.index();
         match mv {
             RummyMove::DrawStock {} => {
                 let Some(card) = self.stock.pop() else {
@@ -336,7 +335,7 @@ impl Game for Rummy {
                 };
                 match self.config.variant {
                     Variant::Standard => {
-                        self.hands[i].insert(card);
+                        self.hands[seat].insert(card);
                         events.push(Scoped::public(RummyEvent::Drew { seat }));
                         events.push(Scoped::private(seat, RummyEvent::DrewCard { seat, card }));
                         self.step = Step::Play { taken: None };
@@ -351,11 +350,11 @@ impl Game for Rummy {
                 let Some(card) = self.discards.pop() else {
                     return events;
                 };
-                self.hands[i].insert(card);
-                self.known[i].insert(card);
+                self.hands[seat].insert(card);
+                self.known[seat].insert(card);
                 if let Some(dropped) = drop {
-                    self.hands[i].remove(dropped);
-                    self.known[i].remove(dropped);
+                    self.hands[seat].remove(dropped);
+                    self.known[seat].remove(dropped);
                     self.discards.push(dropped);
                     self.step = Step::AfterExchange;
                 } else {
@@ -369,10 +368,10 @@ impl Game for Rummy {
             }
             RummyMove::Keep { drop } => {
                 if let Step::Turned { card } = self.step {
-                    self.hands[i].insert(card);
-                    self.known[i].insert(card);
-                    self.hands[i].remove(drop);
-                    self.known[i].remove(drop);
+                    self.hands[seat].insert(card);
+                    self.known[seat].insert(card);
+                    self.hands[seat].remove(drop);
+                    self.known[seat].remove(drop);
                     self.discards.push(drop);
                     events.push(Scoped::public(RummyEvent::Kept {
                         seat,
@@ -392,8 +391,8 @@ impl Game for Rummy {
             RummyMove::Meld { cards } => {
                 if let Ok(mut new) = meld::as_meld(cards, self.config.ace()) {
                     new.id = self.melds.len() as u16;
-                    self.hands[i] -= cards;
-                    self.known[i] -= cards;
+                    self.hands[seat] -= cards;
+                    self.known[seat] -= cards;
                     self.melded_this_turn = true;
                     events.push(Scoped::public(RummyEvent::Melded {
                         seat,
@@ -410,8 +409,8 @@ impl Game for Rummy {
                     .and_then(|m| meld::extend(m, cards, self.config.ace()).ok());
                 if let Some(grown) = grown {
                     self.melds[usize::from(id)] = grown;
-                    self.hands[i] -= cards;
-                    self.known[i] -= cards;
+                    self.hands[seat] -= cards;
+                    self.known[seat] -= cards;
                     self.melded_this_turn = true;
                     events.push(Scoped::public(RummyEvent::LaidOff {
                         seat,
@@ -422,8 +421,8 @@ impl Game for Rummy {
                 }
             }
             RummyMove::Discard { card } => {
-                self.hands[i].remove(card);
-                self.known[i].remove(card);
+                self.hands[seat].remove(card);
+                self.known[seat].remove(card);
                 self.discards.push(card);
                 events.push(Scoped::public(RummyEvent::Discarded { seat, card }));
                 if !self.check_out(seat, &mut events) {

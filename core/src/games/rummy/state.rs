@@ -8,7 +8,7 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::game::{Events, Scoped};
 use crate::options::{PositionError, SetupError};
-use crate::seat::{Seat, Sides};
+use crate::seat::{BySeat, Seat, Sides};
 use crate::table::{EndReason, FirstDealer, ScoreItem, ScoreLine, Setup, Table, TableSpec};
 
 use super::config::{RummyConfig, Variant};
@@ -64,9 +64,9 @@ pub struct Rummy {
     pub(super) stock: Vec<Card>,
     /// The face-up pile, top card last.
     pub(super) discards: Vec<Card>,
-    pub(super) hands: Vec<CardSet>,
+    pub(super) hands: BySeat<CardSet>,
     /// Cards each seat took face up and still holds.
-    pub(super) known: Vec<CardSet>,
+    pub(super) known: BySeat<CardSet>,
     pub(super) melds: Vec<Meld>,
     pub(super) to_act: Seat,
     pub(super) step: Step,
@@ -84,7 +84,7 @@ pub struct Rummy {
 impl Rummy {
     /// A seat's hand.
     pub fn hand(&self, seat: Seat) -> CardSet {
-        self.hands.get(seat.index()).copied().unwrap_or_default()
+        self.hands[seat]
     }
 
     /// The melds on the table.
@@ -156,8 +156,8 @@ impl Rummy {
         let mut game = Rummy {
             stock: position.stock.into_iter().rev().collect(),
             discards: position.discards,
-            hands: position.hands,
-            known: vec![CardSet::EMPTY; n],
+            hands: BySeat::new(position.hands),
+            known: BySeat::filled(n, CardSet::EMPTY),
             melds,
             to_act: position.to_act,
             step: Step::Draw,
@@ -193,8 +193,8 @@ impl Rummy {
         self.stock = order.into_iter().rev().collect();
         self.discards.clear();
         let n = usize::from(self.config.seats);
-        self.hands = vec![CardSet::EMPTY; n];
-        self.known = vec![CardSet::EMPTY; n];
+        self.hands = BySeat::filled(n, CardSet::EMPTY);
+        self.known = BySeat::filled(n, CardSet::EMPTY);
         self.melds.clear();
         self.melded_before = vec![false; n];
         self.melded_this_turn = false;
@@ -206,7 +206,7 @@ impl Rummy {
             for i in 0..self.config.seats {
                 let seat = Seat::new((first.number() + i) % self.config.seats);
                 if let Some(card) = self.stock.pop() {
-                    self.hands[seat.index()].insert(card);
+                    self.hands[seat].insert(card);
                 }
             }
         }
@@ -215,7 +215,7 @@ impl Rummy {
                 seat,
                 RummyEvent::Dealt {
                     seat,
-                    cards: self.hands[seat.index()],
+                    cards: self.hands[seat],
                 },
             ));
         }

@@ -7,7 +7,7 @@ use crate::game::{Events, Game, Scoped, Sealed, Zone};
 use crate::kind::GameKind;
 use crate::options::{KindInfo, Options, SetupError};
 use crate::rng::CardRng;
-use crate::seat::{Audience, Seat, Sides, Viewer};
+use crate::seat::{Audience, BySeat, Seat, Sides, Viewer};
 use crate::table::{FirstDealer, Setup, Status, Table, TableSpec};
 
 use super::auction::{Bid, Call, CallRecord, Contract, PlayedCard};
@@ -57,7 +57,7 @@ impl Game for Tarneeb {
         let mut game = Tarneeb {
             config,
             table,
-            hands: Vec::new(),
+            hands: BySeat::default(),
             phase: Phase::Bidding,
             to_act: dealer,
             auction: Vec::new(),
@@ -216,7 +216,7 @@ impl Game for Tarneeb {
             rng.shuffle(&mut pool);
             if let Some(hands) = deal_respecting_voids(&pool, &hidden, &sizes, &self.shown_out) {
                 for (seat, hand) in hidden.iter().zip(hands) {
-                    self.hands[seat.index()] = hand;
+                    self.hands[*seat] = hand;
                 }
                 return;
             }
@@ -259,7 +259,7 @@ impl Game for Tarneeb {
                 {
                     self.shown_out[seat.index()].push(lead.card.suit());
                 }
-                self.hands[seat.index()].remove(card);
+                self.hands[seat].remove(card);
                 self.trick.push(PlayedCard { seat, card });
                 events.push(Scoped::public(TarneebEvent::Played { seat, card }));
                 if self.trick.len() == usize::from(SEATS) {

@@ -8,7 +8,7 @@ use crate::card::Suit;
 use crate::cardset::CardSet;
 use crate::game::{Events, Scoped};
 use crate::options::{PositionError, SetupError};
-use crate::seat::{Seat, Sides};
+use crate::seat::{BySeat, Seat, Sides};
 use crate::table::{EndReason, FirstDealer, ScoreItem, ScoreLine, Setup, Table, TableSpec};
 
 use super::auction::{
@@ -60,7 +60,7 @@ impl std::fmt::Display for Phase {
 pub struct Tarneeb {
     pub(super) config: TarneebConfig,
     pub(super) table: Table,
-    pub(super) hands: Vec<CardSet>,
+    pub(super) hands: BySeat<CardSet>,
     pub(super) phase: Phase,
     pub(super) to_act: Seat,
     pub(super) auction: Vec<CallRecord>,
@@ -85,7 +85,7 @@ pub(super) fn team(seat: Seat) -> usize {
 impl Tarneeb {
     /// A seat's hand.
     pub fn hand(&self, seat: Seat) -> CardSet {
-        self.hands.get(seat.index()).copied().unwrap_or_default()
+        self.hands[seat]
     }
 
     pub(super) fn begin_deal(&mut self, dealer: Seat, redeal: bool) -> Events<TarneebEvent> {
@@ -97,12 +97,12 @@ impl Tarneeb {
         let mut events = vec![Scoped::table(started)];
         let (order, _) = self.table.next_deck();
         let mut deck = order.into_iter();
-        self.hands = vec![CardSet::EMPTY; usize::from(SEATS)];
+        self.hands = BySeat::filled(usize::from(SEATS), CardSet::EMPTY);
         for _ in 0..13 {
             for i in 1..=SEATS {
                 let seat = Seat::new((dealer.number() + i) % SEATS);
                 if let Some(card) = deck.next() {
-                    self.hands[seat.index()].insert(card);
+                    self.hands[seat].insert(card);
                 }
             }
         }
@@ -111,7 +111,7 @@ impl Tarneeb {
                 seat,
                 TarneebEvent::Dealt {
                     seat,
-                    cards: self.hands[seat.index()],
+                    cards: self.hands[seat],
                 },
             ));
         }
@@ -177,7 +177,7 @@ impl Tarneeb {
         Ok(Tarneeb {
             config,
             table,
-            hands: position.hands,
+            hands: BySeat::new(position.hands),
             phase,
             to_act,
             auction: Vec::new(),

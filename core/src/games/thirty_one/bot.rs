@@ -132,11 +132,11 @@ impl Determinize for ThirtyOne {
             // Replay the draw: the same card into the same hand, at the discard step.
             if view.taken == Some(card) {
                 world.discards.pop();
-                world.known[me.index()].insert(card);
+                world.known[me].insert(card);
             } else {
                 world.stock.pop();
             }
-            world.hands[me.index()].insert(card);
+            world.hands[me].insert(card);
             world.step = Step::Discard { taken: view.taken };
         }
         Some(world)

@@ -6,7 +6,7 @@ use crate::game::{Events, Game, Scoped, Sealed, Zone};
 use crate::kind::GameKind;
 use crate::options::{KindInfo, Options, SetupError};
 use crate::rng::CardRng;
-use crate::seat::{Audience, Seat, Sides, Viewer};
+use crate::seat::{Audience, BySeat, Seat, Sides, Viewer};
 use crate::table::{FirstDealer, Setup, Status, Table, TableSpec};
 
 use super::config::{self, ThirtyOneConfig, Variant};
@@ -57,8 +57,8 @@ impl Game for ThirtyOne {
         )?;
         let dealer = table.dealer();
         let mut game = ThirtyOne {
-            hands: Vec::new(),
-            known: Vec::new(),
+            hands: BySeat::default(),
+            known: BySeat::default(),
             stock: Vec::new(),
             discards: Vec::new(),
             to_act: dealer,
@@ -162,7 +162,7 @@ impl Game for ThirtyOne {
                     on_the_bus: lives == 0,
                     out: lives < 0,
                     cards: self.hand(s).len() as u8,
-                    known: self.known.get(s.index()).copied().unwrap_or_default(),
+                    known: self.known[s],
                 }
             })
             .collect();
@@ -210,7 +210,7 @@ impl Game for ThirtyOne {
             },
         ];
         for seat in Seat::all(self.config.seats) {
-            let known = self.known.get(seat.index()).copied().unwrap_or_default();
+            let known = self.known[seat];
             zones.push(Zone {
                 name: format!("hand of seat {}", seat.number()),
                 cards: (self.hand(seat) - known).to_vec(),
@@ -235,14 +235,14 @@ impl Game for ThirtyOne {
             .collect();
         let mut pool: Vec<Card> = self.stock.clone();
         for &s in &hidden {
-            pool.extend((self.hands[s.index()] - self.known[s.index()]).iter());
+            pool.extend((self.hands[s] - self.known[s]).iter());
         }
         rng.shuffle(&mut pool);
         let mut rest = pool.into_iter();
         self.stock = rest.by_ref().take(self.stock.len()).collect();
         for &s in &hidden {
-            let secret = (self.hands[s.index()] - self.known[s.index()]).len();
-            self.hands[s.index()] = self.known[s.index()] | rest.by_ref().take(secret).collect();
+            let secret = (self.hands[s] - self.known[s]).len();
+            self.hands[s] = self.known[s] | rest.by_ref().take(secret).collect();
         }
     }
 
@@ -257,7 +257,7 @@ impl Game for ThirtyOne {
             }
             ThirtyOneMove::Draw { from: Pile::Stock } => {
                 if let Some(card) = self.stock.pop() {
-                    self.hands[seat.index()].insert(card);
+                    self.hands[seat].insert(card);
                     events.push(Scoped::public(ThirtyOneEvent::Drew {
                         seat,
                         from: Pile::Stock,
@@ -275,8 +275,8 @@ impl Game for ThirtyOne {
             } => {
                 let taken = self.discards.pop();
                 if let Some(card) = taken {
-                    self.hands[seat.index()].insert(card);
-                    self.known[seat.index()].insert(card);
+                    self.hands[seat].insert(card);
+                    self.known[seat].insert(card);
                     events.push(Scoped::public(ThirtyOneEvent::Drew {
                         seat,
                         from: Pile::Discard,
@@ -286,8 +286,8 @@ impl Game for ThirtyOne {
                 self.step = Step::Discard { taken };
             }
             ThirtyOneMove::Discard { card } => {
-                self.hands[seat.index()].remove(card);
-                self.known[seat.index()].remove(card);
+                self.hands[seat].remove(card);
+                self.known[seat].remove(card);
                 self.discards.push(card);
                 events.push(Scoped::public(ThirtyOneEvent::Discarded { seat, card }));
                 if self.value(seat) == HandValue::THIRTY_ONE {

@@ -8,7 +8,7 @@ use crate::card::Card;
 use crate::cardset::CardSet;
 use crate::game::{Events, Scoped};
 use crate::options::{PositionError, SetupError};
-use crate::seat::{Seat, Sides};
+use crate::seat::{BySeat, Seat, Sides};
 use crate::table::{
     EndReason, FirstDealer, LifeLoss, ScoreItem, ScoreLine, Setup, Table, TableSpec,
 };
@@ -57,9 +57,9 @@ pub struct ThirtyOne {
     pub(super) stock: Vec<Card>,
     /// The discard pile, top card last.
     pub(super) discards: Vec<Card>,
-    pub(super) hands: Vec<CardSet>,
+    pub(super) hands: BySeat<CardSet>,
     /// Cards each seat took from the discard pile and still holds.
-    pub(super) known: Vec<CardSet>,
+    pub(super) known: BySeat<CardSet>,
     pub(super) to_act: Seat,
     pub(super) step: Step,
     pub(super) knocker: Option<Seat>,
@@ -73,7 +73,7 @@ pub struct ThirtyOne {
 impl ThirtyOne {
     /// A seat's cards.
     pub fn hand(&self, seat: Seat) -> CardSet {
-        self.hands.get(seat.index()).copied().unwrap_or_default()
+        self.hands[seat]
     }
 
     /// Whether a seat is still in the game.
@@ -148,8 +148,8 @@ impl ThirtyOne {
             table,
             stock: position.stock.into_iter().rev().collect(),
             discards: position.discards,
-            hands: position.hands,
-            known,
+            hands: BySeat::new(position.hands),
+            known: BySeat::new(known),
             to_act: position.to_act,
             step: Step::TurnStart,
             knocker: position.knocker,
@@ -191,8 +191,8 @@ impl ThirtyOne {
         let (order, _) = self.table.next_deck();
         self.stock = order.into_iter().rev().collect();
         self.discards.clear();
-        self.hands = vec![CardSet::EMPTY; usize::from(self.config.seats)];
-        self.known = vec![CardSet::EMPTY; usize::from(self.config.seats)];
+        self.hands = BySeat::filled(usize::from(self.config.seats), CardSet::EMPTY);
+        self.known = BySeat::filled(usize::from(self.config.seats), CardSet::EMPTY);
         self.knocker = None;
         self.final_turns = 0;
         self.reshuffled = false;
@@ -207,7 +207,7 @@ impl ThirtyOne {
         for _ in 0..3 {
             for &seat in &receivers {
                 if let Some(card) = self.stock.pop() {
-                    self.hands[seat.index()].insert(card);
+                    self.hands[seat].insert(card);
                 }
             }
         }
@@ -216,7 +216,7 @@ impl ThirtyOne {
                 seat,
                 ThirtyOneEvent::Dealt {
                     seat,
-                    cards: self.hands[seat.index()],
+                    cards: self.hands[seat],
                 },
             ));
         }
