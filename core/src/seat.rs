@@ -259,9 +259,16 @@ mod by_seat {
         let mut hands = BySeat::filled(3, 0u8);
         hands[Seat::new(2)] = 7;
         assert_eq!(hands[Seat::new(2)], 7);
-        assert_eq!(hands.get(Seat::new(3)), None, "no value for a seat not at the table");
         assert_eq!(
-            hands.seats().map(|(s, v)| (s.number(), *v)).collect::<Vec<_>>(),
+            hands.get(Seat::new(3)),
+            None,
+            "no value for a seat not at the table"
+        );
+        assert_eq!(
+            hands
+                .seats()
+                .map(|(s, v)| (s.number(), *v))
+                .collect::<Vec<_>>(),
             vec![(0, 0), (1, 0), (2, 7)]
         );
         // Snapshots written before keep reading back.

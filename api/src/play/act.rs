@@ -1,6 +1,6 @@
 //! Moves, deals and resignations.
 
-use cardroom_core::{AnyMove, AnyRejection, Resignation, Seat, Viewer};
+use cardroom_core::{AnyGame, AnyMove, AnyRejection, Resignation, Seat, Viewer};
 use cardroom_db::GameStatus;
 use cardroom_db::games::{self, Leaving, SeatChange, SeatResult};
 use cardroom_db::{AnyConnection, DbError};
@@ -16,199 +16,226 @@ use crate::input::{IdempotencyKey, MoveFor, ParsedMove};
 use crate::metrics::Metrics;
 use crate::model::{EventOut, GameView, ServiceEvent, TakeoverReason};
 
-/// What a seated person does to a game.
+/// What an action did: the events the caller may see and their view of the game after it.
 #[derive(Debug)]
-pub enum Action {
-    Move {
-        expected_version: i64,
-        /// The move, parsed as the games it was sent for (the one its `kind` names, checked).
-        mv: ParsedMove,
-        idempotency: Option<IdempotencyKey>,
-    },
-    /// Deal the next hand; with the version the caller saw the hand over at, a hand someone
-    /// else dealt since is no failure.
-    Deal {
-        expected_version: Option<i64>,
-    },
-    Resign,
-    Reclaim,
+pub struct Acted {
+    pub events: Vec<EventOut>,
+    pub view: GameView,
 }
 
-/// `POST /games/{id}/moves`, `/deal` and `/resign`: returns the status and body to send.
-pub fn act(
+impl Acted {
+    /// The answer's body: the game's kind, the events and the view.
+    pub fn body(&self) -> Result<String, ApiError> {
+        action_body(&self.events, &self.view)
+    }
+}
+
+/// The answer to a move: what it did, or the answer stored for an earlier request with the same
+/// `Idempotency-Key` (its status and body, as first sent).
+#[derive(Debug)]
+pub enum MoveAnswer {
+    Acted(Box<Acted>),
+    Replayed { status: u16, body: String },
+}
+
+/// A move as its request asked for it.
+#[derive(Debug)]
+pub struct MoveOrder {
+    /// The version of the view the move was chosen from.
+    pub expected_version: i64,
+    /// The move, parsed as the games it was sent for.
+    pub mv: ParsedMove,
+    pub idempotency: Option<IdempotencyKey>,
+}
+
+/// `POST /games/{id}/moves`: plays the caller's move and the computers' replies. A retry with
+/// the same `Idempotency-Key` gets the first answer.
+pub fn play_move(
     conn: &mut AnyConnection,
     caller: &Caller,
     id: i64,
-    action: Action,
+    order: MoveOrder,
     metrics: &Metrics,
-) -> Result<(u16, String), ApiError> {
-    if let Action::Move {
-        idempotency: Some(key),
-        ..
-    } = &action
+) -> Result<MoveAnswer, ApiError> {
+    let MoveOrder {
+        expected_version,
+        mv,
+        idempotency,
+    } = order;
+    if let Some(key) = &idempotency
         && let Some(answer) = games::idempotent_answer(conn, caller.id, key.key())?
     {
         return replay_answer(answer, id, key);
     }
-    let respond = |events: Vec<EventOut>, view: GameView| -> Result<(u16, String), ApiError> {
-        action_body(&events, &view).map(|body| (200, body))
-    };
-    match action {
-        Action::Reclaim => super::reclaim(conn, caller, id, metrics),
-        Action::Move {
-            expected_version,
-            mv,
-            idempotency,
-        } => {
-            let key = idempotency.map(|key| (caller.id, key));
-            let result = make_move(
-                conn,
-                caller,
-                id,
-                expected_version,
-                &mv,
-                key.clone(),
-                metrics,
-            );
-            match (result, key) {
-                (Ok((events, view)), _) => respond(events, view),
-                // The same key may have raced in through another request and won: answer as
-                // that request did.
-                (Err(error), Some((user_id, key))) => {
-                    match games::idempotent_answer(conn, user_id, key.key())? {
-                        Some(answer) => replay_answer(answer, id, &key),
-                        None => Err(error),
-                    }
-                }
-                (Err(error), None) => Err(error),
+    let key = idempotency.map(|key| (caller.id, key));
+    let result = make_move(
+        conn,
+        caller,
+        id,
+        expected_version,
+        &mv,
+        key.clone(),
+        metrics,
+    );
+    match (result, key) {
+        (Ok(acted), _) => Ok(MoveAnswer::Acted(Box::new(acted))),
+        // The same key may have raced in through another request and won: answer as that
+        // request did.
+        (Err(error), Some((user_id, key))) => {
+            match games::idempotent_answer(conn, user_id, key.key())? {
+                Some(answer) => replay_answer(answer, id, &key),
+                None => Err(error),
             }
         }
-        Action::Deal { expected_version } => with_retries(metrics, || {
-            let loaded = load(conn, id)?;
-            let seat = loaded.require_seat(caller)?;
-            if let Some(expected) = expected_version {
-                match loaded.version().cmp(&expected) {
-                    std::cmp::Ordering::Less => {
-                        return Err(ApiError::VersionConflict {
-                            current: loaded.version(),
-                        });
-                    }
-                    // The hand the caller was asked to deal was dealt (by another player, or a
-                    // timer) since it saw it over: what it wanted is done; the game as it is.
-                    std::cmp::Ordering::Greater => {
-                        let next = games::log_after(conn, id, expected, 1)?;
-                        if next.first().is_some_and(|entry| entry.action == "deal") {
-                            let view = view(conn, caller, id)?;
-                            return action_body(&[], &view).map(|body| (200, body));
-                        }
-                        return Err(ApiError::VersionConflict {
-                            current: loaded.version(),
-                        });
-                    }
-                    std::cmp::Ordering::Equal => {}
-                }
-            }
-            let mut game = loaded.started()?.clone();
-            let mut changes = Changes::new(Some(&game));
-            let events = game.deal_next().map_err(|e| match e {
-                cardroom_core::MoveError::NotYourTurn { .. } => ApiError::Conflict {
-                    code: ProblemCode::HandNotOver,
-                    detail: "the hand is still being played".to_owned(),
-                },
-                other => move_error(other, game.kind(), Value::Array(Vec::new())),
-            })?;
-            changes.record(&game, Some(seat.number()), "deal", None, &events)?;
-            run_computers(&mut game, &loaded.record.seats, &mut changes, metrics)?;
-            let (events, view) = commit_and_view(
-                conn,
-                &loaded,
-                game,
-                changes,
-                None,
-                Viewer::Seat(seat),
-                metrics,
-            )?;
-            respond(events, view)
-        }),
-        Action::Resign => with_retries(metrics, || {
-            let loaded = load(conn, id)?;
-            let seat = loaded.require_seat(caller)?;
-            match &loaded.game {
-                None => abandon(conn, caller, &loaded, seat),
-                Some(game) => {
-                    let mut game = game.clone();
-                    let mut changes = Changes::new(Some(&game));
-                    let (effect, events) = game
-                        .resign(seat)
-                        .map_err(|e| move_error(e, game.kind(), Value::Array(Vec::new())))?;
-                    changes.record(&game, Some(seat.number()), "resign", None, &events)?;
-                    let mut record = loaded.record.clone();
-                    if effect == Resignation::SeatToComputer {
-                        // Leaving for good is a loss against everyone still at the table.
-                        let sides = game.table().sides();
-                        changes.leaving = Some(Leaving {
-                            user_id: caller.id,
-                            seats: loaded
-                                .record
-                                .seats
-                                .iter()
-                                .map(|s| {
-                                    let side = u8::try_from(s.seat)
-                                        .map_or(-1, |n| i32::from(sides.side_of(Seat::new(n))));
-                                    SeatResult {
-                                        seat: s.seat,
-                                        user_id: s.user_id,
-                                        bot: s.bot,
-                                        side,
-                                        won: s.seat != i32::from(seat.number()),
-                                    }
-                                })
-                                .collect(),
-                        });
-                        let level = game.kind().describe().default_level;
-                        for s in &mut record.seats {
-                            if s.seat == i32::from(seat.number()) {
-                                s.user_id = None;
-                                s.name = None;
-                                s.bot = Some(level);
-                            }
-                        }
-                        changes.seats.push(SeatChange {
-                            seat: i32::from(seat.number()),
-                            user_id: None,
-                            bot: Some(level),
-                            ..Default::default()
-                        });
-                        changes.record_service(
-                            Some(seat.number()),
-                            "seat_to_computer",
-                            ServiceEvent::SeatToComputer {
-                                seat: i64::from(seat.number()),
-                                level,
-                                reason: Some(TakeoverReason::Resigned),
-                            },
-                        )?;
-                        run_computers(&mut game, &record.seats, &mut changes, metrics)?;
-                    }
-                    let loaded = Loaded {
-                        record,
-                        game: loaded.game.clone(),
-                        recent: loaded.recent.clone(),
-                        spectators: loaded.spectators,
-                    };
-                    // Whoever hands their seat to the computer sees the table as a spectator
-                    // from now on: the seat's cards are the computer's.
-                    let viewer = match effect {
-                        Resignation::SeatToComputer => Viewer::Spectator,
-                        Resignation::GameLost => Viewer::Seat(seat),
-                    };
-                    let (events, view) =
-                        commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?;
-                    respond(events, view)
-                }
-            }
-        }),
+        (Err(error), None) => Err(error),
     }
+}
+
+/// `POST /games/{id}/deal`: deals the next hand. With the version the caller saw the hand over
+/// at, a hand someone else dealt since is no failure: the game as it is now, with no events.
+pub fn deal(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+    expected_version: Option<i64>,
+    metrics: &Metrics,
+) -> Result<Acted, ApiError> {
+    with_retries(metrics, || {
+        let loaded = load(conn, id)?;
+        let seat = loaded.require_seat(caller)?;
+        if let Some(expected) = expected_version {
+            match loaded.version().cmp(&expected) {
+                std::cmp::Ordering::Less => {
+                    return Err(ApiError::VersionConflict {
+                        current: loaded.version(),
+                    });
+                }
+                // The hand the caller was asked to deal was dealt (by another player, or a
+                // timer) since it saw it over: what it wanted is done; the game as it is.
+                std::cmp::Ordering::Greater => {
+                    let next = games::log_after(conn, id, expected, 1)?;
+                    if next.first().is_some_and(|entry| entry.action == "deal") {
+                        return Ok(Acted {
+                            events: Vec::new(),
+                            view: view(conn, caller, id)?,
+                        });
+                    }
+                    return Err(ApiError::VersionConflict {
+                        current: loaded.version(),
+                    });
+                }
+                std::cmp::Ordering::Equal => {}
+            }
+        }
+        let mut game = loaded.started()?.clone();
+        let mut changes = Changes::new(Some(&game));
+        let events = game.deal_next().map_err(|e| match e {
+            cardroom_core::MoveError::NotYourTurn { .. } => ApiError::Conflict {
+                code: ProblemCode::HandNotOver,
+                detail: "the hand is still being played".to_owned(),
+            },
+            other => move_error(other, game.kind(), Value::Array(Vec::new())),
+        })?;
+        changes.record(&game, Some(seat.number()), "deal", None, &events)?;
+        run_computers(&mut game, &loaded.record.seats, &mut changes, metrics)?;
+        let viewer = Viewer::Seat(seat);
+        let (events, view) = commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?;
+        Ok(Acted { events, view })
+    })
+}
+
+/// `POST /games/{id}/resign`: with two sides the caller's side loses; with more, the seat goes
+/// to the computer. Before the game starts, resigning abandons it.
+pub fn resign(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+    metrics: &Metrics,
+) -> Result<Acted, ApiError> {
+    with_retries(metrics, || {
+        let loaded = load(conn, id)?;
+        let seat = loaded.require_seat(caller)?;
+        let Some(game) = &loaded.game else {
+            return abandon(conn, caller, &loaded, seat);
+        };
+        let mut game = game.clone();
+        let mut changes = Changes::new(Some(&game));
+        let (effect, events) = game
+            .resign(seat)
+            .map_err(|e| move_error(e, game.kind(), Value::Array(Vec::new())))?;
+        changes.record(&game, Some(seat.number()), "resign", None, &events)?;
+        let (loaded, viewer) = match effect {
+            Resignation::GameLost => (loaded, Viewer::Seat(seat)),
+            // Whoever hands their seat to the computer sees the table as a spectator from now
+            // on: the seat's cards are the computer's.
+            Resignation::SeatToComputer => {
+                let left = hand_seat_to_computer(&game, &loaded, caller, seat, &mut changes)?;
+                run_computers(&mut game, &left.record.seats, &mut changes, metrics)?;
+                (left, Viewer::Spectator)
+            }
+        };
+        let (events, view) = commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?;
+        Ok(Acted { events, view })
+    })
+}
+
+/// A resigning person leaves a table of more than two sides for good: a loss against everyone
+/// still at it, and the game's default computer level in the seat. Returns the game with the
+/// seats as they are after it.
+fn hand_seat_to_computer(
+    game: &AnyGame,
+    loaded: &Loaded,
+    caller: &Caller,
+    seat: Seat,
+    changes: &mut Changes,
+) -> Result<Loaded, ApiError> {
+    let sides = game.table().sides();
+    let mine = i32::from(seat.number());
+    changes.leaving = Some(Leaving {
+        user_id: caller.id,
+        seats: loaded
+            .record
+            .seats
+            .iter()
+            .map(|s| SeatResult {
+                seat: s.seat,
+                user_id: s.user_id,
+                bot: s.bot,
+                side: u8::try_from(s.seat).map_or(-1, |n| i32::from(sides.side_of(Seat::new(n)))),
+                won: s.seat != mine,
+            })
+            .collect(),
+    });
+    let level = game.kind().describe().default_level;
+    changes.seats.push(SeatChange {
+        seat: mine,
+        user_id: None,
+        bot: Some(level),
+        ..Default::default()
+    });
+    changes.record_service(
+        Some(seat.number()),
+        "seat_to_computer",
+        ServiceEvent::SeatToComputer {
+            seat: i64::from(seat.number()),
+            level,
+            reason: Some(TakeoverReason::Resigned),
+        },
+    )?;
+    let mut record = loaded.record.clone();
+    for s in &mut record.seats {
+        if s.seat == mine {
+            s.user_id = None;
+            s.name = None;
+            s.bot = Some(level);
+        }
+    }
+    Ok(Loaded {
+        record,
+        game: loaded.game.clone(),
+        recent: loaded.recent.clone(),
+        spectators: loaded.spectators,
+    })
 }
 
 fn make_move(
@@ -219,7 +246,7 @@ fn make_move(
     mv: &ParsedMove,
     key: Option<(i64, IdempotencyKey)>,
     metrics: &Metrics,
-) -> Result<(Vec<EventOut>, GameView), ApiError> {
+) -> Result<Acted, ApiError> {
     let loaded = load(conn, id)?;
     let seat = loaded.require_seat(caller)?;
     let game = loaded.started()?;
@@ -272,9 +299,11 @@ fn make_move(
             label: None,
         });
         let loaded = loaded.with_seats(&changes.seats);
-        return commit_and_view(conn, &loaded, game, changes, key, viewer, metrics);
+        let (events, view) = commit_and_view(conn, &loaded, game, changes, key, viewer, metrics)?;
+        return Ok(Acted { events, view });
     }
-    commit_and_view(conn, &loaded, game, changes, key, viewer, metrics)
+    let (events, view) = commit_and_view(conn, &loaded, game, changes, key, viewer, metrics)?;
+    Ok(Acted { events, view })
 }
 
 /// The stored answer to an earlier request with the same idempotency key.
@@ -282,14 +311,17 @@ fn replay_answer(
     answer: games::IdempotencyRow,
     id: i64,
     key: &IdempotencyKey,
-) -> Result<(u16, String), ApiError> {
+) -> Result<MoveAnswer, ApiError> {
     if answer.game_id != id || answer.request_hash != key.request_hash() {
         return Err(ApiError::Conflict {
             code: ProblemCode::IdempotencyKeyReused,
             detail: "this Idempotency-Key was used for a different request".to_owned(),
         });
     }
-    Ok((u16::try_from(answer.status).unwrap_or(200), answer.body))
+    Ok(MoveAnswer::Replayed {
+        status: u16::try_from(answer.status).unwrap_or(200),
+        body: answer.body,
+    })
 }
 
 /// Resigning before the game starts abandons it.
@@ -298,7 +330,7 @@ fn abandon(
     caller: &Caller,
     loaded: &Loaded,
     seat: Seat,
-) -> Result<(u16, String), ApiError> {
+) -> Result<Acted, ApiError> {
     if loaded.record.game.status == GameStatus::Abandoned {
         return Err(ApiError::GameOver("the game was abandoned".to_owned()));
     }
@@ -321,5 +353,5 @@ fn abandon(
         Err(other) => return Err(other.into()),
     }
     let view = view(conn, caller, loaded.id())?;
-    action_body(&events, &view).map(|body| (200, body))
+    Ok(Acted { events, view })
 }

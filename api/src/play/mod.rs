@@ -29,7 +29,7 @@ pub mod tokens;
 mod view;
 
 pub use account::{account_events_for, account_snapshot};
-pub use act::{Action, act};
+pub use act::{Acted, MoveAnswer, MoveOrder, deal, play_move, resign};
 pub use lobby::{expire_open_tables, lobby};
 pub use read::{
     ChatWanted, EVENTS_PAGE, News, Personal, Revoked, authorize_reader, events_after, list, log,

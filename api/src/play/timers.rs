@@ -11,7 +11,7 @@ use cardroom_db::AnyConnection;
 use cardroom_db::games::{self, SeatChange};
 
 use super::changes::{Changes, run_computers};
-use super::commit::{action_body, commit_and_view, commit_background};
+use super::commit::{commit_and_view, commit_background};
 use super::loaded::load;
 use super::seats::controllers;
 use crate::auth::Caller;
@@ -166,13 +166,13 @@ fn time_out(
 }
 
 /// `POST /games/{id}/reclaim`: a person takes back the seat a computer played while they were
-/// away; returns the status and body to send.
+/// away.
 pub fn reclaim(
     conn: &mut AnyConnection,
     caller: &Caller,
     id: i64,
     metrics: &Metrics,
-) -> Result<(u16, String), ApiError> {
+) -> Result<super::Acted, ApiError> {
     super::commit::with_retries(metrics, || {
         let loaded = load(conn, id)?;
         let seat = loaded.require_seat(caller)?;
@@ -211,6 +211,6 @@ pub fn reclaim(
         let loaded = loaded.with_seats(&changes.seats);
         let viewer = Viewer::Seat(seat);
         let (events, view) = commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?;
-        action_body(&events, &view).map(|body| (200, body))
+        Ok(super::Acted { events, view })
     })
 }

@@ -3,13 +3,12 @@
 
 use actix_web::{HttpRequest, HttpResponse, post, web};
 
-use crate::auth::Caller;
 use crate::blocking::run;
 use crate::error::{ApiError, Problem};
 use crate::guards::Playing;
 use crate::input::{IdempotencyKey, ParsedMove};
 use crate::model::{ActionResponse, MoveRequest};
-use crate::play::{self, Action};
+use crate::play::{self, Acted, MoveAnswer, MoveOrder};
 use crate::state::AppState;
 
 use super::params::{GameId, json_body};
@@ -56,26 +55,35 @@ pub async fn make_move(
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let idempotency = idempotency_key(&req, &body)?;
-    let action = Action::Move {
+    let order = MoveOrder {
         expected_version: body.expected_version,
         mv: ParsedMove::parse(body.kind, &body.mv),
         idempotency,
     };
-    act(state, caller, id.into_inner().0, action).await
-}
-
-async fn act(
-    state: web::Data<AppState>,
-    caller: Caller,
-    id: i64,
-    action: Action,
-) -> Result<HttpResponse, ApiError> {
-    let (status, body) = run(&state, move |conn, state| {
-        play::act(conn, &caller, id, action, &state.metrics)
+    let id = id.into_inner().0;
+    let answer = run(&state, move |conn, state| {
+        match play::play_move(conn, &caller, id, order, &state.metrics)? {
+            MoveAnswer::Acted(acted) => Ok((200, acted.body()?)),
+            MoveAnswer::Replayed { status, body } => Ok((status, body)),
+        }
     })
     .await?;
     state.hub.publish(Some(id));
-    Ok(json_body(status, body))
+    Ok(json_body(answer.0, answer.1))
+}
+
+/// Runs one of a seat's actions off the async workers and answers 200 with what it did; every
+/// stream of the game hears of it.
+async fn acted(
+    state: web::Data<AppState>,
+    id: i64,
+    action: impl FnOnce(&mut cardroom_db::AnyConnection, &AppState) -> Result<Acted, ApiError>
+    + Send
+    + 'static,
+) -> Result<HttpResponse, ApiError> {
+    let body = run(&state, move |conn, state| action(conn, state)?.body()).await?;
+    state.hub.publish(Some(id));
+    Ok(json_body(200, body))
 }
 
 /// Deal the next hand when a hand is over (any seated player). Every person at the table is
@@ -118,10 +126,12 @@ pub async fn deal(
             "expected_version is a version, 0 or more".to_owned(),
         ));
     }
-    let action = Action::Deal {
-        expected_version: request.expected_version,
-    };
-    act(state, caller, id.into_inner().0, action).await
+    let id = id.into_inner().0;
+    let expected = request.expected_version;
+    acted(state, id, move |conn, state| {
+        play::deal(conn, &caller, id, expected, &state.metrics)
+    })
+    .await
 }
 
 /// `POST /games/{id}/deal`'s body, which may be left out.
@@ -152,7 +162,11 @@ pub async fn resign(
     Playing(caller): Playing,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
-    act(state, caller, id.into_inner().0, Action::Resign).await
+    let id = id.into_inner().0;
+    acted(state, id, move |conn, state| {
+        play::resign(conn, &caller, id, &state.metrics)
+    })
+    .await
 }
 
 /// Take back a seat a computer player took over after the caller's timeouts in a row: from
@@ -174,5 +188,9 @@ pub async fn reclaim(
     Playing(caller): Playing,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
-    act(state, caller, id.into_inner().0, Action::Reclaim).await
+    let id = id.into_inner().0;
+    acted(state, id, move |conn, state| {
+        play::reclaim(conn, &caller, id, &state.metrics)
+    })
+    .await
 }
