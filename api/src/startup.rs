@@ -130,6 +130,76 @@ async fn docs_redirect() -> HttpResponse {
         .finish()
 }
 
+/// The state every worker shares: the pool, the keys, the limits, the hub and the metrics.
+fn app_state(
+    pool: cardroom_db::Pool,
+    db_health: std::sync::Arc<cardroom_db::Health>,
+    settings: &Settings,
+) -> web::Data<AppState> {
+    web::Data::new(AppState {
+        pool,
+        db_health,
+        keys: Keys::new(&settings.jwt_secret, settings.token_ttl),
+        metrics: Metrics::default(),
+        hub: Hub::default(),
+        feeds: crate::shared::Feeds::default(),
+        auth_limiter: crate::limit::AuthLimiter::new(
+            settings.auth_per_minute,
+            settings.auth_burst,
+            settings.client_ip_header.clone(),
+        ),
+        write_limiter: crate::limit::Limiter::named(
+            "writes",
+            settings.writes_per_minute,
+            settings.writes_burst,
+            settings.client_ip_header.clone(),
+        ),
+        bot_write_limiter: crate::limit::Limiter::named(
+            "bot_writes",
+            settings.bot_writes_per_minute,
+            settings.bot_writes_burst,
+            settings.client_ip_header.clone(),
+        ),
+        bot_credentials: crate::state::BotCredentials::default(),
+        passwords: std::sync::Arc::new(Passwords::for_this_machine()),
+        presence: std::sync::Arc::default(),
+        known_accounts: crate::state::KnownAccounts::default(),
+        settings: settings.clone(),
+    })
+}
+
+/// Counts and times every request by its route's template (`/api/v1/games/{id}`, never one per
+/// id), and answers with the request's id in the logs (`x-request-id`) for a client's bug report.
+async fn observe_requests(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    let state = req.app_data::<web::Data<AppState>>().cloned();
+    let route = req
+        .match_pattern()
+        .unwrap_or_else(|| "unmatched".to_owned());
+    let method = req.method().as_str().to_owned();
+    let request_id = actix_web::HttpMessage::extensions(&req)
+        .get::<tracing_actix_web::RequestId>()
+        .map(|id| id.to_string());
+    let started = std::time::Instant::now();
+    let mut response = next.call(req).await?;
+    if let Some(value) = request_id.and_then(|id| header::HeaderValue::from_str(&id).ok()) {
+        response
+            .headers_mut()
+            .insert(header::HeaderName::from_static("x-request-id"), value);
+    }
+    if let Some(state) = state {
+        state.metrics.observe_request(
+            &method,
+            &route,
+            response.status().as_u16(),
+            started.elapsed(),
+        );
+    }
+    Ok(response)
+}
+
 /// The running service.
 pub struct Application {
     port: u16,
@@ -187,36 +257,7 @@ impl Application {
                 source,
             })?
             .port();
-        let state = web::Data::new(AppState {
-            pool,
-            db_health,
-            keys: Keys::new(&settings.jwt_secret, settings.token_ttl),
-            metrics: Metrics::default(),
-            hub: Hub::default(),
-            feeds: crate::shared::Feeds::default(),
-            auth_limiter: crate::limit::AuthLimiter::new(
-                settings.auth_per_minute,
-                settings.auth_burst,
-                settings.client_ip_header.clone(),
-            ),
-            write_limiter: crate::limit::Limiter::named(
-                "writes",
-                settings.writes_per_minute,
-                settings.writes_burst,
-                settings.client_ip_header.clone(),
-            ),
-            bot_write_limiter: crate::limit::Limiter::named(
-                "bot_writes",
-                settings.bot_writes_per_minute,
-                settings.bot_writes_burst,
-                settings.client_ip_header.clone(),
-            ),
-            bot_credentials: crate::state::BotCredentials::default(),
-            passwords: std::sync::Arc::new(Passwords::for_this_machine()),
-            presence: std::sync::Arc::default(),
-            known_accounts: crate::state::KnownAccounts::default(),
-            settings: settings.clone(),
-        });
+        let state = app_state(pool, db_health, &settings);
         crate::presence::set_window(settings.presence_window);
         let listening = state.clone();
         cardroom_db::notify::listen(&settings.database_url, move |notice| {
@@ -236,7 +277,6 @@ impl Application {
                 .openapi(ApiDoc::openapi())
                 .configure(routes::configure)
                 .split_for_parts();
-            let counted = app_state.clone();
             app.app_data(app_state.clone())
                 .app_data(known.clone())
                 .app_data(served.clone())
@@ -278,37 +318,7 @@ impl Application {
                     crate::guards::check_credentials,
                 ))
                 .wrap(actix_web::middleware::from_fn(crate::guards::limit_writes))
-                .wrap_fn(move |req, srv| {
-                    let metrics = counted.clone();
-                    // The route's template, not the path: `/api/v1/games/{id}`, never one per id.
-                    let route = req
-                        .match_pattern()
-                        .unwrap_or_else(|| "unmatched".to_owned());
-                    let method = req.method().as_str().to_owned();
-                    let request_id = actix_web::HttpMessage::extensions(&req)
-                        .get::<tracing_actix_web::RequestId>()
-                        .map(|id| id.to_string());
-                    let started = std::time::Instant::now();
-                    let response = actix_web::dev::Service::call(srv, req);
-                    async move {
-                        let mut response = response.await?;
-                        // The id of this request in the logs, for a client's bug report.
-                        if let Some(value) = request_id
-                            .and_then(|id: String| header::HeaderValue::from_str(&id).ok())
-                        {
-                            response
-                                .headers_mut()
-                                .insert(header::HeaderName::from_static("x-request-id"), value);
-                        }
-                        metrics.metrics.observe_request(
-                            &method,
-                            &route,
-                            response.status().as_u16(),
-                            started.elapsed(),
-                        );
-                        Ok(response)
-                    }
-                })
+                .wrap(actix_web::middleware::from_fn(observe_requests))
                 .wrap(actix_web::middleware::Condition::new(
                     !cors_origins.is_empty(),
                     cors(&cors_origins),

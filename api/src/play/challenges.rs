@@ -6,7 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use cardroom_core::{AnyGame, GameKind, OptionValue, Setup};
+use cardroom_core::options::VariantInfo;
+use cardroom_core::{AnyGame, GameKind, KindInfo, OptionValue, Setup};
 use cardroom_db::account_events::{self, AccountNotice};
 use cardroom_db::challenges::{self, ChallengeRow, NewChallenge};
 use cardroom_db::{AnyConnection, users};
@@ -152,25 +153,14 @@ fn sides(row: &ChallengeRow, acceptor: Option<i64>) -> Vec<i64> {
     users
 }
 
-/// `POST /challenges`.
-pub fn create(
-    conn: &mut AnyConnection,
-    caller: &Caller,
+/// A challenge's seats (as asked, or the variant's fewest with computers beyond two) and the
+/// challenger's: exactly two people, every computer one of the game's levels.
+fn challenge_seats(
     request: &ChallengeRequest,
-    expires_after: std::time::Duration,
-) -> Result<Challenge, ApiError> {
-    may_sit(conn, caller)?;
+    info: &KindInfo,
+    variant: &VariantInfo,
+) -> Result<(Vec<SeatRequest>, usize), ApiError> {
     let kind = request.kind;
-    let info = kind.describe();
-    let variant = match &request.variant {
-        None => info
-            .variants
-            .iter()
-            .find(|v| v.default)
-            .or(info.variants.first()),
-        Some(name) => info.variants.iter().find(|v| v.name == name.as_str()),
-    }
-    .ok_or_else(|| ApiError::Invalid(format!("{kind} has no such variant")))?;
     let seats: Vec<SeatRequest> = match &request.seats {
         Some(seats) => seats
             .iter()
@@ -215,22 +205,69 @@ pub fn create(
                 ApiError::Invalid(format!("seat {seat} is not one of the two people's seats"))
             })?,
     };
-    let (turn_seconds, takeover_after) = match &request.turn {
-        None => (None, None),
-        Some(turn) => {
-            let after = turn.takeover_after.unwrap_or(DEFAULT_TAKEOVER_AFTER);
-            if !TURN_SECONDS.contains(&turn.seconds) || !TAKEOVER_AFTER.contains(&after) {
-                return Err(ApiError::Invalid(format!(
-                    "turn.seconds is {} to {}, turn.takeover_after {} to {}",
-                    TURN_SECONDS.start(),
-                    TURN_SECONDS.end(),
-                    TAKEOVER_AFTER.start(),
-                    TAKEOVER_AFTER.end()
-                )));
-            }
-            (Some(turn.seconds as i32), Some(after as i32))
-        }
+    Ok((seats, seat))
+}
+
+/// A challenge's turn timer, within the published bounds (none: no timer).
+fn challenge_turn(turn: Option<&TurnPolicy>) -> Result<(Option<i32>, Option<i32>), ApiError> {
+    let Some(turn) = turn else {
+        return Ok((None, None));
     };
+    let after = turn.takeover_after.unwrap_or(DEFAULT_TAKEOVER_AFTER);
+    if !TURN_SECONDS.contains(&turn.seconds) || !TAKEOVER_AFTER.contains(&after) {
+        return Err(ApiError::Invalid(format!(
+            "turn.seconds is {} to {}, turn.takeover_after {} to {}",
+            TURN_SECONDS.start(),
+            TURN_SECONDS.end(),
+            TAKEOVER_AFTER.start(),
+            TAKEOVER_AFTER.end()
+        )));
+    }
+    Ok((Some(turn.seconds as i32), Some(after as i32)))
+}
+
+/// The account a challenge names (none: an open challenge); never the challenger.
+fn challenged(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    to: Option<&str>,
+) -> Result<Option<i64>, ApiError> {
+    let Some(name) = to else {
+        return Ok(None);
+    };
+    crate::input::text("to", name)?;
+    let user = users::by_name(conn, name)?
+        .ok_or_else(|| ApiError::NotFound(format!("there is no player {name:?}")))?;
+    if user.id == caller.id {
+        return Err(ApiError::Conflict {
+            code: ProblemCode::SelfChallenge,
+            detail: "you cannot challenge yourself".to_owned(),
+        });
+    }
+    Ok(Some(user.id))
+}
+
+/// `POST /challenges`.
+pub fn create(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    request: &ChallengeRequest,
+    expires_after: std::time::Duration,
+) -> Result<Challenge, ApiError> {
+    may_sit(conn, caller)?;
+    let kind = request.kind;
+    let info = kind.describe();
+    let variant = match &request.variant {
+        None => info
+            .variants
+            .iter()
+            .find(|v| v.default)
+            .or(info.variants.first()),
+        Some(name) => info.variants.iter().find(|v| v.name == name.as_str()),
+    }
+    .ok_or_else(|| ApiError::Invalid(format!("{kind} has no such variant")))?;
+    let (seats, seat) = challenge_seats(request, &info, variant)?;
+    let (turn_seconds, takeover_after) = challenge_turn(request.turn.as_ref())?;
     // The variant, seat count and house rules, checked by the rules themselves.
     let setup = Setup {
         seed: random_seed(),
@@ -245,21 +282,7 @@ pub fn create(
         &setup,
     )
     .map_err(|e| ApiError::Invalid(e.to_string()))?;
-    let to = match &request.to {
-        None => None,
-        Some(name) => {
-            crate::input::text("to", name)?;
-            let user = users::by_name(conn, name)?
-                .ok_or_else(|| ApiError::NotFound(format!("there is no player {name:?}")))?;
-            if user.id == caller.id {
-                return Err(ApiError::Conflict {
-                    code: ProblemCode::SelfChallenge,
-                    detail: "you cannot challenge yourself".to_owned(),
-                });
-            }
-            Some(user.id)
-        }
-    };
+    let to = challenged(conn, caller, request.to.as_deref())?;
     let options =
         serde_json::to_string(&request.options).map_err(ApiError::because("options encoding"))?;
     let stored_seats = serde_json::to_string(

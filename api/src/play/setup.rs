@@ -16,7 +16,7 @@ use crate::auth::Caller;
 use crate::error::{ApiError, ProblemCode};
 use crate::events::{service_event, stored};
 use crate::metrics::Metrics;
-use crate::model::{CreateGame, GameCreated, GameView, JoinRequest, ServiceEvent};
+use crate::model::{CreateGame, GameCreated, GameView, JoinRequest, ServiceEvent, TurnPolicy};
 
 /// A turn timer's bounds: seconds a move.
 pub const TURN_SECONDS: std::ops::RangeInclusive<i64> = 5..=86_400;
@@ -85,6 +85,107 @@ pub(super) fn create_seated(
     rematch_of: Option<i64>,
     metrics: &Metrics,
 ) -> Result<GameCreated, ApiError> {
+    let n = request.seats.len();
+    let (seat_changes, own_index) = seat_plan(&request, caller, others)?;
+    let turn = turn_policy(request.turn.as_ref())?;
+    let new = new_game(&request, caller, seat_changes, turn)?;
+    // A rematch is made by whoever accepted last, but set up by everyone at the old table:
+    // its first event says which game it follows.
+    let created = ServiceEvent::Created {
+        by: caller.name.clone(),
+        seats: n as i64,
+        rematch_of,
+    };
+    let first = LogEntry {
+        seat: Some(own_index as i32),
+        action: "created".to_owned(),
+        payload: None,
+        events: stored(&[service_event(&created)?])?,
+    };
+    let row = games::create(conn, &new, &first)?;
+    Metrics::add(&metrics.games_created, 1);
+    let loaded = load(conn, row.id)?;
+    let view = if loaded
+        .record
+        .seats
+        .iter()
+        .any(|s| s.user_id.is_none() && s.bot.is_none())
+    {
+        view(conn, caller, row.id)?
+    } else {
+        let mut changes = Changes::new(None);
+        let game = start(&loaded.record, &loaded.record.seats, &mut changes, metrics)?;
+        let viewer = Viewer::Seat(Seat::new(own_index as u8));
+        commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?.1
+    };
+    Ok(GameCreated {
+        id: row.id,
+        invite_code: row.invite_code,
+        view,
+    })
+}
+
+/// The row of a new game: its configuration checked by the rules themselves (by dealing once),
+/// its seed (the request's, for practice, or a fresh one), and its seats.
+fn new_game(
+    request: &CreateGame,
+    caller: &Caller,
+    seats: Vec<SeatChange>,
+    (turn_seconds, takeover_after): (Option<i32>, Option<i32>),
+) -> Result<NewGame, ApiError> {
+    let kind = request.kind;
+    let n = seats.len();
+    let practice = request.seed.is_some() || request.deck.is_some();
+    let seed = match &request.seed {
+        Some(text) => Seed::from_hex(text).map_err(|e| ApiError::Invalid(format!("seed: {e}")))?,
+        None => random_seed(),
+    };
+    // Check variant, seats, options and deck now, with the real rules, by dealing once.
+    let setup = Setup {
+        seed,
+        deck: request.deck.clone(),
+        replay: None,
+    };
+    let (probe, _) = AnyGame::create(
+        kind,
+        request.variant.as_deref(),
+        n,
+        &request.options,
+        &setup,
+    )
+    .map_err(|e| ApiError::Invalid(e.to_string()))?;
+    let options =
+        serde_json::to_string(&request.options).map_err(ApiError::because("options encoding"))?;
+    let deck = match &request.deck {
+        None => None,
+        Some(deck) => {
+            Some(serde_json::to_string(deck).map_err(ApiError::because("deck encoding"))?)
+        }
+    };
+    Ok(NewGame {
+        kind,
+        variant: probe.variant().to_owned(),
+        options,
+        seed: seed.to_hex(),
+        deck,
+        practice,
+        invite_code: random_code(10),
+        created_by: caller.id,
+        state_format: STATE_FORMAT,
+        turn_seconds,
+        takeover_after,
+        visibility: request.visibility.unwrap_or_default().name().to_owned(),
+        seats,
+    })
+}
+
+/// Who sits where in a new game: the requested computer levels (each one of the game's), the
+/// caller in their seat, and `others` in theirs. Returns the seats and the caller's.
+fn seat_plan(
+    request: &CreateGame,
+    caller: &Caller,
+    others: &[(usize, i64)],
+) -> Result<(Vec<SeatChange>, usize), ApiError> {
     let kind = request.kind;
     let n = request.seats.len();
     if n == 0 || n > 8 {
@@ -135,105 +236,32 @@ pub(super) fn create_seated(
             .ok_or_else(|| ApiError::internal(format!("seat {seat} is not open for {user}")))?;
         open.user_id = Some(user);
     }
+    Ok((seat_changes, own_index))
+}
 
-    let (turn_seconds, takeover_after) = match &request.turn {
-        None => (None, None),
-        Some(turn) => {
-            if !TURN_SECONDS.contains(&turn.seconds) {
-                return Err(ApiError::Invalid(format!(
-                    "turn.seconds must be from {} to {}",
-                    TURN_SECONDS.start(),
-                    TURN_SECONDS.end()
-                )));
-            }
-            let after = turn.takeover_after.unwrap_or(DEFAULT_TAKEOVER_AFTER);
-            if !TAKEOVER_AFTER.contains(&after) {
-                return Err(ApiError::Invalid(format!(
-                    "turn.takeover_after must be from {} to {}",
-                    TAKEOVER_AFTER.start(),
-                    TAKEOVER_AFTER.end()
-                )));
-            }
-            // (Both bounded above, so they fit.)
-            (Some(turn.seconds as i32), Some(after as i32))
-        }
+/// A new game's turn timer, within the published bounds: seconds per move and the timeouts in a
+/// row before a computer takes the seat (none: no timer).
+fn turn_policy(turn: Option<&TurnPolicy>) -> Result<(Option<i32>, Option<i32>), ApiError> {
+    let Some(turn) = turn else {
+        return Ok((None, None));
     };
-    let practice = request.seed.is_some() || request.deck.is_some();
-    let seed = match &request.seed {
-        Some(text) => Seed::from_hex(text).map_err(|e| ApiError::Invalid(format!("seed: {e}")))?,
-        None => random_seed(),
-    };
-    // Check variant, seats, options and deck now, with the real rules, by dealing once.
-    let setup = Setup {
-        seed,
-        deck: request.deck.clone(),
-        replay: None,
-    };
-    let (probe, _) = AnyGame::create(
-        kind,
-        request.variant.as_deref(),
-        n,
-        &request.options,
-        &setup,
-    )
-    .map_err(|e| ApiError::Invalid(e.to_string()))?;
-    let options =
-        serde_json::to_string(&request.options).map_err(ApiError::because("options encoding"))?;
-    let deck = match &request.deck {
-        None => None,
-        Some(deck) => {
-            Some(serde_json::to_string(deck).map_err(ApiError::because("deck encoding"))?)
-        }
-    };
-    let new = NewGame {
-        kind,
-        variant: probe.variant().to_owned(),
-        options,
-        seed: seed.to_hex(),
-        deck,
-        practice,
-        invite_code: random_code(10),
-        created_by: caller.id,
-        state_format: STATE_FORMAT,
-        turn_seconds,
-        takeover_after,
-        visibility: request.visibility.unwrap_or_default().name().to_owned(),
-        seats: seat_changes,
-    };
-    // A rematch is made by whoever accepted last, but set up by everyone at the old table:
-    // its first event says which game it follows.
-    let created = ServiceEvent::Created {
-        by: caller.name.clone(),
-        seats: n as i64,
-        rematch_of,
-    };
-    let first = LogEntry {
-        seat: Some(own_index as i32),
-        action: "created".to_owned(),
-        payload: None,
-        events: stored(&[service_event(&created)?])?,
-    };
-    let row = games::create(conn, &new, &first)?;
-    Metrics::add(&metrics.games_created, 1);
-    let loaded = load(conn, row.id)?;
-    let view = if loaded
-        .record
-        .seats
-        .iter()
-        .any(|s| s.user_id.is_none() && s.bot.is_none())
-    {
-        view(conn, caller, row.id)?
-    } else {
-        let mut changes = Changes::new(None);
-        let game = start(&loaded.record, &loaded.record.seats, &mut changes, metrics)?;
-        let viewer = Viewer::Seat(Seat::new(own_index as u8));
-        commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?.1
-    };
-    Ok(GameCreated {
-        id: row.id,
-        invite_code: row.invite_code,
-        view,
-    })
+    if !TURN_SECONDS.contains(&turn.seconds) {
+        return Err(ApiError::Invalid(format!(
+            "turn.seconds must be from {} to {}",
+            TURN_SECONDS.start(),
+            TURN_SECONDS.end()
+        )));
+    }
+    let after = turn.takeover_after.unwrap_or(DEFAULT_TAKEOVER_AFTER);
+    if !TAKEOVER_AFTER.contains(&after) {
+        return Err(ApiError::Invalid(format!(
+            "turn.takeover_after must be from {} to {}",
+            TAKEOVER_AFTER.start(),
+            TAKEOVER_AFTER.end()
+        )));
+    }
+    // (Both bounded above, so they fit.)
+    Ok((Some(turn.seconds as i32), Some(after as i32)))
 }
 
 /// `POST /games/{id}/join`.
@@ -247,59 +275,7 @@ pub fn join(
     super::access::may_sit(conn, caller)?;
     with_retries(metrics, || {
         let loaded = load(conn, id)?;
-        // A public table seats anyone signed in; the others, whoever has the invite code.
-        let public = loaded.record.game.visibility == "public";
-        if !public && request.invite_code.as_deref() != Some(&loaded.record.game.invite_code) {
-            return Err(ApiError::Forbidden(
-                "the invite code does not match this game".to_owned(),
-            ));
-        }
-        if loaded.seat_of(caller).is_some() {
-            return Err(ApiError::Conflict {
-                code: ProblemCode::AlreadySeated,
-                detail: "you already have a seat at this game".to_owned(),
-            });
-        }
-        if loaded.record.game.status != GameStatus::Waiting {
-            return Err(ApiError::Conflict {
-                code: ProblemCode::GameFull,
-                detail: "every seat of this game is taken".to_owned(),
-            });
-        }
-        let open: Vec<&SeatRow> = loaded
-            .record
-            .seats
-            .iter()
-            .filter(|s| s.user_id.is_none() && s.bot.is_none())
-            .collect();
-        let seat = match request.seat {
-            None => open
-                .first()
-                .map(|s| s.seat)
-                .ok_or_else(|| ApiError::Conflict {
-                    code: ProblemCode::GameFull,
-                    detail: "every seat of this game is taken".to_owned(),
-                })?,
-            Some(wanted) => {
-                let exists = loaded
-                    .record
-                    .seats
-                    .iter()
-                    .any(|s| i64::from(s.seat) == wanted);
-                if !exists {
-                    return Err(ApiError::Invalid(format!(
-                        "there is no seat {wanted} at this game"
-                    )));
-                }
-                open.iter()
-                    .find(|s| i64::from(s.seat) == wanted)
-                    .map(|s| s.seat)
-                    .ok_or_else(|| ApiError::Conflict {
-                        code: ProblemCode::SeatTaken,
-                        detail: format!("seat {wanted} is not open"),
-                    })?
-            }
-        };
+        let seat = seat_to_take(&loaded, caller, request)?;
         let mut seats = loaded.record.seats.clone();
         for s in &mut seats {
             if s.seat == seat {
@@ -338,32 +314,101 @@ pub fn join(
             };
             Ok(commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?.1)
         } else {
-            let change = Commit {
-                game_id: id,
-                expected_version: loaded.version(),
-                state: None,
-                summary: summary(None, None, &seats, None),
-                entries: changes.entries.clone(),
-                seats: changes.seats.clone(),
-                deals: Vec::new(),
-                reveals: Vec::new(),
-                idempotency: None,
-                tally: changes.tally,
-                leaving: None,
-                notices: Vec::new(),
-            };
-            // (Someone else sat down meanwhile, or this person twice at once: look again.)
-            match games::commit(conn, &change) {
-                Ok(_) => {}
-                Err(DbError::VersionConflict) => {
-                    let current = games::version(conn, id)?.unwrap_or(0);
-                    return Err(ApiError::VersionConflict { current });
-                }
-                Err(other) => return Err(other.into()),
-            }
+            commit_seating(conn, &loaded, &seats, changes)?;
             view(conn, caller, id)
         }
     })
+}
+
+/// Commits a seat taken at a table that still waits for players (nothing is dealt).
+fn commit_seating(
+    conn: &mut AnyConnection,
+    loaded: &Loaded,
+    seats: &[SeatRow],
+    changes: Changes,
+) -> Result<(), ApiError> {
+    let change = Commit {
+        game_id: loaded.id(),
+        expected_version: loaded.version(),
+        state: None,
+        summary: summary(None, None, seats, None),
+        entries: changes.entries,
+        seats: changes.seats,
+        deals: Vec::new(),
+        reveals: Vec::new(),
+        idempotency: None,
+        tally: changes.tally,
+        leaving: None,
+        notices: Vec::new(),
+    };
+    // (Someone else sat down meanwhile, or this person twice at once: look again.)
+    match games::commit(conn, &change) {
+        Ok(_) => Ok(()),
+        Err(DbError::VersionConflict) => {
+            let current = games::version(conn, loaded.id())?.unwrap_or(0);
+            Err(ApiError::VersionConflict { current })
+        }
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// The seat a join takes: the one asked for, or the first open one; refused when the caller
+/// lacks the invite code, sits there already, or no such seat is open.
+fn seat_to_take(loaded: &Loaded, caller: &Caller, request: &JoinRequest) -> Result<i32, ApiError> {
+    // A public table seats anyone signed in; the others, whoever has the invite code.
+    let public = loaded.record.game.visibility == "public";
+    if !public && request.invite_code.as_deref() != Some(&loaded.record.game.invite_code) {
+        return Err(ApiError::Forbidden(
+            "the invite code does not match this game".to_owned(),
+        ));
+    }
+    if loaded.seat_of(caller).is_some() {
+        return Err(ApiError::Conflict {
+            code: ProblemCode::AlreadySeated,
+            detail: "you already have a seat at this game".to_owned(),
+        });
+    }
+    if loaded.record.game.status != GameStatus::Waiting {
+        return Err(ApiError::Conflict {
+            code: ProblemCode::GameFull,
+            detail: "every seat of this game is taken".to_owned(),
+        });
+    }
+    let open: Vec<&SeatRow> = loaded
+        .record
+        .seats
+        .iter()
+        .filter(|s| s.user_id.is_none() && s.bot.is_none())
+        .collect();
+    let seat = match request.seat {
+        None => open
+            .first()
+            .map(|s| s.seat)
+            .ok_or_else(|| ApiError::Conflict {
+                code: ProblemCode::GameFull,
+                detail: "every seat of this game is taken".to_owned(),
+            })?,
+        Some(wanted) => {
+            let exists = loaded
+                .record
+                .seats
+                .iter()
+                .any(|s| i64::from(s.seat) == wanted);
+            if !exists {
+                return Err(ApiError::Invalid(format!(
+                    "there is no seat {wanted} at this game"
+                )));
+            }
+            open.iter()
+                .find(|s| i64::from(s.seat) == wanted)
+                .map(|s| s.seat)
+                .ok_or_else(|| ApiError::Conflict {
+                    code: ProblemCode::SeatTaken,
+                    detail: format!("seat {wanted} is not open"),
+                })?
+        }
+    };
+    Ok(seat)
 }
 
 /// A random code of `length` letters and digits (no look-alikes).
