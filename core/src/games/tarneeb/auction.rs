@@ -288,3 +288,24 @@ mod tests {
         assert_eq!(winner("TH JH QH KH", Some(Suit::Hearts)), 3);
     }
 }
+
+/// Where a hand stands.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = TarneebPhase))]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Bidding,
+    /// The declarer names the trump (`standard`).
+    Trump,
+    Play,
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Phase::Bidding => "bidding",
+            Phase::Trump => "trump",
+            Phase::Play => "play",
+        })
+    }
+}

@@ -10,12 +10,12 @@ use crate::rng::CardRng;
 use crate::seat::{Audience, BySeat, Seat, Sides, Viewer};
 use crate::table::{FirstDealer, Setup, Status, Table, TableSpec};
 
-use super::auction::{Bid, Call, CallRecord, Contract, PlayedCard};
+use super::auction::{Bid, Call, CallRecord, Contract, Phase, PlayedCard};
 use super::config::{self, TarneebConfig, Variant};
 use super::event::TarneebEvent;
 use super::hidden::deal_respecting_voids;
 use super::moves::{NotNow, TarneebMove, TarneebRejection};
-use super::state::{Phase, SEATS, Tarneeb};
+use super::state::{SEATS, Tarneeb};
 use super::view::TarneebView;
 
 impl Game for Tarneeb {

@@ -21,8 +21,9 @@ mod moves;
 mod state;
 mod view;
 
+pub use auction::Phase;
 pub use config::{TarneebConfig, Variant};
 pub use event::TarneebEvent;
 pub use moves::{NotNow, TarneebMove, TarneebRejection};
-pub use state::{Phase, Tarneeb, TarneebPosition};
+pub use state::{Tarneeb, TarneebPosition};
 pub use view::{TarneebView, TrickInfo};

@@ -12,7 +12,7 @@ use crate::seat::{BySeat, Seat, Sides};
 use crate::table::{EndReason, FirstDealer, ScoreItem, ScoreLine, Setup, Table, TableSpec};
 
 use super::auction::{
-    self, Bid, Call, CallRecord, Contract, Denomination, PlayedCard, trick_winner,
+    self, Bid, Call, CallRecord, Contract, Denomination, Phase, PlayedCard, trick_winner,
 };
 use super::config::{TarneebConfig, Variant};
 use super::event::TarneebEvent;
@@ -32,27 +32,6 @@ pub struct TarneebPosition {
     pub trump: Option<Suit>,
     /// Each team's total before this hand (empty: 0).
     pub totals: Vec<i32>,
-}
-
-/// Where a hand stands.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = TarneebPhase))]
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    Bidding,
-    /// The declarer names the trump (`standard`).
-    Trump,
-    Play,
-}
-
-impl std::fmt::Display for Phase {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Phase::Bidding => "bidding",
-            Phase::Trump => "trump",
-            Phase::Play => "play",
-        })
-    }
 }
 
 /// A game of Tarneeb.

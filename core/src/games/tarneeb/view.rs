@@ -8,10 +8,10 @@ use crate::game::PlayerView;
 use crate::seat::Seat;
 use crate::table::{Outcome, Status};
 
+use super::auction::Phase;
 use super::auction::{CallRecord, Contract, PlayedCard};
 use super::config::TarneebConfig;
 use super::moves::TarneebMove;
-use super::state::Phase;
 
 /// A finished trick.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
