@@ -2,6 +2,7 @@
 //! at its table, a lobby listing — each through the process's shared read of it (see
 //! [`crate::shared`]), so that everyone following the same thing costs one read a change.
 
+use cardroom_db::GameId;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -31,7 +32,7 @@ pub async fn read_for_followers<T: Send + 'static>(
 pub async fn game_log(
     state: &web::Data<AppState>,
     shared: &Shared<GameLog>,
-    id: i64,
+    id: GameId,
     after: i64,
     not_before: Instant,
 ) -> Result<Arc<Read<GameLog>>, ApiError> {
@@ -52,7 +53,7 @@ pub async fn game_log(
 pub async fn presence(
     state: &web::Data<AppState>,
     shared: &Shared<PresenceOut>,
-    id: i64,
+    id: GameId,
     not_before: Instant,
 ) -> Result<Arc<Read<PresenceOut>>, ApiError> {
     shared

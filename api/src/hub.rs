@@ -2,6 +2,7 @@
 //! on an account, fed by this process's own commits and (on PostgreSQL) by every replica's
 //! through `LISTEN/NOTIFY`; and the signal that the process is stopping.
 
+use cardroom_db::GameId;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -39,7 +40,7 @@ pub struct Hub {
 /// The games' channels: one a game someone on this process follows.
 #[derive(Debug)]
 struct GameChannels {
-    map: HashMap<i64, watch::Sender<Instant>>,
+    map: HashMap<GameId, watch::Sender<Instant>>,
     /// The size at which channels nobody follows any more are next dropped.
     prune_at: usize,
 }
@@ -66,7 +67,7 @@ impl Default for Hub {
 
 impl Hub {
     /// Game `id` changed (or, with `None`, anything may have).
-    pub fn publish(&self, id: Option<i64>) {
+    pub fn publish(&self, id: Option<GameId>) {
         let now = Instant::now();
         {
             let games = self.games.lock().unwrap_or_else(PoisonError::into_inner);
@@ -87,7 +88,7 @@ impl Hub {
     }
 
     /// The changes of game `id` (with `None`, of every game), from now on.
-    pub fn changes(&self, id: Option<i64>) -> watch::Receiver<Instant> {
+    pub fn changes(&self, id: Option<GameId>) -> watch::Receiver<Instant> {
         let Some(id) = id else {
             return self.any_game.subscribe();
         };
@@ -157,14 +158,14 @@ mod tests {
     #[test]
     fn channels_of_games_nobody_follows_are_dropped_as_they_grow() {
         let hub = Hub::default();
-        let followed = hub.changes(Some(-5));
+        let followed = hub.changes(Some(GameId::new(-5)));
         for id in 0..(KEEP_CHANNELS as i64 * 3) {
-            drop(hub.changes(Some(id)));
+            drop(hub.changes(Some(GameId::new(id))));
         }
         let kept = hub.games.lock().map(|games| games.map.len()).unwrap_or(0);
         assert!(kept <= KEEP_CHANNELS, "{kept} channels kept");
         // The followed game's channel is still the one its follower listens on.
-        hub.publish(Some(-5));
+        hub.publish(Some(GameId::new(-5)));
         assert!(followed.has_changed().unwrap_or(false));
     }
 }

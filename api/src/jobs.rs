@@ -4,6 +4,7 @@
 //! who is connected.
 
 use actix_web::web;
+use cardroom_db::GameId;
 
 use crate::blocking::run;
 use crate::error::ApiError;
@@ -69,7 +70,7 @@ pub async fn recovery_sweep(state: web::Data<AppState>) {
                     .into_iter()
                     .chain(timed_out)
                     .chain(expired)
-                    .chain(matched)
+                    .chain(matched.into_iter().map(GameId::new))
                 {
                     state.hub.publish(Some(id));
                 }
@@ -115,7 +116,7 @@ pub async fn write_presence(state: web::Data<AppState>) {
         let people = batch.people.clone();
         let result = run(&state, move |conn, _| {
             let now = cardroom_db::now();
-            let mut games = batch.games;
+            let mut games: Vec<GameId> = batch.games.into_iter().map(GameId::new).collect();
             games.extend(cardroom_db::talk::seated_at(conn, &people)?);
             games.sort_unstable();
             games.dedup();

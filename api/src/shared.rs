@@ -7,6 +7,7 @@
 //! change (the notice's time): it then sees the change, whoever started it. This module holds
 //! the shared reads; [`crate::feeds`] makes them.
 
+use cardroom_db::GameId;
 use std::collections::HashMap;
 use std::future::Future;
 use std::hash::Hash;
@@ -183,19 +184,19 @@ pub struct Listing {
 /// The process's shared reads.
 #[derive(Debug, Default)]
 pub struct Feeds {
-    games: Registry<i64, GameLog>,
-    presence: Registry<i64, PresenceOut>,
+    games: Registry<GameId, GameLog>,
+    presence: Registry<GameId, PresenceOut>,
     lobbies: Registry<String, Listing>,
 }
 
 impl Feeds {
     /// Game `id`'s shared log, for a follower to hold while it follows.
-    pub fn game(&self, id: i64) -> Arc<Shared<GameLog>> {
+    pub fn game(&self, id: GameId) -> Arc<Shared<GameLog>> {
         self.games.entry(id)
     }
 
     /// Game `id`'s shared presence.
-    pub fn presence(&self, id: i64) -> Arc<Shared<PresenceOut>> {
+    pub fn presence(&self, id: GameId) -> Arc<Shared<PresenceOut>> {
         self.presence.entry(id)
     }
 

@@ -11,6 +11,7 @@ use crate::connection::AnyConnection;
 use crate::dialect::Dialect;
 use crate::error::DbError;
 use crate::games::seats_of_games;
+use crate::id::GameId;
 use crate::rows::{GameRecord, GameRow};
 use crate::schema::{games, seats, users};
 
@@ -89,7 +90,7 @@ pub fn list_games(
         .limit(per_page)
         .offset((page - 1).max(0).saturating_mul(per_page))
         .load(conn)?;
-    let ids: Vec<i64> = rows.iter().map(|g| g.id).collect();
+    let ids: Vec<GameId> = rows.iter().map(|g| g.id).collect();
     let all_seats = seats_of_games(conn, &ids)?;
     let games = rows
         .into_iter()

@@ -8,6 +8,7 @@ use chrono::NaiveDateTime;
 
 use crate::connection::AnyConnection;
 use crate::error::DbError;
+use crate::id::GameId;
 use crate::rows::{Leaving, SeatResult};
 use crate::{ratings, rollups};
 
@@ -24,7 +25,7 @@ pub(crate) fn game_created(
 /// practice game, rated.
 pub(crate) fn game_finished(
     conn: &mut AnyConnection,
-    game_id: i64,
+    game_id: GameId,
     results: &[SeatResult],
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
@@ -35,7 +36,7 @@ pub(crate) fn game_finished(
 /// A person left a game for good: rated now, as a loss against every other seat.
 pub(crate) fn player_left(
     conn: &mut AnyConnection,
-    game_id: i64,
+    game_id: GameId,
     leaving: &Leaving,
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
@@ -45,7 +46,7 @@ pub(crate) fn player_left(
 /// The people in these seats made a move on `now`'s day (in the change's transaction).
 pub(crate) fn players_moved(
     conn: &mut AnyConnection,
-    game_id: i64,
+    game_id: GameId,
     seats: &[i32],
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
@@ -57,14 +58,14 @@ pub(crate) fn players_moved(
 
 /// Whether this process already counted every one of these seats as playing on `now`'s day,
 /// so that a move needs no roll-up write.
-pub(crate) fn moves_already_counted(game_id: i64, seats: &[i32], now: NaiveDateTime) -> bool {
+pub(crate) fn moves_already_counted(game_id: GameId, seats: &[i32], now: NaiveDateTime) -> bool {
     seats
         .iter()
         .all(|&seat| rollups::is_noted(game_id, seat, now))
 }
 
 /// Remembers that these seats were counted on `now`'s day (call once the change committed).
-pub(crate) fn moves_counted(game_id: i64, seats: &[i32], now: NaiveDateTime) {
+pub(crate) fn moves_counted(game_id: GameId, seats: &[i32], now: NaiveDateTime) {
     for &seat in seats {
         rollups::noted(game_id, seat, now);
     }

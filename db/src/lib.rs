@@ -18,7 +18,7 @@
 //! - `account_events`: the account stream's log
 //! - `notify`, `dialect`, `schema`: change notices; the SQL dialects' differences; the tables
 //! - `connection`: one connection type over both backends
-//! - `error`, `status`: what goes wrong; where a game stands
+//! - `error`, `status`, `id`: what goes wrong; where a game stands; a game's id
 
 pub mod account_events;
 pub mod admin;
@@ -28,6 +28,7 @@ mod derived;
 mod dialect;
 pub mod error;
 pub mod games;
+mod id;
 pub mod notify;
 pub mod ratings;
 mod rollups;
@@ -44,6 +45,7 @@ pub use connection::{
     connect_with_health, in_transaction, with_setup_lock,
 };
 pub use error::DbError;
+pub use id::GameId;
 pub use status::{GameStatus, UnknownStatus};
 
 /// Now, as stored: UTC without zone, truncated to microseconds (PostgreSQL's precision), so a

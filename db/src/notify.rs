@@ -13,6 +13,7 @@ use diesel::{Connection, PgConnection, RunQueryDsl};
 
 use crate::connection::{AnyConnection, Backend, DatabaseUrl};
 use crate::error::DbError;
+use crate::id::GameId;
 
 /// The notification channel.
 pub const CHANNEL: &str = "cardroom_games";
@@ -32,7 +33,7 @@ pub(crate) fn sending() -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Notice {
     /// Game `id` changed (a move, a join, chat…).
-    Game(i64),
+    Game(GameId),
     /// Account `id` has new events.
     Account(i64),
     /// Notices may have been missed (the listener reconnected): look again at everything.
@@ -44,7 +45,7 @@ impl Notice {
     pub fn parse(payload: &str) -> Option<Notice> {
         match payload.strip_prefix('a') {
             Some(account) => account.parse().ok().map(Notice::Account),
-            None => payload.parse().ok().map(Notice::Game),
+            None => payload.parse().ok().map(|n| Notice::Game(GameId::new(n))),
         }
     }
 }
@@ -68,7 +69,7 @@ pub(crate) fn notify_account(conn: &mut AnyConnection, user_id: i64) -> Result<(
 }
 
 /// Queues a notice for `game_id`, delivered when the surrounding transaction commits.
-pub(crate) fn notify(conn: &mut AnyConnection, game_id: i64) -> Result<(), DbError> {
+pub(crate) fn notify(conn: &mut AnyConnection, game_id: GameId) -> Result<(), DbError> {
     if let AnyConnection::Postgresql(pg) = conn
         && SUPPORTED.load(Ordering::Relaxed)
     {

@@ -18,6 +18,7 @@ use diesel::prelude::*;
 
 use crate::connection::AnyConnection;
 use crate::error::DbError;
+use crate::id::GameId;
 use crate::rows::SeatResult;
 use crate::schema::{games, rating_history, ratings, results, users};
 use crate::status::GameStatus;
@@ -54,7 +55,7 @@ pub struct HistoryRow {
     pub user_id: i64,
     pub kind: GameKind,
     pub pool: String,
-    pub game_id: i64,
+    pub game_id: GameId,
     pub rating: f64,
     pub deviation: f64,
     pub before: f64,
@@ -114,7 +115,7 @@ fn pairings(
 /// for a practice game.
 pub(crate) fn rate_game(
     conn: &mut AnyConnection,
-    game_id: i64,
+    game_id: GameId,
     results: &[SeatResult],
     only: Option<i64>,
     now: NaiveDateTime,
@@ -303,7 +304,7 @@ pub fn records(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<KindRecord>
 /// One of a person's finished real games.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct PlayedGame {
-    pub game_id: i64,
+    pub game_id: GameId,
     pub kind: GameKind,
     pub variant: String,
     pub won: bool,
@@ -316,7 +317,7 @@ pub fn recent_games(
     user_id: i64,
     limit: i64,
 ) -> Result<Vec<PlayedGame>, DbError> {
-    let rows: Vec<(i64, GameKind, String, bool, Option<NaiveDateTime>)> = results::table
+    let rows: Vec<(GameId, GameKind, String, bool, Option<NaiveDateTime>)> = results::table
         .inner_join(games::table)
         .filter(results::user_id.eq(user_id))
         .filter(games::practice.eq(false))

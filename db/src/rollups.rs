@@ -11,16 +11,17 @@ use diesel::sql_types::{BigInt, Text};
 use crate::connection::AnyConnection;
 use crate::dialect::Dialect;
 use crate::error::DbError;
+use crate::id::GameId;
 
 /// The day and the `(game, seat)` pairs this process has noted on it.
-type Noted = Option<(String, std::collections::HashSet<(i64, i32)>)>;
+type Noted = Option<(String, std::collections::HashSet<(GameId, i32)>)>;
 
 /// The seats of games this process has already noted today, so the statement below runs once
 /// per seat and day here, not on every move (another replica may run it again; the insert
 /// ignores a row that is there). Filled only after the transaction commits.
 static NOTED: std::sync::Mutex<Noted> = std::sync::Mutex::new(None);
 
-fn already_noted(day: &str, game_id: i64, seat: i32) -> bool {
+fn already_noted(day: &str, game_id: GameId, seat: i32) -> bool {
     let noted = NOTED
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -28,12 +29,12 @@ fn already_noted(day: &str, game_id: i64, seat: i32) -> bool {
 }
 
 /// Whether `(game_id, seat)` is known to be noted on `now`'s day already.
-pub(crate) fn is_noted(game_id: i64, seat: i32, now: NaiveDateTime) -> bool {
+pub(crate) fn is_noted(game_id: GameId, seat: i32, now: NaiveDateTime) -> bool {
     already_noted(&now.format("%Y-%m-%d").to_string(), game_id, seat)
 }
 
 /// Remembers that `(game_id, seat)` was noted on `now`'s day (call once committed).
-pub(crate) fn noted(game_id: i64, seat: i32, now: NaiveDateTime) {
+pub(crate) fn noted(game_id: GameId, seat: i32, now: NaiveDateTime) {
     let day = now.format("%Y-%m-%d").to_string();
     let mut noted = NOTED
         .lock()
@@ -50,7 +51,7 @@ pub(crate) fn noted(game_id: i64, seat: i32, now: NaiveDateTime) {
 /// one row per person, kind and day, however many moves.
 pub(crate) fn record_player_day(
     conn: &mut AnyConnection,
-    game_id: i64,
+    game_id: GameId,
     seat: i32,
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
@@ -132,7 +133,7 @@ pub(crate) fn roll_up_start(
 /// day's totals and to the people-against-computer counts, unless it is a practice game.
 pub(crate) fn roll_up_finish(
     conn: &mut AnyConnection,
-    game_id: i64,
+    game_id: GameId,
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
     let day = now.format("%Y-%m-%d").to_string();

@@ -7,6 +7,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use crate::account_events::AccountNotice;
+use crate::id::GameId;
 use crate::schema::games;
 use crate::status::GameStatus;
 
@@ -14,7 +15,7 @@ use crate::status::GameStatus;
 #[derive(Queryable, QueryableByName, Clone, PartialEq, Debug)]
 #[diesel(table_name = games)]
 pub struct GameRow {
-    pub id: i64,
+    pub id: GameId,
     pub kind: GameKind,
     pub variant: String,
     pub options: String,
@@ -80,7 +81,7 @@ pub struct GameRecord {
 /// One entry of the move log.
 #[derive(Queryable, Clone, PartialEq, Eq, Debug)]
 pub struct LogRow {
-    pub game_id: i64,
+    pub game_id: GameId,
     pub seq: i64,
     pub seat: Option<i32>,
     pub action: String,
@@ -92,7 +93,7 @@ pub struct LogRow {
 /// A deal's commitment and, once its hand is over, its seed.
 #[derive(Queryable, Clone, PartialEq, Eq, Debug)]
 pub struct DealRow {
-    pub game_id: i64,
+    pub game_id: GameId,
     pub deal: i32,
     pub hand: i32,
     pub commitment: String,
@@ -106,7 +107,7 @@ pub struct DealRow {
 pub struct IdempotencyRow {
     pub user_id: i64,
     pub key: String,
-    pub game_id: i64,
+    pub game_id: GameId,
     pub request_hash: String,
     pub status: i32,
     pub body: String,
@@ -221,7 +222,7 @@ pub struct NewIdempotency {
 /// goes with them. Applied only if the game is still at `expected_version`.
 #[derive(Clone, Debug)]
 pub struct Commit {
-    pub game_id: i64,
+    pub game_id: GameId,
     pub expected_version: i64,
     pub state: Option<String>,
     pub summary: Summary,

@@ -9,6 +9,7 @@ use diesel::upsert::excluded;
 
 use crate::connection::AnyConnection;
 use crate::error::DbError;
+use crate::id::GameId;
 use crate::schema::{chat, mutes, presence, seats, users};
 use crate::status::GameStatus;
 
@@ -16,7 +17,7 @@ use crate::status::GameStatus;
 #[derive(Queryable, Clone, PartialEq, Eq, Debug)]
 pub struct ChatRow {
     pub id: i64,
-    pub game_id: i64,
+    pub game_id: GameId,
     pub room: String,
     pub user_id: i64,
     /// The author's name.
@@ -36,7 +37,7 @@ pub struct ChatRow {
 /// A message to store.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct NewMessage {
-    pub game_id: i64,
+    pub game_id: GameId,
     pub room: String,
     pub user_id: i64,
     pub text: Option<String>,
@@ -163,7 +164,7 @@ pub fn written_since(
 /// client that showed one takes it down) and without the messages of people `reader` muted.
 pub fn after(
     conn: &mut AnyConnection,
-    game_id: i64,
+    game_id: GameId,
     rooms: &[&str],
     after: i64,
     reader: i64,
@@ -190,7 +191,7 @@ pub fn after(
 /// oldest first: what a reader who has seen nothing yet is given.
 pub fn latest(
     conn: &mut AnyConnection,
-    game_id: i64,
+    game_id: GameId,
     rooms: &[&str],
     reader: i64,
     limit: i64,
@@ -214,7 +215,7 @@ pub fn latest(
 }
 
 /// The id of a game's newest chat row (0 for none): the cursor of a reader who has everything.
-pub fn newest(conn: &mut AnyConnection, game_id: i64) -> Result<i64, DbError> {
+pub fn newest(conn: &mut AnyConnection, game_id: GameId) -> Result<i64, DbError> {
     let newest: Option<i64> = chat::table
         .filter(chat::game_id.eq(game_id))
         .select(diesel::dsl::max(chat::id))
@@ -371,7 +372,7 @@ pub fn seen(
     conn: &mut AnyConnection,
     rows: &[Seen],
     now: NaiveDateTime,
-    notify: &[i64],
+    notify: &[GameId],
 ) -> Result<(), DbError> {
     conn.transaction(|conn| {
         for batch in rows.chunks(1000) {
@@ -423,7 +424,7 @@ pub fn seen(
 
 /// The unfinished games these people are seated at (whose tables show whether they are
 /// connected).
-pub fn seated_at(conn: &mut AnyConnection, users: &[i64]) -> Result<Vec<i64>, DbError> {
+pub fn seated_at(conn: &mut AnyConnection, users: &[i64]) -> Result<Vec<GameId>, DbError> {
     if users.is_empty() {
         return Ok(Vec::new());
     }
@@ -478,7 +479,7 @@ pub fn connected_among(
 /// (its spectators).
 pub fn at_game(
     conn: &mut AnyConnection,
-    game_id: i64,
+    game_id: GameId,
     since: NaiveDateTime,
 ) -> Result<(Vec<(i32, bool)>, i64), DbError> {
     let people: Vec<(i32, i64)> = seats::table

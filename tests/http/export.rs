@@ -68,7 +68,7 @@ pub fn exports_and_reimports_exactly(server: &Server, player: &Player, id: i64) 
     let original = {
         let pool = pool(&server.database_url);
         let mut conn = pool.get().unwrap();
-        cardroom_api::play::snapshot_of(&mut conn, id)
+        cardroom_api::play::snapshot_of(&mut conn, cardroom_db::GameId::new(id))
             .unwrap()
             .unwrap()
     };
@@ -93,15 +93,17 @@ pub fn exports_and_reimports_exactly(server: &Server, player: &Player, id: i64) 
             .unwrap_or_else(|| panic!("{out}"));
         let pool = pool(&url);
         let mut conn = pool.get().unwrap();
-        let stored = cardroom_api::play::snapshot_of(&mut conn, imported)
+        let stored = cardroom_api::play::snapshot_of(&mut conn, cardroom_db::GameId::new(imported))
             .unwrap()
             .unwrap();
         assert_eq!(stored, original, "the imported game's final state");
         assert_eq!(
-            cardroom_api::play::replay(&mut conn, imported).unwrap(),
+            cardroom_api::play::replay(&mut conn, cardroom_db::GameId::new(imported)).unwrap(),
             Some(stored)
         );
-        let again = cardroom_api::play::export::build(&mut conn, imported).unwrap();
+        let again =
+            cardroom_api::play::export::build(&mut conn, cardroom_db::GameId::new(imported))
+                .unwrap();
         if is_json {
             let again = without_source(serde_json::to_value(&again).unwrap());
             let first = without_source(json_export.body.clone());

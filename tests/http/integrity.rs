@@ -11,8 +11,8 @@ use crate::support::{Backend, Player, Server};
 fn log_replays_to_snapshot(server: &Server, id: i64) {
     let pool = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5)).unwrap();
     let mut conn = pool.get().unwrap();
-    let replayed = cardroom_api::play::replay(&mut conn, id).unwrap();
-    let stored = cardroom_api::play::snapshot_of(&mut conn, id).unwrap();
+    let replayed = cardroom_api::play::replay(&mut conn, cardroom_db::GameId::new(id)).unwrap();
+    let stored = cardroom_api::play::snapshot_of(&mut conn, cardroom_db::GameId::new(id)).unwrap();
     assert!(stored.is_some());
     assert_eq!(replayed, stored, "the log does not replay to the snapshot");
 }

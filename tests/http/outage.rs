@@ -253,8 +253,9 @@ fn postgres_stopped_under_load_answers_503_and_recovers_within_five_seconds() {
     let pool = cardroom_db::connect(&cluster.url(), 1, Duration::from_secs(5)).unwrap();
     let mut conn = pool.get().unwrap();
     for id in played {
-        let replayed = cardroom_api::play::replay(&mut conn, id).unwrap();
-        let stored = cardroom_api::play::snapshot_of(&mut conn, id).unwrap();
+        let replayed = cardroom_api::play::replay(&mut conn, cardroom_db::GameId::new(id)).unwrap();
+        let stored =
+            cardroom_api::play::snapshot_of(&mut conn, cardroom_db::GameId::new(id)).unwrap();
         assert!(stored.is_some());
         assert_eq!(
             replayed, stored,

@@ -20,7 +20,7 @@ pub fn leave_on_a_computer_turn(
 ) -> (cardroom_db::Pool, i64) {
     let pool = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5)).unwrap();
     let mut conn = pool.get().unwrap();
-    let mut game = cardroom_api::play::snapshot_of(&mut conn, id)
+    let mut game = cardroom_api::play::snapshot_of(&mut conn, cardroom_db::GameId::new(id))
         .unwrap()
         .unwrap();
     let mv = game.legal_moves(Seat::new(0))[0].clone();
@@ -28,7 +28,7 @@ pub fn leave_on_a_computer_turn(
     assert_eq!(game.status(), Status::Active);
     assert_ne!(game.to_act(), Some(Seat::new(0)));
     let change = Commit {
-        game_id: id,
+        game_id: cardroom_db::GameId::new(id),
         expected_version: version,
         state: Some(serde_json::to_string(&game).unwrap()),
         summary: Summary {
@@ -90,10 +90,10 @@ fn a_game_left_on_a_computer_players_turn_is_picked_up(backend: Backend) {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-    let replayed = cardroom_api::play::replay(&mut conn, id).unwrap();
+    let replayed = cardroom_api::play::replay(&mut conn, cardroom_db::GameId::new(id)).unwrap();
     assert_eq!(
         replayed,
-        cardroom_api::play::snapshot_of(&mut conn, id).unwrap()
+        cardroom_api::play::snapshot_of(&mut conn, cardroom_db::GameId::new(id)).unwrap()
     );
     let metrics = server.get("/metrics", None);
     assert!(

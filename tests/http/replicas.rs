@@ -39,10 +39,10 @@ fn move_once(server: &Client, players: [&Player; 2], id: i64) -> Option<i64> {
 fn log_replays_to_snapshot(server: &Server, id: i64) {
     let pool = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5)).unwrap();
     let mut conn = pool.get().unwrap();
-    let replayed = cardroom_api::play::replay(&mut conn, id).unwrap();
+    let replayed = cardroom_api::play::replay(&mut conn, cardroom_db::GameId::new(id)).unwrap();
     assert_eq!(
         replayed,
-        cardroom_api::play::snapshot_of(&mut conn, id).unwrap()
+        cardroom_api::play::snapshot_of(&mut conn, cardroom_db::GameId::new(id)).unwrap()
     );
 }
 

@@ -117,8 +117,8 @@ fn a_timer_runs_out_with_nobody_connected(backend: Backend) {
     let pool = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5)).unwrap();
     let mut conn = pool.get().unwrap();
     assert_eq!(
-        cardroom_api::play::replay(&mut conn, id).unwrap(),
-        cardroom_api::play::snapshot_of(&mut conn, id).unwrap()
+        cardroom_api::play::replay(&mut conn, cardroom_db::GameId::new(id)).unwrap(),
+        cardroom_api::play::snapshot_of(&mut conn, cardroom_db::GameId::new(id)).unwrap()
     );
 }
 
@@ -216,7 +216,7 @@ fn a_person_who_walks_away_is_replaced_and_may_reclaim_the_seat(backend: Backend
     .execute(&mut **conn)
     .unwrap();
     let until = Instant::now() + Duration::from_secs(10);
-    while cardroom_db::games::load(&mut conn, id)
+    while cardroom_db::games::load(&mut conn, cardroom_db::GameId::new(id))
         .unwrap()
         .unwrap()
         .game

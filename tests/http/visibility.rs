@@ -27,7 +27,7 @@ fn everything_visible_to(server: &Server, player: &Player, id: i64) -> Vec<(Stri
 pub fn known_to(server: &Server, id: i64, viewer: Viewer) -> (CardSet, CardSet) {
     let pool = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5)).unwrap();
     let mut conn = pool.get().unwrap();
-    let game = cardroom_api::play::snapshot_of(&mut conn, id)
+    let game = cardroom_api::play::snapshot_of(&mut conn, cardroom_db::GameId::new(id))
         .unwrap()
         .unwrap();
     let now: CardSet = game
@@ -37,7 +37,9 @@ pub fn known_to(server: &Server, id: i64, viewer: Viewer) -> (CardSet, CardSet) 
         .flat_map(|z| z.cards)
         .collect();
     let (mut told, mut public) = (now, now);
-    for row in cardroom_db::games::log_after(&mut conn, id, 0, 100_000).unwrap() {
+    for row in
+        cardroom_db::games::log_after(&mut conn, cardroom_db::GameId::new(id), 0, 100_000).unwrap()
+    {
         let events: Vec<Value> = serde_json::from_str(&row.events).unwrap();
         for event in events {
             let to: cardroom_core::Audience = serde_json::from_value(event["to"].clone()).unwrap();

@@ -41,7 +41,7 @@ pub fn account_snapshot(
         };
         events.push(AccountEvent::YourTurn {
             game: AccountGame {
-                game_id: row.id,
+                game_id: row.id.get(),
                 version: row.version,
                 kind: row.kind,
                 variant: row.variant.clone(),

@@ -1,6 +1,7 @@
 //! Moves, deals and resignations.
 
 use cardroom_core::{AnyGame, AnyMove, AnyRejection, Resignation, Seat, Viewer};
+use cardroom_db::GameId;
 use cardroom_db::GameStatus;
 use cardroom_db::games::{self, Leaving, SeatChange, SeatResult};
 use cardroom_db::{AnyConnection, DbError};
@@ -53,7 +54,7 @@ pub struct MoveOrder {
 pub fn play_move(
     conn: &mut AnyConnection,
     caller: &Caller,
-    id: i64,
+    id: GameId,
     order: MoveOrder,
     metrics: &Metrics,
 ) -> Result<MoveAnswer, ApiError> {
@@ -96,7 +97,7 @@ pub fn play_move(
 pub fn deal(
     conn: &mut AnyConnection,
     caller: &Caller,
-    id: i64,
+    id: GameId,
     expected_version: Option<i64>,
     metrics: &Metrics,
 ) -> Result<Acted, ApiError> {
@@ -149,7 +150,7 @@ pub fn deal(
 pub fn resign(
     conn: &mut AnyConnection,
     caller: &Caller,
-    id: i64,
+    id: GameId,
     metrics: &Metrics,
 ) -> Result<Acted, ApiError> {
     with_retries(metrics, || {
@@ -241,7 +242,7 @@ fn hand_seat_to_computer(
 fn make_move(
     conn: &mut AnyConnection,
     caller: &Caller,
-    id: i64,
+    id: GameId,
     expected_version: i64,
     mv: &ParsedMove,
     key: Option<(i64, IdempotencyKey)>,
@@ -309,7 +310,7 @@ fn make_move(
 /// The stored answer to an earlier request with the same idempotency key.
 fn replay_answer(
     answer: games::IdempotencyRow,
-    id: i64,
+    id: GameId,
     key: &IdempotencyKey,
 ) -> Result<MoveAnswer, ApiError> {
     if answer.game_id != id || answer.request_hash != key.request_hash() {

@@ -2,6 +2,7 @@
 //! it step by step with every hand shown, read the dashboard's statistics, promote users.
 //! The caller's role is checked here, so no route can forget it.
 
+use cardroom_db::GameId;
 use chrono::{Duration, NaiveDate, NaiveDateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -256,7 +257,7 @@ fn sides_of(row: &games::GameRow, seats: usize) -> Vec<Vec<i64>> {
 
 fn summary(row: &games::GameRow, seats: &[games::SeatRow]) -> AdminGameSummary {
     AdminGameSummary {
-        id: row.id,
+        id: row.id.get(),
         kind: row.kind,
         variant: row.variant.clone(),
         status: row.status,
@@ -319,7 +320,7 @@ pub fn list(
     })
 }
 
-fn admin_deals(conn: &mut AnyConnection, id: i64) -> Result<Vec<AdminDeal>, ApiError> {
+fn admin_deals(conn: &mut AnyConnection, id: GameId) -> Result<Vec<AdminDeal>, ApiError> {
     Ok(games::deals(conn, id)?
         .into_iter()
         .map(|d| AdminDeal {
@@ -335,7 +336,7 @@ fn parse_json(text: Option<&str>) -> Option<Value> {
     text.and_then(|t| serde_json::from_str(t).ok())
 }
 
-pub fn game(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<AdminGame, ApiError> {
+pub fn game(conn: &mut AnyConnection, caller: &Caller, id: GameId) -> Result<AdminGame, ApiError> {
     admin_only(conn, caller)?;
     let loaded = load(conn, id)?;
     let row = &loaded.record.game;
@@ -368,7 +369,7 @@ pub fn game(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<AdminG
 
 /// Replays the game from its stored seed, deck and log, recording after each entry every
 /// seat's hand and the public table.
-pub fn replay(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Replay, ApiError> {
+pub fn replay(conn: &mut AnyConnection, caller: &Caller, id: GameId) -> Result<Replay, ApiError> {
     admin_only(conn, caller)?;
     let loaded = load(conn, id)?;
     let mut steps = Vec::new();
@@ -400,7 +401,7 @@ pub fn replay(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Repl
     let row = &loaded.record.game;
     let deals = admin_deals(conn, id)?;
     Ok(Replay {
-        id,
+        id: id.get(),
         kind: row.kind,
         variant: row.variant.clone(),
         seats: seat_infos(&loaded.record.seats),

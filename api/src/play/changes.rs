@@ -227,7 +227,7 @@ pub(super) fn account_notices(
     let now = summary.status;
     let mut out = Vec::new();
     let game = |seat: &SeatRow| AccountGame {
-        game_id: row.id,
+        game_id: row.id.get(),
         version,
         kind: row.kind,
         variant: row.variant.clone(),

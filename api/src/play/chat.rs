@@ -9,6 +9,7 @@
 
 use cardroom_core::Viewer;
 use cardroom_db::AnyConnection;
+use cardroom_db::GameId;
 use cardroom_db::GameStatus;
 use cardroom_db::talk::{self, ChatRow, NewMessage, Posted};
 use chrono::{DateTime, NaiveDateTime, Utc};
@@ -171,7 +172,7 @@ pub(crate) fn message_out(row: &ChatRow) -> ChatMessage {
 pub fn post(
     conn: &mut AnyConnection,
     caller: &Caller,
-    id: i64,
+    id: GameId,
     request: ChatRequest,
     burst: u32,
 ) -> Result<ChatMessage, ApiError> {
@@ -228,7 +229,7 @@ pub fn post(
 /// cursor, the latest messages — and the cursor to read on from.
 pub(crate) fn news(
     conn: &mut AnyConnection,
-    id: i64,
+    id: GameId,
     reader: i64,
     viewer: Viewer,
     status: GameStatus,
@@ -250,7 +251,7 @@ pub(crate) fn news(
 pub fn page(
     conn: &mut AnyConnection,
     caller: &Caller,
-    id: i64,
+    id: GameId,
     after: Option<i64>,
 ) -> Result<ChatPage, ApiError> {
     if after.is_some_and(|a| a < 0) {
@@ -362,7 +363,7 @@ fn admin_message(row: &ChatRow, muted_until: Option<NaiveDateTime>) -> AdminChat
     let now = cardroom_db::now();
     AdminChatMessage {
         id: row.id,
-        game_id: row.game_id,
+        game_id: row.game_id.get(),
         room: room_of(&row.room),
         name: row.name.clone(),
         text: row

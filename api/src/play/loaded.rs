@@ -2,6 +2,7 @@
 //! and who the caller is at its table.
 
 use cardroom_core::{AnyGame, GameKind, Seat, Viewer};
+use cardroom_db::GameId;
 use cardroom_db::games::{self, GameRecord, SeatChange};
 use cardroom_db::{AnyConnection, GameStatus};
 
@@ -24,7 +25,7 @@ pub(super) struct Loaded {
 }
 
 impl Loaded {
-    pub(super) fn id(&self) -> i64 {
+    pub(super) fn id(&self) -> GameId {
         self.record.game.id
     }
 
@@ -111,7 +112,7 @@ pub(super) fn waiting() -> ApiError {
     }
 }
 
-pub(super) fn load(conn: &mut AnyConnection, id: i64) -> Result<Loaded, ApiError> {
+pub(super) fn load(conn: &mut AnyConnection, id: GameId) -> Result<Loaded, ApiError> {
     let games::LoadedGame {
         record,
         recent,

@@ -1,5 +1,6 @@
 //! The lobby: public tables waiting for players, and the closing of those nobody joined.
 
+use cardroom_db::GameId;
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -83,7 +84,7 @@ pub fn lobby(
         let seats = lobby_seats(conn, row.kind, &record.seats)?;
         let created_at = row.created_at.and_utc();
         tables.push(OpenTable {
-            id: row.id,
+            id: row.id.get(),
             kind,
             variant: row.variant.clone(),
             options: serde_json::from_str(&row.options).unwrap_or(Value::Null),
@@ -102,7 +103,7 @@ pub fn lobby(
     for record in games::live_public(conn, kind, query.variant.as_deref(), LIVE_LISTED)? {
         let row = &record.game;
         playing.push(LiveTable {
-            id: row.id,
+            id: row.id.get(),
             kind: row.kind,
             variant: row.variant.clone(),
             rated: rated(conn, row, &record.seats)?,
@@ -126,7 +127,7 @@ pub fn lobby(
 pub fn expire_open_tables(
     conn: &mut AnyConnection,
     expires_after: Duration,
-) -> Result<Vec<i64>, ApiError> {
+) -> Result<Vec<GameId>, ApiError> {
     let age =
         chrono::Duration::from_std(expires_after).map_err(ApiError::because("table expiry"))?;
     let before = cardroom_db::now() - age;

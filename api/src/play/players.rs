@@ -164,7 +164,7 @@ pub fn profile(conn: &mut AnyConnection, name: &str) -> Result<Profile, ApiError
         .map(|h| RatingChange {
             kind: h.kind,
             pool: h.pool,
-            game_id: h.game_id,
+            game_id: h.game_id.get(),
             before: h.before,
             rating: h.rating,
             deviation: h.deviation,
@@ -174,7 +174,7 @@ pub fn profile(conn: &mut AnyConnection, name: &str) -> Result<Profile, ApiError
     let recent_games = ratings::recent_games(conn, user.id, PROFILE_GAMES)?
         .into_iter()
         .map(|g| PlayedGameOut {
-            id: g.game_id,
+            id: g.game_id.get(),
             kind: g.kind,
             variant: g.variant,
             won: g.won,

@@ -2,6 +2,7 @@
 
 use cardroom_core::rng::SHUFFLE_VERSION;
 use cardroom_core::{Card, GameKind, Viewer};
+use cardroom_db::GameId;
 use cardroom_db::games::{self};
 use cardroom_db::{AnyConnection, GameStatus};
 
@@ -23,7 +24,7 @@ use crate::shared::{GameLog, MAX_ENTRIES};
 pub fn authorize_reader(
     conn: &mut AnyConnection,
     caller: &Caller,
-    id: i64,
+    id: GameId,
 ) -> Result<(Viewer, GameKind), ApiError> {
     let loaded = load(conn, id)?;
     Ok((loaded.reader(caller)?, loaded.kind()))
@@ -32,7 +33,7 @@ pub fn authorize_reader(
 /// The events after `after` that `viewer` may see, and the current version.
 pub fn events_after(
     conn: &mut AnyConnection,
-    id: i64,
+    id: GameId,
     viewer: Viewer,
     after: i64,
 ) -> Result<(Vec<EventOut>, i64), ApiError> {
@@ -43,7 +44,7 @@ pub fn events_after(
 /// [`events_after`], with the game's status.
 fn events_and_status(
     conn: &mut AnyConnection,
-    id: i64,
+    id: GameId,
     viewer: Viewer,
     after: i64,
 ) -> Result<(Vec<EventOut>, i64, GameStatus), ApiError> {
@@ -125,7 +126,7 @@ impl Revoked {
 /// since it are read), otherwise from `after`; at most [`MAX_ENTRIES`] entries, the newest.
 pub fn read_log(
     conn: &mut AnyConnection,
-    id: i64,
+    id: GameId,
     latest: Option<&GameLog>,
     after: i64,
 ) -> Result<GameLog, ApiError> {
@@ -220,7 +221,7 @@ pub fn personal_without_storage(
 /// who left it).
 pub fn personal(
     conn: &mut AnyConnection,
-    id: i64,
+    id: GameId,
     caller: &Caller,
     viewer: Viewer,
     (status, chat_newest): (GameStatus, i64),
@@ -256,7 +257,7 @@ pub fn personal(
 }
 
 /// Who is at game `id` now: the seats whose people are connected, and how many watch.
-pub fn presence(conn: &mut AnyConnection, id: i64) -> Result<PresenceOut, ApiError> {
+pub fn presence(conn: &mut AnyConnection, id: GameId) -> Result<PresenceOut, ApiError> {
     let (seats, spectators) = cardroom_db::talk::at_game(conn, id, crate::presence::since())?;
     Ok(PresenceOut {
         connected: seats
@@ -272,7 +273,7 @@ pub fn presence(conn: &mut AnyConnection, id: i64) -> Result<PresenceOut, ApiErr
 pub const EVENTS_PAGE: i64 = 500;
 
 /// `GET /games/{id}/log`.
-pub fn log(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<LogResponse, ApiError> {
+pub fn log(conn: &mut AnyConnection, caller: &Caller, id: GameId) -> Result<LogResponse, ApiError> {
     let loaded = load(conn, id)?;
     let viewer = loaded.reader(caller)?;
     let mut entries = Vec::new();
@@ -311,7 +312,7 @@ pub fn log(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<LogResp
     let options = serde_json::from_str(&loaded.record.game.options)
         .map_err(ApiError::because("stored options"))?;
     Ok(LogResponse {
-        id,
+        id: id.get(),
         kind: loaded.kind(),
         variant: loaded.record.game.variant.clone(),
         seats: i64::from(loaded.record.game.seat_count),
@@ -327,7 +328,7 @@ pub fn log(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<LogResp
 pub fn score(
     conn: &mut AnyConnection,
     caller: &Caller,
-    id: i64,
+    id: GameId,
 ) -> Result<ScoreResponse, ApiError> {
     let loaded = load(conn, id)?;
     loaded.reader(caller)?;
@@ -360,7 +361,7 @@ pub fn list(
         .map(|record| {
             let row = &record.game;
             GameSummary {
-                id: row.id,
+                id: row.id.get(),
                 kind: row.kind,
                 variant: row.variant.clone(),
                 status: row.status,

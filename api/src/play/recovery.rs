@@ -2,6 +2,7 @@
 
 use cardroom_core::{AnyGame, Seat};
 use cardroom_db::AnyConnection;
+use cardroom_db::GameId;
 use cardroom_db::games::{self, LogRow};
 use serde_json::Value;
 
@@ -17,7 +18,7 @@ use crate::metrics::Metrics;
 /// games it moved on. Any replica may run this at any time: on PostgreSQL a replica holds each
 /// game's row while it works (`FOR UPDATE SKIP LOCKED`), and the versioned write lets exactly
 /// one replica win each game in any case.
-pub fn recover(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Vec<i64>, ApiError> {
+pub fn recover(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Vec<GameId>, ApiError> {
     let mut recovered = Vec::new();
     for id in games::bot_pending(conn, 20)? {
         match games::with_claimed_game(conn, id, games::Claim::BotPending, |conn| {
@@ -36,7 +37,7 @@ pub fn recover(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Vec<i64>, 
 }
 
 /// Lets the computer players of one game act; returns whether anything changed.
-fn recover_one(conn: &mut AnyConnection, id: i64, metrics: &Metrics) -> Result<bool, ApiError> {
+fn recover_one(conn: &mut AnyConnection, id: GameId, metrics: &Metrics) -> Result<bool, ApiError> {
     let loaded = load(conn, id)?;
     let Some(game) = &loaded.game else {
         return Ok(false);
@@ -46,7 +47,7 @@ fn recover_one(conn: &mut AnyConnection, id: i64, metrics: &Metrics) -> Result<b
     run_computers(&mut game, &loaded.record.seats, &mut changes, metrics)?;
     let seats = &loaded.record.seats;
     if changes.entries.is_empty() && game.next_automatic(&controllers(seats)).is_some() {
-        tracing::warn!(game = id, "a computer player found no move");
+        tracing::warn!(game = id.get(), "a computer player found no move");
         return Ok(false);
     }
     // (With nothing to do, the write clears a stale `bot_pending`.)
@@ -56,7 +57,7 @@ fn recover_one(conn: &mut AnyConnection, id: i64, metrics: &Metrics) -> Result<b
 
 /// Rebuilds a game from its log alone: the stored options, seed and deck, then every logged
 /// move, deal and resignation in order. The snapshot must equal it.
-pub fn replay(conn: &mut AnyConnection, id: i64) -> Result<Option<AnyGame>, ApiError> {
+pub fn replay(conn: &mut AnyConnection, id: GameId) -> Result<Option<AnyGame>, ApiError> {
     replay_each(conn, id, |_, _| Ok(()))
 }
 
@@ -64,7 +65,7 @@ pub fn replay(conn: &mut AnyConnection, id: i64) -> Result<Option<AnyGame>, ApiE
 /// (none before the first deal).
 pub(super) fn replay_each(
     conn: &mut AnyConnection,
-    id: i64,
+    id: GameId,
     mut after: impl FnMut(&LogRow, Option<&AnyGame>) -> Result<(), ApiError>,
 ) -> Result<Option<AnyGame>, ApiError> {
     let loaded = load(conn, id)?;
@@ -114,6 +115,6 @@ pub(super) fn replay_each(
 }
 
 /// The stored snapshot of a game.
-pub fn snapshot_of(conn: &mut AnyConnection, id: i64) -> Result<Option<AnyGame>, ApiError> {
+pub fn snapshot_of(conn: &mut AnyConnection, id: GameId) -> Result<Option<AnyGame>, ApiError> {
     Ok(load(conn, id)?.game)
 }

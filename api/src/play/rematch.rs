@@ -8,6 +8,7 @@
 //! after the other and exactly one new game is made. Replays and imports pass over them.
 
 use cardroom_core::OptionValue;
+use cardroom_db::GameId;
 use cardroom_db::GameStatus;
 use cardroom_db::games::{self, LogEntry};
 use cardroom_db::{AnyConnection, DbError};
@@ -28,7 +29,7 @@ use crate::model::{CreateGame, RematchState, SeatRequest, ServiceEvent, TurnPoli
 pub fn rematch(
     conn: &mut AnyConnection,
     caller: &Caller,
-    id: i64,
+    id: GameId,
     accept: bool,
     metrics: &Metrics,
 ) -> Result<RematchState, ApiError> {
@@ -168,5 +169,5 @@ fn start_rematch(
         }),
         visibility: Some(Visibility::of(&row.visibility)),
     };
-    Ok(create_seated(conn, caller, request, &others, Some(row.id), metrics)?.id)
+    Ok(create_seated(conn, caller, request, &others, Some(row.id.get()), metrics)?.id)
 }

@@ -3,6 +3,7 @@
 use cardroom_core::{
     AnyEvent, AnyGame, BotLevel, Card, Events, GameKind, Options, Seat, Seed, Setup, Viewer,
 };
+use cardroom_db::GameId;
 use cardroom_db::GameStatus;
 use cardroom_db::games::{self, Commit, GameRecord, LogEntry, NewGame, SeatChange, SeatRow};
 use cardroom_db::{AnyConnection, DbError};
@@ -119,7 +120,7 @@ pub(super) fn create_seated(
         commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?.1
     };
     Ok(GameCreated {
-        id: row.id,
+        id: row.id.get(),
         invite_code: row.invite_code,
         view,
     })
@@ -268,7 +269,7 @@ fn turn_policy(turn: Option<&TurnPolicy>) -> Result<(Option<i32>, Option<i32>), 
 pub fn join(
     conn: &mut AnyConnection,
     caller: &Caller,
-    id: i64,
+    id: GameId,
     request: &JoinRequest,
     metrics: &Metrics,
 ) -> Result<GameView, ApiError> {

@@ -8,6 +8,7 @@
 
 use cardroom_core::{Automatic, BotLevel, Controller, Status, Viewer};
 use cardroom_db::AnyConnection;
+use cardroom_db::GameId;
 use cardroom_db::games::{self, SeatChange};
 
 use super::changes::{Changes, run_computers};
@@ -36,7 +37,7 @@ pub fn turn_bounds() -> crate::model::TurnBounds {
 }
 
 /// Acts on the games whose deadline has passed; returns the games it moved on.
-pub fn enforce(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Vec<i64>, ApiError> {
+pub fn enforce(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Vec<GameId>, ApiError> {
     let now = cardroom_db::now();
     let mut moved = Vec::new();
     for id in games::past_deadline(conn, now, 20)? {
@@ -51,7 +52,7 @@ pub fn enforce(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Vec<i64>, 
             Err(ApiError::VersionConflict { .. }) => Metrics::add(&metrics.version_conflicts, 1),
             Err(ApiError::Unavailable) => return Err(ApiError::Unavailable),
             // One game that cannot be moved on must not hold up the others.
-            Err(error) => tracing::warn!(game = id, %error, "a timeout could not be applied"),
+            Err(error) => tracing::warn!(game = id.get(), %error, "a timeout could not be applied"),
         }
     }
     Ok(moved)
@@ -61,7 +62,7 @@ pub fn enforce(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Vec<i64>, 
 /// anything changed.
 fn time_out(
     conn: &mut AnyConnection,
-    id: i64,
+    id: GameId,
     now: chrono::NaiveDateTime,
     metrics: &Metrics,
 ) -> Result<bool, ApiError> {
@@ -170,7 +171,7 @@ fn time_out(
 pub fn reclaim(
     conn: &mut AnyConnection,
     caller: &Caller,
-    id: i64,
+    id: GameId,
     metrics: &Metrics,
 ) -> Result<super::Acted, ApiError> {
     super::commit::with_retries(metrics, || {

@@ -2,6 +2,7 @@
 
 use cardroom_core::{AnyGame, GameKind, Viewer};
 use cardroom_db::AnyConnection;
+use cardroom_db::GameId;
 use cardroom_db::GameStatus;
 use cardroom_db::games::{GameRecord, SeatRow};
 use serde_json::Value;
@@ -54,7 +55,7 @@ pub(super) fn game_view(
     let your_seat = viewer.seat();
     let has_open_seat = seats.iter().any(|s| s.user_id.is_none() && s.bot.is_none());
     Ok(GameView {
-        id: row.id,
+        id: row.id.get(),
         kind,
         variant: row.variant.clone(),
         status,
@@ -107,7 +108,7 @@ pub(super) fn recent_events(
 }
 
 /// `GET /games/{id}`.
-pub fn view(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<GameView, ApiError> {
+pub fn view(conn: &mut AnyConnection, caller: &Caller, id: GameId) -> Result<GameView, ApiError> {
     let loaded = load(conn, id)?;
     let viewer = loaded.reader(caller)?;
     let recent = recent_events(&loaded, viewer, Vec::new())?;

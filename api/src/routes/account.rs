@@ -3,7 +3,7 @@
 
 use actix_web::{HttpResponse, delete, get, post, web};
 
-use super::params::GameId;
+use super::params::Id;
 use crate::blocking::run;
 use crate::error::{ApiError, Problem};
 use crate::guards::Session;
@@ -71,7 +71,7 @@ pub async fn list_tokens(
 pub async fn revoke_token(
     state: web::Data<AppState>,
     Session(caller): Session,
-    id: web::Path<GameId>,
+    id: web::Path<Id>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
     run(&state, move |conn, _| tokens::revoke(conn, &caller, id)).await?;

@@ -76,7 +76,7 @@ pub async fn make_move(
 /// stream of the game hears of it.
 async fn acted(
     state: web::Data<AppState>,
-    id: i64,
+    id: cardroom_db::GameId,
     action: impl FnOnce(&mut cardroom_db::AnyConnection, &AppState) -> Result<Acted, ApiError>
     + Send
     + 'static,

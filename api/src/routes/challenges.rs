@@ -4,7 +4,7 @@ use actix_web::{Either, HttpRequest, HttpResponse, get, post, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::params::GameId;
+use super::params::Id;
 use crate::blocking::run;
 use crate::error::{ApiError, Problem};
 use crate::guards::{Challenging, Reading};
@@ -79,7 +79,7 @@ pub async fn list(
 pub async fn get_one(
     state: web::Data<AppState>,
     Reading(caller): Reading,
-    id: web::Path<GameId>,
+    id: web::Path<Id>,
     query: web::Query<ChallengeCode>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
@@ -111,7 +111,7 @@ pub async fn get_one(
 pub async fn accept(
     state: web::Data<AppState>,
     Challenging(caller): Challenging,
-    id: web::Path<GameId>,
+    id: web::Path<Id>,
     body: crate::input::Json<ChallengeCode>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
@@ -121,7 +121,7 @@ pub async fn accept(
     })
     .await?;
     if let Some(game) = challenge.game_id {
-        state.hub.publish(Some(game));
+        state.hub.publish(Some(cardroom_db::GameId::new(game)));
     }
     Ok(HttpResponse::Ok().json(challenge))
 }
@@ -145,7 +145,7 @@ pub async fn accept(
 pub async fn decline(
     state: web::Data<AppState>,
     Challenging(caller): Challenging,
-    id: web::Path<GameId>,
+    id: web::Path<Id>,
     body: crate::input::Json<DeclineRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
@@ -174,7 +174,7 @@ pub async fn decline(
 pub async fn cancel(
     state: web::Data<AppState>,
     Challenging(caller): Challenging,
-    id: web::Path<GameId>,
+    id: web::Path<Id>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
     let challenge = run(&state, move |conn, _| challenges::cancel(conn, &caller, id)).await?;

@@ -56,7 +56,9 @@ pub async fn create_game(
         play::create(conn, &caller, request, &state.metrics)
     })
     .await?;
-    state.hub.publish(Some(created.id));
+    state
+        .hub
+        .publish(Some(cardroom_db::GameId::new(created.id)));
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/games/{}", created.id)))
         .json(created))

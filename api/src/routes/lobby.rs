@@ -11,7 +11,7 @@ use crate::model::{Lobby, LobbyQuery, Seek, SeekQuery, SeekRequest};
 use crate::play;
 use crate::state::AppState;
 
-use super::params::{GameId, wants_stream};
+use super::params::{Id, wants_stream};
 
 /// The lobby: public tables waiting for players, the longest-waiting first, optionally of one
 /// game and variant. Sit down with `POST /games/{id}/join` (no invite code at a public table);
@@ -78,7 +78,7 @@ pub async fn create_seek(
     })
     .await?;
     if let Some(game) = seek.game_id {
-        state.hub.publish(Some(game));
+        state.hub.publish(Some(cardroom_db::GameId::new(game)));
     }
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/seeks/{}", seek.id)))
@@ -100,7 +100,7 @@ pub async fn create_seek(
 pub async fn get_seek(
     state: web::Data<AppState>,
     Playing(caller): Playing,
-    id: web::Path<GameId>,
+    id: web::Path<Id>,
     query: web::Query<SeekQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
@@ -133,7 +133,7 @@ pub async fn get_seek(
 pub async fn cancel_seek(
     state: web::Data<AppState>,
     Playing(caller): Playing,
-    id: web::Path<GameId>,
+    id: web::Path<Id>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
     let seek = run(&state, move |conn, _| {

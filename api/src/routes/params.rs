@@ -7,19 +7,30 @@ use serde::Deserialize;
 
 use crate::error::{ApiError, ProblemCode};
 
-/// A game's id in a path: digits only (a sign, a space or a fraction names no game).
+/// An id in a path (a seek's, a challenge's, a token's): digits only (a sign, a space or a
+/// fraction names nothing).
 #[derive(Clone, Copy, Debug)]
-pub struct GameId(pub i64);
+pub struct Id(pub i64);
+
+impl<'de> Deserialize<'de> for Id {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Id, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(serde::de::Error::custom("an id is digits only"));
+        }
+        text.parse()
+            .map(Id)
+            .map_err(|_| serde::de::Error::custom("nothing has so large an id"))
+    }
+}
+
+/// A game's id in a path, digits only like any [`Id`].
+#[derive(Clone, Copy, Debug)]
+pub struct GameId(pub cardroom_db::GameId);
 
 impl<'de> Deserialize<'de> for GameId {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<GameId, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(serde::de::Error::custom("a game id is digits only"));
-        }
-        text.parse()
-            .map(GameId)
-            .map_err(|_| serde::de::Error::custom("no game has so large an id"))
+        Id::deserialize(deserializer).map(|Id(n)| GameId(cardroom_db::GameId::new(n)))
     }
 }
 

@@ -3,7 +3,7 @@
 
 use actix_web::{HttpResponse, delete, get, post, put, web};
 
-use super::params::GameId;
+use super::params::{GameId, Id};
 use crate::blocking::run;
 use crate::error::{ApiError, Problem};
 use crate::guards::{Administering, Playing, Reading};
@@ -118,7 +118,7 @@ pub async fn post_rematch(
     .await?;
     state.hub.publish(Some(id));
     if let Some(game) = state_now.game_id {
-        state.hub.publish(Some(game));
+        state.hub.publish(Some(cardroom_db::GameId::new(game)));
     }
     Ok(HttpResponse::Ok().json(state_now))
 }
@@ -231,11 +231,13 @@ pub async fn admin_chat(
 pub async fn admin_hide(
     state: web::Data<AppState>,
     Administering(caller): Administering,
-    id: web::Path<GameId>,
+    id: web::Path<Id>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
     let message = run(&state, move |conn, _| chat::admin_hide(conn, &caller, id)).await?;
-    state.hub.publish(Some(message.game_id));
+    state
+        .hub
+        .publish(Some(cardroom_db::GameId::new(message.game_id)));
     Ok(HttpResponse::Ok().json(message))
 }
 

@@ -1,6 +1,7 @@
 //! A game's events: as Server-Sent Events, resumable with `Last-Event-ID`, or as a JSON
 //! long-poll; with the table's chat and who is at the table.
 
+use cardroom_db::GameId;
 use std::time::Duration;
 
 use actix_web::web;
@@ -22,7 +23,7 @@ use super::wait::{FALLBACK_POLL, next_look_noticed, wait_for_notice};
 
 /// Who follows a game: its id, the caller, and who they were authorised to read as.
 struct Follower {
-    id: i64,
+    id: GameId,
     caller: Caller,
     viewer: Viewer,
 }
@@ -82,7 +83,7 @@ async fn look(
 async fn presence_now(
     state: &web::Data<AppState>,
     shared: &Shared<PresenceOut>,
-    id: i64,
+    id: GameId,
     viewer: Viewer,
     not_before: Option<Instant>,
 ) -> Result<PresenceOut, ApiError> {
@@ -112,7 +113,7 @@ async fn presence_now(
 #[allow(clippy::too_many_arguments)]
 pub async fn long_poll(
     state: web::Data<AppState>,
-    id: i64,
+    id: GameId,
     caller: Caller,
     viewer: Viewer,
     after: i64,
@@ -120,7 +121,7 @@ pub async fn long_poll(
     known: Option<KnownPresence>,
     wait: Duration,
 ) -> Result<EventsResponse, ApiError> {
-    let _following = state.presence.follow(caller.id, id);
+    let _following = state.presence.follow(caller.id, id.get());
     let follower = Follower { id, caller, viewer };
     let log = state.feeds.game(id);
     let mut changes = state.hub.changes(Some(id));
@@ -272,14 +273,14 @@ fn news_events(news: &News, mut cursor: i64) -> (Vec<sse::Event>, i64) {
 /// `SLOW_READER` is dropped with a hint to reconnect, never holding up anyone else.
 pub fn stream(
     state: web::Data<AppState>,
-    id: i64,
+    id: GameId,
     caller: Caller,
     viewer: Viewer,
     after: i64,
     chat: ChatWanted,
 ) -> Result<impl actix_web::Responder, ApiError> {
     let slot = StreamSlot::take(&state, Some(caller.id))?;
-    let following = state.presence.follow(caller.id, id);
+    let following = state.presence.follow(caller.id, id.get());
     let (outbox, inbox) = queue(SLOW_READER);
     let response = sse_response(state.settings.heartbeat, inbox);
     actix_web::rt::spawn(async move {

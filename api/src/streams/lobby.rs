@@ -48,7 +48,7 @@ pub async fn seek_long_poll(
         let now = Instant::now();
         if seek.status != "open" || now >= deadline || state.hub.is_shutting_down() {
             if let Some(game) = seek.game_id {
-                state.hub.publish(Some(game));
+                state.hub.publish(Some(cardroom_db::GameId::new(game)));
             }
             return Ok(seek);
         }

@@ -133,11 +133,12 @@ pub(super) async fn wait_for_account(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cardroom_db::GameId;
 
     #[tokio::test]
     async fn a_wait_begun_after_the_stop_signal_ends_at_once() {
         let hub = Hub::default();
-        let mut changes = hub.changes(Some(1));
+        let mut changes = hub.changes(Some(GameId::new(1)));
         hub.shut_down();
         let waited = tokio::time::timeout(
             Duration::from_secs(5),
@@ -150,7 +151,7 @@ mod tests {
     #[tokio::test]
     async fn a_stop_signal_ends_a_wait_in_progress() {
         let hub = std::sync::Arc::new(Hub::default());
-        let mut changes = hub.changes(Some(1));
+        let mut changes = hub.changes(Some(GameId::new(1)));
         let waiting = {
             let hub = hub.clone();
             tokio::spawn(
@@ -166,10 +167,10 @@ mod tests {
     #[tokio::test]
     async fn news_of_the_game_or_of_every_game_ends_a_wait_and_others_do_not() {
         let hub = Hub::default();
-        let mut changes = hub.changes(Some(1));
-        hub.publish(Some(2));
+        let mut changes = hub.changes(Some(GameId::new(1)));
+        hub.publish(Some(GameId::new(2)));
         let before = Instant::now();
-        hub.publish(Some(1));
+        hub.publish(Some(GameId::new(1)));
         let woke = tokio::time::timeout(
             Duration::from_secs(5),
             wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
@@ -187,7 +188,7 @@ mod tests {
         )
         .await;
         assert!(matches!(woke, Ok(Some(_))), "{woke:?}");
-        hub.publish(Some(3));
+        hub.publish(Some(GameId::new(3)));
         let quiet = tokio::time::timeout(
             Duration::from_millis(200),
             wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
@@ -196,7 +197,7 @@ mod tests {
         assert!(quiet.is_err(), "news of another game woke the wait");
         // Who follows every game hears them all.
         let mut every = hub.changes(None);
-        hub.publish(Some(3));
+        hub.publish(Some(GameId::new(3)));
         let woke = tokio::time::timeout(
             Duration::from_secs(5),
             wait_for_news(&hub, &mut every, Duration::from_secs(60)),
@@ -208,7 +209,7 @@ mod tests {
     #[tokio::test]
     async fn a_wait_that_runs_out_asks_for_a_read_begun_since_it_began() {
         let hub = Hub::default();
-        let mut changes = hub.changes(Some(1));
+        let mut changes = hub.changes(Some(GameId::new(1)));
         let began = Instant::now();
         let woke = wait_for_news(&hub, &mut changes, Duration::from_millis(20)).await;
         assert!(
@@ -220,11 +221,11 @@ mod tests {
     #[tokio::test]
     async fn changes_made_while_nobody_waited_wake_the_next_wait_once_with_the_latest_time() {
         let hub = Hub::default();
-        let mut changes = hub.changes(Some(1));
-        hub.publish(Some(1));
-        hub.publish(Some(1));
+        let mut changes = hub.changes(Some(GameId::new(1)));
+        hub.publish(Some(GameId::new(1)));
+        hub.publish(Some(GameId::new(1)));
         let latest = Instant::now();
-        hub.publish(Some(1));
+        hub.publish(Some(GameId::new(1)));
         let woke = tokio::time::timeout(
             Duration::from_secs(5),
             wait_for_news(&hub, &mut changes, Duration::from_secs(60)),

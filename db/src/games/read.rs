@@ -8,6 +8,7 @@ use diesel::prelude::*;
 
 use crate::connection::AnyConnection;
 use crate::error::DbError;
+use crate::id::GameId;
 use crate::rows::{DealRow, GameRecord, GameRow, IdempotencyRow, LogRow, SeatRow};
 use crate::schema::{deals, game_log, games, idempotency_keys, seats, users};
 
@@ -17,7 +18,7 @@ use crate::status::GameStatus;
 /// A game's log entries of one `action`, oldest first: `(seq, events)`.
 pub fn entries_of(
     conn: &mut AnyConnection,
-    id: i64,
+    id: GameId,
     action: &str,
 ) -> Result<Vec<RecentEntry>, DbError> {
     game_log::table
@@ -30,7 +31,7 @@ pub fn entries_of(
 }
 
 /// A game with its seats.
-pub fn load(conn: &mut AnyConnection, id: i64) -> Result<Option<GameRecord>, DbError> {
+pub fn load(conn: &mut AnyConnection, id: GameId) -> Result<Option<GameRecord>, DbError> {
     Ok(load_with_recent(conn, id, 0, crate::now())?.map(|loaded| loaded.record))
 }
 
@@ -52,12 +53,12 @@ pub struct LoadedGame {
 /// move path reads this and nothing else before it writes.
 pub fn load_with_recent(
     conn: &mut AnyConnection,
-    id: i64,
+    id: GameId,
     versions: i64,
     seen_since: NaiveDateTime,
 ) -> Result<Option<LoadedGame>, DbError> {
     let query = LoadGame {
-        id,
+        id: id.get(),
         versions,
         since: seen_since,
     };
@@ -119,7 +120,7 @@ fn decode_list<T: serde::de::DeserializeOwned>(
     }
 }
 
-fn seats_of(conn: &mut AnyConnection, id: i64) -> Result<Vec<SeatRow>, DbError> {
+fn seats_of(conn: &mut AnyConnection, id: GameId) -> Result<Vec<SeatRow>, DbError> {
     Ok(seats_of_games(conn, &[id])?
         .into_iter()
         .map(|(_, seat)| seat)
@@ -129,10 +130,10 @@ fn seats_of(conn: &mut AnyConnection, id: i64) -> Result<Vec<SeatRow>, DbError> 
 /// The seats of these games with their players' names, by game and seat.
 pub(crate) fn seats_of_games(
     conn: &mut AnyConnection,
-    ids: &[i64],
-) -> Result<Vec<(i64, SeatRow)>, DbError> {
+    ids: &[GameId],
+) -> Result<Vec<(GameId, SeatRow)>, DbError> {
     type Row = (
-        i64,
+        GameId,
         i32,
         Option<i64>,
         Option<String>,
@@ -176,7 +177,7 @@ pub(crate) fn seats_of_games(
 }
 
 /// The current version of a game (cheap: for waiting on changes).
-pub fn version(conn: &mut AnyConnection, id: i64) -> Result<Option<i64>, DbError> {
+pub fn version(conn: &mut AnyConnection, id: GameId) -> Result<Option<i64>, DbError> {
     games::table
         .find(id)
         .select(games::version)
@@ -191,7 +192,7 @@ pub fn version(conn: &mut AnyConnection, id: i64) -> Result<Option<i64>, DbError
 /// is no such game.
 pub fn news_since(
     conn: &mut AnyConnection,
-    id: i64,
+    id: GameId,
     from: i64,
     limit: i64,
 ) -> Result<Option<GameNews>, DbError> {
@@ -249,7 +250,7 @@ pub struct GameNews {
 /// The current version and status of a game (cheap: for following its changes).
 pub fn version_and_status(
     conn: &mut AnyConnection,
-    id: i64,
+    id: GameId,
 ) -> Result<Option<(i64, GameStatus)>, DbError> {
     games::table
         .find(id)
@@ -263,7 +264,7 @@ pub fn version_and_status(
 /// the person's; an away person still holds theirs).
 pub fn seat_held_by(
     conn: &mut AnyConnection,
-    id: i64,
+    id: GameId,
     user_id: i64,
 ) -> Result<Option<i32>, DbError> {
     seats::table
@@ -278,7 +279,7 @@ pub fn seat_held_by(
 /// Log entries after `after`, oldest first, at most `limit`.
 pub fn log_after(
     conn: &mut AnyConnection,
-    id: i64,
+    id: GameId,
     after: i64,
     limit: i64,
 ) -> Result<Vec<LogRow>, DbError> {
@@ -292,7 +293,7 @@ pub fn log_after(
 }
 
 /// The deals of a game, in order.
-pub fn deals(conn: &mut AnyConnection, id: i64) -> Result<Vec<DealRow>, DbError> {
+pub fn deals(conn: &mut AnyConnection, id: GameId) -> Result<Vec<DealRow>, DbError> {
     deals::table
         .filter(deals::game_id.eq(id))
         .order(deals::deal.asc())
@@ -414,7 +415,7 @@ fn with_their_seats(
     conn: &mut AnyConnection,
     rows: Vec<GameRow>,
 ) -> Result<Vec<GameRecord>, DbError> {
-    let ids: Vec<i64> = rows.iter().map(|g| g.id).collect();
+    let ids: Vec<GameId> = rows.iter().map(|g| g.id).collect();
     let seats = seats_of_games(conn, &ids)?;
     Ok(rows
         .into_iter()
@@ -436,7 +437,7 @@ pub fn stale_open_tables(
     conn: &mut AnyConnection,
     before: NaiveDateTime,
     limit: i64,
-) -> Result<Vec<(i64, i64)>, DbError> {
+) -> Result<Vec<(GameId, i64)>, DbError> {
     games::table
         .filter(games::status.eq(GameStatus::Waiting))
         .filter(games::visibility.eq("public"))
@@ -453,7 +454,7 @@ pub fn past_deadline(
     conn: &mut AnyConnection,
     now: NaiveDateTime,
     limit: i64,
-) -> Result<Vec<i64>, DbError> {
+) -> Result<Vec<GameId>, DbError> {
     games::table
         .filter(games::deadline.le(now))
         .select(games::id)
@@ -464,7 +465,7 @@ pub fn past_deadline(
 }
 
 /// Games left on a computer player's turn (for recovery), at most `limit`.
-pub fn bot_pending(conn: &mut AnyConnection, limit: i64) -> Result<Vec<i64>, DbError> {
+pub fn bot_pending(conn: &mut AnyConnection, limit: i64) -> Result<Vec<GameId>, DbError> {
     games::table
         .filter(games::bot_pending.eq(true))
         .select(games::id)

@@ -20,6 +20,7 @@ use diesel::sqlite::Sqlite;
 use diesel::{QueryableByName, RunQueryDsl};
 
 use crate::account_events::AccountNotice;
+use crate::id::GameId;
 use crate::notify::CHANNEL;
 use crate::rows::{Commit, GameRow, LogEntry};
 
@@ -269,9 +270,9 @@ pub(crate) struct AppendLog {
 }
 
 impl AppendLog {
-    pub fn new(game_id: i64, first_seq: i64, entries: &[LogEntry], now: NaiveDateTime) -> Self {
+    pub fn new(game_id: GameId, first_seq: i64, entries: &[LogEntry], now: NaiveDateTime) -> Self {
         AppendLog {
-            game_id,
+            game_id: game_id.get(),
             now,
             seqs: (first_seq..).take(entries.len()).collect(),
             seats: entries.iter().map(|e| e.seat).collect(),

@@ -7,6 +7,7 @@ use diesel::prelude::*;
 use crate::connection::AnyConnection;
 use crate::derived;
 use crate::error::DbError;
+use crate::id::GameId;
 use crate::rows::{GameRow, LogEntry, NewDeal, NewGame, SeatChange, Summary};
 use crate::schema::{deals, game_log, games, seats};
 
@@ -142,7 +143,7 @@ pub fn import(conn: &mut AnyConnection, imported: &ImportedGame) -> Result<GameR
 /// A new game's seats; a person's joined now.
 fn insert_seats(
     conn: &mut AnyConnection,
-    game_id: i64,
+    game_id: GameId,
     new: &[SeatChange],
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
@@ -163,7 +164,7 @@ fn insert_seats(
 
 pub(super) fn append(
     conn: &mut AnyConnection,
-    game_id: i64,
+    game_id: GameId,
     first_seq: i64,
     entries: &[LogEntry],
     now: NaiveDateTime,
@@ -206,7 +207,7 @@ pub(super) fn append(
 /// Returns the new version; a lost race is [`DbError::VersionConflict`].
 pub fn append_service(
     conn: &mut AnyConnection,
-    id: i64,
+    id: GameId,
     expected_version: i64,
     entries: &[LogEntry],
 ) -> Result<i64, DbError> {
@@ -244,7 +245,7 @@ pub enum Claim {
 /// `None` when the game was skipped.
 pub fn with_claimed_game<T, E: From<DbError>>(
     conn: &mut AnyConnection,
-    id: i64,
+    id: GameId,
     claim: Claim,
     work: impl FnOnce(&mut AnyConnection) -> Result<T, E>,
 ) -> Result<Option<T>, E> {
@@ -285,7 +286,7 @@ pub fn with_claimed_game<T, E: From<DbError>>(
 }
 
 /// Clears the deadline of a game still at `version` (a deadline with nobody left to time out).
-pub fn clear_deadline(conn: &mut AnyConnection, id: i64, version: i64) -> Result<(), DbError> {
+pub fn clear_deadline(conn: &mut AnyConnection, id: GameId, version: i64) -> Result<(), DbError> {
     diesel::update(
         games::table
             .filter(games::id.eq(id))

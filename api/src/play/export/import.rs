@@ -5,6 +5,7 @@
 use cardroom_core::rng::SHUFFLE_VERSION;
 use cardroom_core::{AnyGame, Options, Seat, Seed, Setup, Status};
 use cardroom_db::AnyConnection;
+use cardroom_db::GameId;
 use cardroom_db::GameStatus;
 use cardroom_db::games::{self, ImportedGame, LogEntry, NewDeal, NewGame, SeatChange, Summary};
 use serde_json::{Value, json};
@@ -316,12 +317,12 @@ pub(super) fn replay(export: &Export) -> Result<(AnyGame, Vec<Option<String>>), 
 /// `id` is 0. Errors are for a person to read.
 pub fn check(export: &Export) -> Result<ImportReport, String> {
     replay(export)?;
-    Ok(report(export, 0))
+    Ok(report(export, GameId::new(0)))
 }
 
-pub(super) fn report(export: &Export, id: i64) -> ImportReport {
+pub(super) fn report(export: &Export, id: GameId) -> ImportReport {
     ImportReport {
-        id,
+        id: id.get(),
         moves: export.entries.iter().filter(|e| e.action == "move").count(),
         deals: export.deals.len(),
         state_sha256: export.result.state_sha256.clone(),

@@ -1,6 +1,7 @@
 //! The export of a finished game: everything needed to replay and check it, as JSON (the
 //! text notation is [`super::text`]), built from the stored game by replaying its log.
 
+use cardroom_db::GameId;
 use std::collections::BTreeMap;
 
 use cardroom_core::rng::SHUFFLE_VERSION;
@@ -141,7 +142,7 @@ pub(super) fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// `GET /games/{id}/export`: the game's seated players and admins.
-pub fn export(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Export, ApiError> {
+pub fn export(conn: &mut AnyConnection, caller: &Caller, id: GameId) -> Result<Export, ApiError> {
     let loaded = load(conn, id)?;
     if loaded.seat_of(caller).is_none() && !crate::play::access::is_admin(conn, caller)? {
         return Err(ApiError::Forbidden(
@@ -187,7 +188,7 @@ impl HandRecorder {
 }
 
 /// Builds the export of finished game `id` (no access check: the caller's business).
-pub fn build(conn: &mut AnyConnection, id: i64) -> Result<Export, ApiError> {
+pub fn build(conn: &mut AnyConnection, id: GameId) -> Result<Export, ApiError> {
     let loaded = load(conn, id)?;
     let row = &loaded.record.game;
     let stored = match &loaded.game {
@@ -267,7 +268,7 @@ pub fn build(conn: &mut AnyConnection, id: i64) -> Result<Export, ApiError> {
             state_sha256: sha256_hex(snapshot(&stored)?.as_bytes()),
         },
         source: Some(ExportSource {
-            game_id: id,
+            game_id: id.get(),
             exported_at: cardroom_db::now().and_utc(),
         }),
     })
