@@ -9,6 +9,7 @@ use diesel::prelude::*;
 use crate::connection::AnyConnection;
 use crate::error::DbError;
 use crate::schema::challenges;
+use crate::visibility::Visibility;
 
 /// A challenge.
 #[derive(Queryable, Clone, PartialEq, Eq, Debug)]
@@ -28,7 +29,7 @@ pub struct ChallengeRow {
     pub rated: bool,
     pub turn_seconds: Option<i32>,
     pub takeover_after: Option<i32>,
-    pub visibility: String,
+    pub visibility: Visibility,
     /// `open`, `accepted`, `declined`, `cancelled` or `expired`.
     pub status: String,
     /// Why it was declined.
@@ -53,7 +54,7 @@ pub struct NewChallenge {
     pub rated: bool,
     pub turn_seconds: Option<i32>,
     pub takeover_after: Option<i32>,
-    pub visibility: String,
+    pub visibility: Visibility,
     pub expires_at: NaiveDateTime,
 }
 
@@ -72,7 +73,7 @@ pub fn create(conn: &mut AnyConnection, new: &NewChallenge) -> Result<ChallengeR
             challenges::rated.eq(new.rated),
             challenges::turn_seconds.eq(new.turn_seconds),
             challenges::takeover_after.eq(new.takeover_after),
-            challenges::visibility.eq(&new.visibility),
+            challenges::visibility.eq(new.visibility),
             challenges::status.eq("open"),
             challenges::created_at.eq(crate::now()),
             challenges::expires_at.eq(new.expires_at),

@@ -18,7 +18,9 @@
 //! - `account_events`: the account stream's log
 //! - `notify`, `dialect`, `schema`: change notices; the SQL dialects' differences; the tables
 //! - `connection`: one connection type over both backends
-//! - `error`, `status`, `id`: what goes wrong; where a game stands; a game's id
+//! - `error`, `status`, `id`, `visibility`: what goes wrong; where a game stands; a game's id;
+//!   who may find a table
+//! - `words`: closed lists of words in text columns
 
 pub mod account_events;
 pub mod admin;
@@ -39,6 +41,8 @@ mod status;
 pub mod talk;
 pub mod tokens;
 pub mod users;
+mod visibility;
+mod words;
 
 pub use connection::{
     AnyConnection, Backend, Health, Pool, PooledConnection, check, checkout, connect,
@@ -46,7 +50,9 @@ pub use connection::{
 };
 pub use error::DbError;
 pub use id::GameId;
-pub use status::{GameStatus, UnknownStatus};
+pub use status::GameStatus;
+pub use visibility::Visibility;
+pub use words::UnknownWord;
 
 /// Now, as stored: UTC without zone, truncated to microseconds (PostgreSQL's precision), so a
 /// value reads back equal to what was written.

@@ -10,6 +10,7 @@ use crate::account_events::AccountNotice;
 use crate::id::GameId;
 use crate::schema::games;
 use crate::status::GameStatus;
+use crate::visibility::Visibility;
 
 /// A game row. `seed` and `state` are secret: a row is never a response body.
 #[derive(Queryable, QueryableByName, Clone, PartialEq, Debug)]
@@ -51,7 +52,7 @@ pub struct GameRow {
     pub deadline: Option<NaiveDateTime>,
     /// `public` (listed in the lobby, watched by anyone signed in), `unlisted` (invite code
     /// only) or `private` (invite code only, never watched).
-    pub visibility: String,
+    pub visibility: Visibility,
 }
 
 /// A seat with its player's name. A seat with a person and a computer level is the person's,
@@ -130,7 +131,7 @@ pub struct NewGame {
     pub turn_seconds: Option<i32>,
     pub takeover_after: Option<i32>,
     /// `public`, `unlisted` or `private`.
-    pub visibility: String,
+    pub visibility: Visibility,
     /// Every seat: its person (if taken) or computer level.
     pub seats: Vec<SeatChange>,
 }

@@ -1,10 +1,8 @@
 //! Where a game stands, as the `games.status` column stores it (the text values are the
 //! column's, unchanged).
 
-use diesel::backend::Backend;
-use diesel::deserialize::{self, FromSql, FromSqlRow};
+use diesel::deserialize::FromSqlRow;
 use diesel::expression::AsExpression;
-use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::Text;
 use serde::{Deserialize, Serialize};
 
@@ -70,39 +68,7 @@ impl std::fmt::Display for GameStatus {
     }
 }
 
-impl<DB> FromSql<Text, DB> for GameStatus
-where
-    DB: Backend,
-    String: FromSql<Text, DB>,
-{
-    fn from_sql(bytes: DB::RawValue<'_>) -> deserialize::Result<GameStatus> {
-        let word = String::from_sql(bytes)?;
-        Ok(GameStatus::try_from(word)?)
-    }
-}
-
-impl<DB> ToSql<Text, DB> for GameStatus
-where
-    DB: Backend,
-    str: ToSql<Text, DB>,
-{
-    fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
-        self.as_str().to_sql(out)
-    }
-}
-
-/// A stored word that is no status (a row written by hand, say).
-#[derive(Debug, thiserror::Error)]
-#[error("`{0}` is not a game status")]
-pub struct UnknownStatus(pub String);
-
-impl TryFrom<String> for GameStatus {
-    type Error = UnknownStatus;
-
-    fn try_from(word: String) -> Result<GameStatus, UnknownStatus> {
-        GameStatus::parse(&word).ok_or(UnknownStatus(word))
-    }
-}
+crate::words::text_column!(GameStatus, "game status");
 
 #[cfg(test)]
 mod tests {

@@ -13,6 +13,38 @@ use crate::id::GameId;
 use crate::schema::{chat, mutes, presence, seats, users};
 use crate::status::GameStatus;
 
+/// What a chat row is.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Debug,
+    diesel::expression::AsExpression,
+    diesel::deserialize::FromSqlRow,
+)]
+#[diesel(sql_type = diesel::sql_types::Text)]
+pub enum ChatEntry {
+    /// A message someone wrote.
+    Message,
+    /// An admin's note that message `target` was hidden.
+    Hidden,
+}
+
+impl ChatEntry {
+    pub const ALL: [ChatEntry; 2] = [ChatEntry::Message, ChatEntry::Hidden];
+
+    /// The word, as stored.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ChatEntry::Message => "message",
+            ChatEntry::Hidden => "hidden",
+        }
+    }
+}
+
+crate::words::text_column!(ChatEntry, "chat entry");
+
 /// A row of the chat: a message, or an admin's note that message `target` was hidden.
 #[derive(Queryable, Clone, PartialEq, Eq, Debug)]
 pub struct ChatRow {
@@ -22,8 +54,7 @@ pub struct ChatRow {
     pub user_id: i64,
     /// The author's name.
     pub name: String,
-    /// `message` or `hidden`.
-    pub kind: String,
+    pub kind: ChatEntry,
     pub text: Option<String>,
     /// A preset phrase's key, for a message that is one.
     pub preset: Option<String>,
@@ -129,7 +160,7 @@ pub fn post(
                 chat::game_id.eq(new.game_id),
                 chat::room.eq(&new.room),
                 chat::user_id.eq(new.user_id),
-                chat::kind.eq("message"),
+                chat::kind.eq(ChatEntry::Message),
                 chat::text.eq(new.text.as_deref()),
                 chat::preset.eq(new.preset.as_deref()),
                 chat::hidden.eq(false),
@@ -150,7 +181,7 @@ pub fn written_since(
 ) -> Result<(i64, Option<NaiveDateTime>), DbError> {
     let times: Vec<NaiveDateTime> = chat::table
         .filter(chat::user_id.eq(user_id))
-        .filter(chat::kind.eq("message"))
+        .filter(chat::kind.eq(ChatEntry::Message))
         .filter(chat::created_at.gt(since))
         .order(chat::created_at.asc())
         .select(chat::created_at)
@@ -178,8 +209,12 @@ pub fn after(
         .filter(chat::game_id.eq(game_id))
         .filter(chat::id.gt(after))
         .filter(chat::room.eq_any(rooms.iter().map(|r| (*r).to_owned()).collect::<Vec<_>>()))
-        .filter(chat::kind.eq("hidden").or(chat::hidden.eq(false)))
-        .filter(chat::kind.eq("hidden").or(not(exists(muted_by_reader))))
+        .filter(chat::kind.eq(ChatEntry::Hidden).or(chat::hidden.eq(false)))
+        .filter(
+            chat::kind
+                .eq(ChatEntry::Hidden)
+                .or(not(exists(muted_by_reader))),
+        )
         .order(chat::id.asc())
         .limit(limit)
         .select(CHAT_COLUMNS)
@@ -203,7 +238,7 @@ pub fn latest(
         .inner_join(users::table)
         .filter(chat::game_id.eq(game_id))
         .filter(chat::room.eq_any(rooms.iter().map(|r| (*r).to_owned()).collect::<Vec<_>>()))
-        .filter(chat::kind.eq("message"))
+        .filter(chat::kind.eq(ChatEntry::Message))
         .filter(chat::hidden.eq(false))
         .filter(not(exists(muted_by_reader)))
         .order(chat::id.desc())
@@ -231,7 +266,7 @@ pub fn hide(conn: &mut AnyConnection, id: i64, admin: i64) -> Result<Option<Chat
         let Some(message) = by_id(conn, id)? else {
             return Ok(None);
         };
-        if message.kind != "message" {
+        if message.kind != ChatEntry::Message {
             return Ok(None);
         }
         if !message.hidden {
@@ -243,7 +278,7 @@ pub fn hide(conn: &mut AnyConnection, id: i64, admin: i64) -> Result<Option<Chat
                     chat::game_id.eq(message.game_id),
                     chat::room.eq(&message.room),
                     chat::user_id.eq(admin),
-                    chat::kind.eq("hidden"),
+                    chat::kind.eq(ChatEntry::Hidden),
                     chat::target.eq(Some(id)),
                     chat::hidden.eq(false),
                     chat::created_at.eq(crate::now()),
@@ -272,7 +307,7 @@ pub fn for_admins(
     let filtered = || {
         let mut query = chat::table
             .inner_join(users::table)
-            .filter(chat::kind.eq("message"))
+            .filter(chat::kind.eq(ChatEntry::Message))
             .into_boxed();
         if let Some(game_id) = game_id {
             query = query.filter(chat::game_id.eq(game_id));

@@ -5,7 +5,9 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{TurnPolicy, Visibility};
+use cardroom_db::Visibility;
+
+use super::{TurnPolicy, VisibilityName};
 
 /// A challenge as its two sides see it.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -29,6 +31,7 @@ pub struct Challenge {
     /// it was asked for.
     pub rated: bool,
     pub turn: Option<TurnPolicy>,
+    #[schema(value_type = VisibilityName)]
     pub visibility: Visibility,
     /// `open`, `accepted`, `declined`, `cancelled` or `expired`.
     #[schema(value_type = super::ChallengeStatusName)]

@@ -5,6 +5,7 @@ use cardroom_core::{
     AnyMove, AnyView, BotLevel, Card, GameKind, KindInfo, OptionValue, Outcome, ScoreSheet,
 };
 use cardroom_db::GameStatus;
+use cardroom_db::Visibility;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -81,37 +82,18 @@ pub enum ChallengeStatusName {
     Expired,
 }
 
+// (A type for the document: the service holds a `cardroom_db::Visibility`, the same words.)
 /// Who may find, join and watch a table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[schema(as = Visibility)]
 #[serde(rename_all = "lowercase")]
-pub enum Visibility {
+pub enum VisibilityName {
     /// Listed in the lobby: anyone signed in may take an open seat (no invite code) or watch.
     Public,
     /// Joined with the invite code only (the default); not listed, not watched.
-    #[default]
     Unlisted,
     /// Joined with the invite code only; never watched.
     Private,
-}
-
-impl Visibility {
-    /// The name, as stored.
-    pub fn name(self) -> &'static str {
-        match self {
-            Visibility::Public => "public",
-            Visibility::Unlisted => "unlisted",
-            Visibility::Private => "private",
-        }
-    }
-
-    /// The visibility of a stored name.
-    pub fn of(name: &str) -> Visibility {
-        match name {
-            "public" => Visibility::Public,
-            "private" => Visibility::Private,
-            _ => Visibility::Unlisted,
-        }
-    }
 }
 
 /// One seat in a new game: a person (no `bot`) or a computer player.
@@ -151,6 +133,7 @@ pub struct CreateGame {
     pub turn: Option<TurnPolicy>,
     /// `public` (in the lobby: anyone may sit down or watch), `unlisted` (the default: the
     /// invite code seats a friend) or `private` (the invite code; no one watches).
+    #[schema(value_type = Option<VisibilityName>)]
     pub visibility: Option<Visibility>,
 }
 
@@ -250,6 +233,7 @@ pub struct GameView {
     pub options: serde_json::Value,
     pub seats: Vec<SeatInfo>,
     /// Who may find, join and watch the table.
+    #[schema(value_type = VisibilityName)]
     pub visibility: Visibility,
     /// The caller's seat; none for a spectator of a public table.
     pub your_seat: Option<i64>,

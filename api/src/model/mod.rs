@@ -18,7 +18,7 @@ pub use games::{
     ActionResponse, Catalogue, ChallengeStatusName, CreateGame, DealOut, EventOut, EventsPage,
     EventsQuery, EventsResponse, GameCreated, GameList, GameStatusName, GameSummary, GameView,
     Health, JoinRequest, ListQuery, LogEntryOut, LogResponse, MoveRequest, ScoreResponse, SeatInfo,
-    SeatRequest, SeekStatusName, TurnBounds, TurnPolicy, VariantName, Visibility,
+    SeatRequest, SeekStatusName, TurnBounds, TurnPolicy, VariantName, VisibilityName,
 };
 pub use lobby::{LiveTable, Lobby, LobbyQuery, LobbySeat, OpenTable, Seek, SeekQuery, SeekRequest};
 pub use table::{

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use cardroom_core::options::VariantInfo;
 use cardroom_core::{AnyGame, GameKind, KindInfo, OptionValue, Setup};
+use cardroom_db::Visibility;
 use cardroom_db::account_events::{self, AccountNotice};
 use cardroom_db::challenges::{self, ChallengeRow, NewChallenge};
 use cardroom_db::{AnyConnection, users};
@@ -22,7 +23,7 @@ use crate::auth::Caller;
 use crate::error::{ApiError, ProblemCode};
 use crate::metrics::Metrics;
 use crate::model::{
-    AccountEvent, Challenge, CreateGame, DeclineReason, SeatRequest, TurnPolicy, Visibility,
+    AccountEvent, Challenge, CreateGame, DeclineReason, SeatRequest, TurnPolicy, VisibilityName,
 };
 
 /// `POST /challenges`.
@@ -55,6 +56,7 @@ pub struct ChallengeRequest {
     /// A turn timer; none: no timer.
     pub turn: Option<TurnPolicy>,
     /// Who may watch the game (default `unlisted`).
+    #[schema(value_type = Option<VisibilityName>)]
     pub visibility: Option<Visibility>,
 }
 
@@ -121,7 +123,7 @@ fn out(conn: &mut AnyConnection, row: &ChallengeRow, viewer: i64) -> Result<Chal
             seconds: i64::from(seconds),
             takeover_after: row.takeover_after.map(i64::from),
         }),
-        visibility: Visibility::of(&row.visibility),
+        visibility: row.visibility,
         status: row.status.clone(),
         reason: row.reason.as_deref().and_then(DeclineReason::parse),
         game_id: row.game_id,
@@ -309,7 +311,7 @@ pub fn create(
         rated: request.rated.unwrap_or(true),
         turn_seconds,
         takeover_after,
-        visibility: request.visibility.unwrap_or_default().name().to_owned(),
+        visibility: request.visibility.unwrap_or_default(),
         expires_at: cardroom_db::now() + expires,
     };
     cardroom_db::in_transaction(conn, |conn| {
@@ -421,7 +423,7 @@ pub fn accept(
             seconds: i64::from(seconds),
             takeover_after: row.takeover_after.map(i64::from),
         }),
-        visibility: Some(Visibility::of(&row.visibility)),
+        visibility: Some(row.visibility),
     };
     let as_challenger = Caller::acting_for(&challenger);
     cardroom_db::in_transaction(conn, |conn| {

@@ -140,7 +140,7 @@ fn checked_text(text: &str) -> Result<String, ApiError> {
 
 /// A chat row as readers get it.
 pub(crate) fn message_out(row: &ChatRow) -> ChatMessage {
-    let hidden_note = row.kind == "hidden";
+    let hidden_note = row.kind == cardroom_db::talk::ChatEntry::Hidden;
     let preset = row.preset.as_deref().and_then(preset_key);
     ChatMessage {
         kind: if hidden_note {

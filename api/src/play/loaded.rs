@@ -3,6 +3,7 @@
 
 use cardroom_core::{AnyGame, GameKind, Seat, Viewer};
 use cardroom_db::GameId;
+use cardroom_db::Visibility;
 use cardroom_db::games::{self, GameRecord, SeatChange};
 use cardroom_db::{AnyConnection, GameStatus};
 
@@ -66,7 +67,7 @@ impl Loaded {
     pub(super) fn reader(&self, caller: &Caller) -> Result<Viewer, ApiError> {
         match self.seat_of(caller) {
             Some(seat) => Ok(Viewer::Seat(Seat::new(seat))),
-            None if self.record.game.visibility == "public" => Ok(Viewer::Spectator),
+            None if self.record.game.visibility == Visibility::Public => Ok(Viewer::Spectator),
             None => Err(ApiError::Forbidden(
                 "you are not seated at this game, and it is not public".to_owned(),
             )),

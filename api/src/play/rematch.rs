@@ -23,7 +23,7 @@ use crate::auth::Caller;
 use crate::error::{ApiError, ProblemCode};
 use crate::events::{service_event, stored};
 use crate::metrics::Metrics;
-use crate::model::{CreateGame, RematchState, SeatRequest, ServiceEvent, TurnPolicy, Visibility};
+use crate::model::{CreateGame, RematchState, SeatRequest, ServiceEvent, TurnPolicy};
 
 /// `POST /games/{id}/rematch`: offers or accepts (`accept` true) or declines (false).
 pub fn rematch(
@@ -167,7 +167,7 @@ fn start_rematch(
             seconds: i64::from(seconds),
             takeover_after: row.takeover_after.map(i64::from),
         }),
-        visibility: Some(Visibility::of(&row.visibility)),
+        visibility: Some(row.visibility),
     };
     Ok(create_seated(conn, caller, request, &others, Some(row.id.get()), metrics)?.id)
 }

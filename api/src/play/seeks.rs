@@ -20,7 +20,7 @@ use super::setup::random_seed;
 use crate::auth::Caller;
 use crate::error::{ApiError, ProblemCode};
 use crate::metrics::Metrics;
-use crate::model::{AccountEvent, CreateGame, SeatRequest, Seek, SeekRequest, Visibility};
+use crate::model::{AccountEvent, CreateGame, SeatRequest, Seek, SeekRequest};
 
 /// A new player's rating, for pairing people who have none yet.
 const UNRATED: f64 = 1500.0;
@@ -269,7 +269,7 @@ fn seat_together(
         seed: (!first.rated).then(|| random_seed().to_hex()),
         deck: None,
         turn: None,
-        visibility: Some(Visibility::Public),
+        visibility: Some(cardroom_db::Visibility::Public),
     };
     let caller = Caller::acting_for(&creator);
     let others: Vec<(usize, i64)> = seekers

@@ -5,6 +5,7 @@ use cardroom_core::{
 };
 use cardroom_db::GameId;
 use cardroom_db::GameStatus;
+use cardroom_db::Visibility;
 use cardroom_db::games::{self, Commit, GameRecord, LogEntry, NewGame, SeatChange, SeatRow};
 use cardroom_db::{AnyConnection, DbError};
 use rand::RngExt;
@@ -175,7 +176,7 @@ fn new_game(
         state_format: STATE_FORMAT,
         turn_seconds,
         takeover_after,
-        visibility: request.visibility.unwrap_or_default().name().to_owned(),
+        visibility: request.visibility.unwrap_or_default(),
         seats,
     })
 }
@@ -357,7 +358,7 @@ fn commit_seating(
 /// lacks the invite code, sits there already, or no such seat is open.
 fn seat_to_take(loaded: &Loaded, caller: &Caller, request: &JoinRequest) -> Result<i32, ApiError> {
     // A public table seats anyone signed in; the others, whoever has the invite code.
-    let public = loaded.record.game.visibility == "public";
+    let public = loaded.record.game.visibility == Visibility::Public;
     if !public && request.invite_code.as_deref() != Some(&loaded.record.game.invite_code) {
         return Err(ApiError::Forbidden(
             "the invite code does not match this game".to_owned(),

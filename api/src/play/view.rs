@@ -13,7 +13,7 @@ use super::seats::seat_infos;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::events::visible;
-use crate::model::{EventOut, GameView, TurnPolicy, Visibility};
+use crate::model::{EventOut, GameView, TurnPolicy};
 
 pub(super) fn status_name(record: &GameRecord, game: Option<&AnyGame>) -> GameStatus {
     match (record.game.status, game) {
@@ -63,7 +63,7 @@ pub(super) fn game_view(
         practice: row.practice,
         options: serde_json::from_str(&row.options).unwrap_or(Value::Null),
         seats: own_seat_connected(seat_infos(seats), your_seat),
-        visibility: Visibility::of(&row.visibility),
+        visibility: row.visibility,
         your_seat: your_seat.map(|s| i64::from(s.number())),
         invite_code: (your_seat.is_some() && has_open_seat && status == GameStatus::Waiting)
             .then(|| row.invite_code.clone()),

@@ -11,6 +11,7 @@ use crate::error::DbError;
 use crate::id::GameId;
 use crate::rows::{DealRow, GameRecord, GameRow, IdempotencyRow, LogRow, SeatRow};
 use crate::schema::{deals, game_log, games, idempotency_keys, seats, users};
+use crate::visibility::Visibility;
 
 use super::statements::{LoadGame, LoadedRow};
 use crate::status::GameStatus;
@@ -366,7 +367,7 @@ pub fn lobby(
     let filtered = || {
         let mut query = games::table
             .filter(games::status.eq(GameStatus::Waiting))
-            .filter(games::visibility.eq("public"))
+            .filter(games::visibility.eq(Visibility::Public))
             .into_boxed();
         if let Some(kind) = kind {
             query = query.filter(games::kind.eq(kind));
@@ -395,7 +396,7 @@ pub fn live_public(
 ) -> Result<Vec<GameRecord>, DbError> {
     let mut query = games::table
         .filter(games::status.eq_any([GameStatus::Active, GameStatus::HandOver]))
-        .filter(games::visibility.eq("public"))
+        .filter(games::visibility.eq(Visibility::Public))
         .into_boxed();
     if let Some(kind) = kind {
         query = query.filter(games::kind.eq(kind));
@@ -440,7 +441,7 @@ pub fn stale_open_tables(
 ) -> Result<Vec<(GameId, i64)>, DbError> {
     games::table
         .filter(games::status.eq(GameStatus::Waiting))
-        .filter(games::visibility.eq("public"))
+        .filter(games::visibility.eq(Visibility::Public))
         .filter(games::created_at.lt(before))
         .order(games::created_at.asc())
         .limit(limit)

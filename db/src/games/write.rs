@@ -44,7 +44,7 @@ pub fn create(
                 games::bot_pending.eq(false),
                 games::turn_seconds.eq(new.turn_seconds),
                 games::takeover_after.eq(new.takeover_after),
-                games::visibility.eq(&new.visibility),
+                games::visibility.eq(new.visibility),
             ))
             .returning(games::all_columns)
             .get_result(conn)?;
@@ -105,7 +105,7 @@ pub fn import(conn: &mut AnyConnection, imported: &ImportedGame) -> Result<GameR
                 games::bot_pending.eq(false),
                 games::turn_seconds.eq(new.turn_seconds),
                 games::takeover_after.eq(new.takeover_after),
-                games::visibility.eq(&new.visibility),
+                games::visibility.eq(new.visibility),
             ))
             .returning(games::all_columns)
             .get_result(conn)?;

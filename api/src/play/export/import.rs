@@ -404,7 +404,7 @@ pub fn import(conn: &mut AnyConnection, export: &Export) -> Result<ImportReport,
                 t.takeover_after
                     .unwrap_or(crate::play::setup::DEFAULT_TAKEOVER_AFTER) as i32
             }),
-            visibility: crate::model::Visibility::Unlisted.name().to_owned(),
+            visibility: cardroom_db::Visibility::Unlisted,
             seats,
         },
         state,
