@@ -22,8 +22,10 @@ use crate::status::GameStatus;
     Debug,
     diesel::expression::AsExpression,
     diesel::deserialize::FromSqlRow,
+    serde::Serialize,
 )]
 #[diesel(sql_type = diesel::sql_types::Text)]
+#[serde(rename_all = "lowercase")]
 pub enum ChatEntry {
     /// A message someone wrote.
     Message,
@@ -43,7 +45,7 @@ impl ChatEntry {
     }
 }
 
-crate::words::text_column!(ChatEntry, "chat entry");
+crate::words::text_column!(ChatEntry, "chat entry", not ["note", "Message", ""]);
 
 /// A row of the chat: a message, or an admin's note that message `target` was hidden.
 #[derive(Queryable, Clone, PartialEq, Eq, Debug)]

@@ -10,10 +10,30 @@ pub struct UnknownWord {
     pub word: String,
 }
 
-/// Implements the text column for `$ty`, which has `ALL` and `as_str()`; `$column` names it in
-/// errors.
+/// Implements the text column for `$ty`, which has `ALL` and `as_str()` (and serialises as its
+/// word); `$column` names it in errors. With the module, a test that every word reads back
+/// and that the words given after `not` do not.
 macro_rules! text_column {
-    ($ty:ty, $column:literal) => {
+    ($ty:ty, $column:literal, not [$($not:literal),*]) => {
+        #[cfg(test)]
+        mod text_column {
+            use super::*;
+
+            #[test]
+            fn each_word_reads_back_and_serialises_as_itself_and_nothing_else_reads() {
+                for value in <$ty>::ALL {
+                    assert_eq!(<$ty>::try_from(value.as_str().to_owned()).ok(), Some(value));
+                    assert_eq!(
+                        serde_json::to_value(value).ok(),
+                        Some(serde_json::json!(value.as_str()))
+                    );
+                }
+                for word in [$($not),*] {
+                    assert!(<$ty>::try_from(word.to_owned()).is_err(), "{word}");
+                }
+            }
+        }
+
         impl TryFrom<String> for $ty {
             type Error = $crate::words::UnknownWord;
 
@@ -34,9 +54,9 @@ macro_rules! text_column {
         {
             fn from_sql(bytes: DB::RawValue<'_>) -> diesel::deserialize::Result<$ty> {
                 let word = <String as diesel::deserialize::FromSql<
-                            diesel::sql_types::Text,
-                            DB,
-                        >>::from_sql(bytes)?;
+                                                    diesel::sql_types::Text,
+                                                    DB,
+                                                >>::from_sql(bytes)?;
                 Ok(<$ty>::try_from(word)?)
             }
         }

@@ -214,15 +214,7 @@ fn hand_seat_to_computer(
         bot: Some(level),
         ..Default::default()
     });
-    changes.record_service(
-        Some(seat.number()),
-        "seat_to_computer",
-        ServiceEvent::SeatToComputer {
-            seat: i64::from(seat.number()),
-            level,
-            reason: Some(TakeoverReason::Resigned),
-        },
-    )?;
+    changes.record_takeover(seat, level, TakeoverReason::Resigned)?;
     let mut record = loaded.record.clone();
     for s in &mut record.seats {
         if s.seat == mine {

@@ -4,7 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use cardroom_core::{AnyEvent, AnyGame, Automatic, Controller, Events, Seat, Status, Viewer};
+use cardroom_core::{
+    AnyEvent, AnyGame, Automatic, BotLevel, Controller, Events, Seat, Status, Viewer,
+};
 use cardroom_db::GameStatus;
 use cardroom_db::account_events::AccountNotice;
 use cardroom_db::games::{
@@ -15,7 +17,7 @@ use serde_json::{Value, json};
 use crate::error::ApiError;
 use crate::events::{StoredEvent, service_event, stored, visible};
 use crate::metrics::Metrics;
-use crate::model::{AccountEvent, AccountGame, EventOut, ServiceEvent, TurnAction};
+use crate::model::{AccountEvent, AccountGame, EventOut, ServiceEvent, TakeoverReason, TurnAction};
 
 use super::loaded::Loaded;
 use super::seats::controllers;
@@ -116,6 +118,24 @@ impl Changes {
             events: stored(&[service_event(&event)?])?,
         });
         Ok(())
+    }
+
+    /// A computer player at `level` plays `seat` from now on, for `reason`.
+    pub(super) fn record_takeover(
+        &mut self,
+        seat: Seat,
+        level: BotLevel,
+        reason: TakeoverReason,
+    ) -> Result<(), ApiError> {
+        self.record_service(
+            Some(seat.number()),
+            "seat_to_computer",
+            ServiceEvent::SeatToComputer {
+                seat: i64::from(seat.number()),
+                level,
+                reason: Some(reason),
+            },
+        )
     }
 
     /// Announces a new deadline with the last entry's events: who must act by when.

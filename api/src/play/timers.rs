@@ -147,15 +147,7 @@ fn time_out(
                 label: None,
             };
             if takeover {
-                changes.record_service(
-                    Some(seat.number()),
-                    "seat_to_computer",
-                    ServiceEvent::SeatToComputer {
-                        seat: i64::from(seat.number()),
-                        level,
-                        reason: Some(TakeoverReason::Timeouts),
-                    },
-                )?;
+                changes.record_takeover(seat, level, TakeoverReason::Timeouts)?;
             }
             changes.seats.push(change);
             seats = loaded.with_seats(&changes.seats).record.seats;
