@@ -15,7 +15,8 @@
 //! - `bots`: the computer players' interface, who controls a seat, autoplay
 //! - `game`: the `Game` trait every game implements
 //! - `table`: what every table shares: seats and sides, deals, scores, the end
-//! - `rng`, `options`, `rating`: seeded shuffles; variants and house rules; ratings
+//! - `rng`, `options`, `rating`, `tournament`: seeded shuffles; variants and house rules;
+//!   ratings; tournaments' pairings and scores
 //! - `deck`
 //! - `cardset`
 //! - `columns`: kinds and levels as text columns (the `diesel` feature)
@@ -42,6 +43,7 @@ pub mod rng;
 pub mod search;
 pub mod seat;
 pub mod table;
+pub mod tournament;
 
 pub use any::{AnyEvent, AnyGame, AnyMove, AnyRejection, AnyView, catalogue};
 pub use bots::{Automatic, ComputerPlayer, Controller, autoplay, next_automatic};

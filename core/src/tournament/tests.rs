@@ -1,0 +1,264 @@
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+
+use super::arena::{self, Finish, Free, Score};
+use super::duplicate::{matchpoints, session, team_board};
+use super::swiss::{self, Entry};
+use super::{EntrantId, Met, TableResult, place_points, standings};
+
+fn entries(n: u32) -> Vec<Entry> {
+    (0..n)
+        .map(|i| Entry {
+            entrant: i,
+            points: 0,
+            rating: 1500.0 + f64::from(i % 7) * 10.0,
+            byes: 0,
+        })
+        .collect()
+}
+
+/// Plays `rounds` Swiss rounds where the best-rated at each table always wins; returns the
+/// rounds and the meetings.
+fn simulate(n: u32, seats: usize, rounds: usize) -> (Vec<swiss::Round>, Met) {
+    let mut field = entries(n);
+    let mut met = Met::default();
+    let mut played = Vec::new();
+    for _ in 0..rounds {
+        let round = swiss::pair(&field, seats, &met);
+        for table in &round.tables {
+            met.table(table);
+            let places = table
+                .iter()
+                .map(|e| {
+                    let r = field[*e as usize].rating;
+                    table
+                        .iter()
+                        .filter(|o| field[**o as usize].rating > r)
+                        .count() as u8
+                })
+                .collect::<Vec<_>>();
+            for (e, p) in table.iter().zip(place_points(&places)) {
+                field[*e as usize].points += p;
+            }
+        }
+        for &e in &round.byes {
+            field[e as usize].points += 2 * (seats as u32 - 1);
+            field[e as usize].byes += 1;
+        }
+        played.push(round);
+    }
+    (played, met)
+}
+
+proptest! {
+    #[test]
+    fn a_swiss_round_seats_everyone_once_at_full_tables_or_gives_a_bye(
+        n in 0u32..120,
+        seats in 2usize..9,
+        points in proptest::collection::vec(0u32..20, 120),
+        byes in proptest::collection::vec(0u32..3, 120),
+    ) {
+        let field: Vec<Entry> = (0..n)
+            .map(|i| Entry {
+                entrant: i,
+                points: points[i as usize],
+                rating: 1500.0,
+                byes: byes[i as usize],
+            })
+            .collect();
+        let round = swiss::pair(&field, seats, &Met::default());
+        let mut seen = BTreeSet::new();
+        for table in &round.tables {
+            prop_assert_eq!(table.len(), seats);
+            for e in table {
+                prop_assert!(seen.insert(*e), "seated twice: {}", e);
+            }
+        }
+        prop_assert_eq!(round.byes.len(), n as usize % seats);
+        for e in &round.byes {
+            prop_assert!(seen.insert(*e), "a bye and a seat: {}", e);
+        }
+        prop_assert_eq!(seen.len(), n as usize);
+        // Nobody with more byes gets one while someone with fewer goes without.
+        let most = round.byes.iter().map(|e| byes[*e as usize]).max();
+        if let Some(most) = most {
+            for t in round.tables.iter().flatten() {
+                prop_assert!(byes[*t as usize] >= most);
+            }
+        }
+    }
+
+    #[test]
+    fn an_arena_pairing_seats_each_free_entrant_at_most_once(
+        n in 0u32..80,
+        seats in 2usize..7,
+        points in proptest::collection::vec(0u32..30, 80),
+    ) {
+        let free: Vec<Free> = (0..n)
+            .map(|i| Free {
+                entrant: i,
+                points: points[i as usize],
+                rating: 1500.0,
+                since: u64::from(i),
+                last: vec![(i + 1) % n.max(1)],
+            })
+            .collect();
+        let tables = arena::pair(&free, seats);
+        prop_assert_eq!(tables.len(), n as usize / seats);
+        let mut seen = BTreeSet::new();
+        for table in &tables {
+            prop_assert_eq!(table.len(), seats);
+            for e in table {
+                prop_assert!(seen.insert(*e));
+            }
+        }
+    }
+
+    #[test]
+    fn matchpoints_share_out_half_the_top_on_average(results in proptest::collection::vec(-50i64..50, 1..30)) {
+        let mp = matchpoints(&results);
+        let average = session(&mp);
+        prop_assert!((average - 50.0).abs() < 1e-9, "{average}");
+        for (i, a) in results.iter().enumerate() {
+            for (j, b) in results.iter().enumerate() {
+                if a > b {
+                    prop_assert!(mp[i] > mp[j]);
+                }
+                if a == b {
+                    prop_assert!((mp[i] - mp[j]).abs() < 1e-9);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_small_swiss_avoids_repeat_opponents_while_it_can() {
+    // Sixteen players: four rounds at tables of two, then two rounds at tables of four.
+    let (rounds, _) = simulate(16, 2, 4);
+    let mut met = Met::default();
+    for round in &rounds {
+        for table in &round.tables {
+            assert_eq!(
+                met.repeats(table[1], &table[..1]),
+                0,
+                "{table:?} met before"
+            );
+        }
+        for table in &round.tables {
+            met.table(table);
+        }
+    }
+    let (rounds, _) = simulate(16, 4, 2);
+    let mut met = Met::default();
+    for round in &rounds {
+        for table in &round.tables {
+            for (i, e) in table.iter().enumerate() {
+                assert_eq!(met.repeats(*e, &table[..i]), 0, "{table:?}");
+            }
+        }
+        for table in &round.tables {
+            met.table(table);
+        }
+    }
+}
+
+#[test]
+fn the_first_round_seats_by_standing_and_byes_go_to_the_bottom() {
+    let mut field = entries(7);
+    for e in &mut field {
+        e.points = 10 - e.entrant;
+    }
+    let round = swiss::pair(&field, 2, &Met::default());
+    assert_eq!(round.tables, vec![vec![0, 1], vec![2, 3], vec![4, 5]]);
+    assert_eq!(round.byes, vec![6]);
+    // The last-placed already had a bye: the next one up gets it.
+    field[6].byes = 1;
+    let round = swiss::pair(&field, 2, &Met::default());
+    assert_eq!(round.byes, vec![5]);
+    assert_eq!(round.tables, vec![vec![0, 1], vec![2, 3], vec![4, 6]]);
+}
+
+#[test]
+fn places_are_worth_one_point_for_each_seat_below_and_ties_share() {
+    assert_eq!(place_points(&[0, 1]), vec![2, 0]);
+    assert_eq!(place_points(&[1, 0, 3, 2]), vec![4, 6, 0, 2]);
+    assert_eq!(place_points(&[0, 0]), vec![1, 1]);
+    assert_eq!(place_points(&[0, 0, 2]), vec![3, 3, 0]);
+}
+
+#[test]
+fn standings_break_ties_by_buchholz_then_sonneborn_berger() {
+    let game = |a: EntrantId, b: EntrantId| TableResult {
+        seats: vec![(a, 2), (b, 0)],
+    };
+    // 0 beat 1 and 2; 3 beat 2 and lost to 1; 1 beat 3. Points: 0: 4, 1: 2, 3: 2, 2: 0.
+    let games = [game(0, 1), game(0, 2), game(3, 2), game(1, 3)];
+    let table = standings(&[0, 1, 2, 3], &games, &[], 2);
+    let order: Vec<EntrantId> = table.iter().map(|s| s.entrant).collect();
+    // 1 and 3 both have 2; 1 met 0 (4) and 3 (2): Buchholz 6; 3 met 2 (0) and 1 (2): 2.
+    assert_eq!(order, vec![0, 1, 3, 2]);
+    assert_eq!(table[1].buchholz, 6);
+    assert_eq!(table[2].buchholz, 2);
+    assert_eq!(
+        table.iter().map(|s| s.rank).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4]
+    );
+    // A bye is a win's points; equal on everything is an equal rank.
+    let table = standings(&[5, 6], &[], &[5, 6], 2);
+    assert_eq!(table[0].points, 2);
+    assert_eq!((table[0].rank, table[1].rank), (1, 1));
+}
+
+#[test]
+fn two_wins_in_a_row_set_an_arena_entrant_on_fire_until_a_game_is_not_won() {
+    let mut score = Score::default();
+    let gained: Vec<u32> = [
+        Finish::Won,
+        Finish::Won,
+        Finish::Won,
+        Finish::Won,
+        Finish::Tied,
+        Finish::Won,
+        Finish::Lost,
+        Finish::Won,
+    ]
+    .into_iter()
+    .map(|f| score.record(f))
+    .collect();
+    assert_eq!(gained, vec![2, 2, 4, 4, 1, 2, 0, 2]);
+    assert_eq!(score.points, 17);
+}
+
+#[test]
+fn the_arena_does_not_seat_the_same_two_again_at_once_when_another_can_sit() {
+    let free = |entrant: EntrantId, points: u32, last: Vec<EntrantId>| Free {
+        entrant,
+        points,
+        rating: 1500.0,
+        since: 0,
+        last,
+    };
+    let tables = arena::pair(
+        &[
+            free(0, 10, vec![1]),
+            free(1, 9, vec![0]),
+            free(2, 8, vec![]),
+            free(3, 1, vec![]),
+        ],
+        2,
+    );
+    assert_eq!(tables, vec![vec![0, 2], vec![1, 3]]);
+    // When only the two of them are free, they play again rather than wait.
+    let tables = arena::pair(&[free(0, 10, vec![1]), free(1, 9, vec![0])], 2);
+    assert_eq!(tables, vec![vec![0, 1]]);
+}
+
+#[test]
+fn a_board_is_scored_against_the_same_seat_only() {
+    assert_eq!(matchpoints(&[10, 5, 5, 0]), vec![100.0, 50.0, 50.0, 0.0]);
+    assert_eq!(matchpoints(&[3]), vec![50.0]);
+    assert!(matchpoints(&[]).is_empty());
+    assert_eq!(team_board(9, -4, 4, -9), 10);
+}
