@@ -7,8 +7,9 @@
 //!   many as the entrants left over when the rest fill whole tables; a bye is worth a win.
 //! - **Repeats**: a table takes the best-placed entrant who has met no one seated there; only
 //!   when every remaining entrant has, the one with the fewest such meetings (then the best
-//!   placed). The last tables of a round can repeat when nobody else is left — as in a small
-//!   chess Swiss's last rounds.
+//!   placed). A repeat left at the bottom is then swapped with an entrant of the nearest table
+//!   above where neither table keeps one; failing that it stays — as in a small chess Swiss's
+//!   last rounds.
 //! - **Order** inside a score group is by rating, then by entrant number: the same standings
 //!   always give the same round, on any replica.
 
@@ -26,7 +27,7 @@ pub struct Entry {
     pub byes: u32,
 }
 
-/// A round: its tables (best-placed first, each in standing order) and its byes.
+/// A round: its tables, from the top (each in standing order), and its byes.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Round {
     pub tables: Vec<Vec<EntrantId>>,
@@ -78,5 +79,40 @@ pub fn pair(entries: &[Entry], seats: usize, met: &Met) -> Round {
         }
         tables.push(table);
     }
+    mend_repeats(&mut tables, met);
+    let place: std::collections::HashMap<EntrantId, usize> = order
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.entrant, i))
+        .collect();
+    for table in &mut tables {
+        table.sort_by_key(|e| place.get(e).copied().unwrap_or(usize::MAX));
+    }
     Round { tables, byes }
+}
+
+/// The last tables filled from whoever was left can hold a repeat meeting: swaps it away where
+/// an entrant of the nearest table above can change places with it leaving neither table with
+/// a repeat (so scores stay close).
+fn mend_repeats(tables: &mut [Vec<EntrantId>], met: &Met) {
+    let has_repeat =
+        |table: &[EntrantId]| (1..table.len()).any(|i| met.repeats(table[i], &table[..i]) > 0);
+    for t in (1..tables.len()).rev() {
+        if !has_repeat(&tables[t]) {
+            continue;
+        }
+        'mend: for u in (0..t).rev() {
+            for i in 0..tables[t].len() {
+                for j in 0..tables[u].len() {
+                    let (mut low, mut high) = (tables[t].clone(), tables[u].clone());
+                    std::mem::swap(&mut low[i], &mut high[j]);
+                    if !has_repeat(&low) && !has_repeat(&high) {
+                        tables[t] = low;
+                        tables[u] = high;
+                        break 'mend;
+                    }
+                }
+            }
+        }
+    }
 }

@@ -262,3 +262,27 @@ fn a_board_is_scored_against_the_same_seat_only() {
     assert!(matchpoints(&[]).is_empty());
     assert_eq!(team_board(9, -4, 4, -9), 10);
 }
+
+#[test]
+fn a_repeat_left_at_the_bottom_is_swapped_with_the_table_above() {
+    // 0, 1, 2, 3 in standing order; only 2 and 3 have met.
+    let mut field = entries(4);
+    for e in &mut field {
+        e.points = 10 - e.entrant;
+    }
+    let mut met = Met::default();
+    met.table(&[2, 3]);
+    // Greedy from the top: [0, 1], then [2, 3] (all that is left) repeats; a swap mends it.
+    let round = swiss::pair(&field, 2, &met);
+    assert_eq!(round.tables, vec![vec![1, 2], vec![0, 3]]);
+    let seated: BTreeSet<EntrantId> = round.tables.iter().flatten().copied().collect();
+    assert_eq!(seated.len(), 4);
+    // When every arrangement repeats, the round is still whole.
+    met.table(&[0, 1]);
+    met.table(&[0, 2]);
+    met.table(&[0, 3]);
+    met.table(&[1, 2]);
+    met.table(&[1, 3]);
+    let round = swiss::pair(&field, 2, &met);
+    assert_eq!(round.tables.iter().flatten().count(), 4);
+}
