@@ -1,4 +1,5 @@
-//! Checks on client text that every backend must be able to store or compare.
+//! Client input parsed where it arrives: text every backend can store or compare, days, game
+//! statuses, `Idempotency-Key`s and moves ([`ParsedMove`]), so that what reaches `play` is typed.
 //!
 //! PostgreSQL's text cannot hold a NUL character (SQLite's can): a NUL that reached a query
 //! would fail there as a database error. Every text a client sends that reaches a query passes
