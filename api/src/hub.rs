@@ -29,6 +29,8 @@ pub type Notice = (i64, Instant);
 pub struct Hub {
     games: Mutex<GameChannels>,
     any_game: watch::Sender<Instant>,
+    /// The time of any tournament's latest change.
+    tournaments: watch::Sender<Instant>,
     accounts: broadcast::Sender<Notice>,
     shutdown: Notify,
     shutting_down: AtomicBool,
@@ -56,6 +58,7 @@ impl Default for Hub {
                 prune_at: KEEP_CHANNELS,
             }),
             any_game: watch::channel(Instant::now()).0,
+            tournaments: watch::channel(Instant::now()).0,
             accounts: broadcast::channel(4096).0,
             shutdown: Notify::new(),
             shutting_down: AtomicBool::new(false),
@@ -105,6 +108,18 @@ impl Hub {
         changes
     }
 
+    /// A tournament changed: its followers and the lobby's look again.
+    pub fn publish_tournament(&self) {
+        let now = Instant::now();
+        self.tournaments.send_replace(now);
+        self.any_game.send_replace(now);
+    }
+
+    /// Tournaments' changes, from now on.
+    pub fn tournament_changes(&self) -> watch::Receiver<Instant> {
+        self.tournaments.subscribe()
+    }
+
     /// Account `id` has new events.
     pub fn publish_account(&self, id: i64) {
         let _ = self.accounts.send((id, Instant::now()));
@@ -116,8 +131,10 @@ impl Hub {
         match notice {
             Notice::Game(id) => self.publish(Some(id)),
             Notice::Account(id) => self.publish_account(id),
+            Notice::Tournament(_) => self.publish_tournament(),
             Notice::Everything => {
                 self.publish(None);
+                self.publish_tournament();
                 self.publish_account(EVERY_ACCOUNT);
             }
         }

@@ -419,3 +419,22 @@ mod moves {
         }
     }
 }
+
+/// Tournament statuses named in a query, comma-separated; empty names none.
+pub fn tournament_stages(list: &str) -> Result<Vec<cardroom_db::tournaments::Stage>, ApiError> {
+    use cardroom_db::tournaments::Stage;
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|word| {
+            Stage::try_from(word.to_owned()).map_err(|_| {
+                let all: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
+                ApiError::Invalid(format!(
+                    "`{}` is not a tournament status; the statuses are {}",
+                    word.chars().take(32).collect::<String>(),
+                    all.join(", ")
+                ))
+            })
+        })
+        .collect()
+}

@@ -1,7 +1,7 @@
 //! The background jobs each process runs beside its requests: the recovery sweep (computer
 //! players finishing the turns of games left on their turn, timers run out, open tables and
-//! seeks expired, challenges gone unanswered, old account events forgotten) and the writer of
-//! who is connected.
+//! seeks expired, challenges gone unanswered, tournaments' rounds paired, old account events
+//! forgotten) and the writer of who is connected.
 
 use actix_web::web;
 use cardroom_db::GameId;
@@ -43,11 +43,18 @@ pub async fn recovery_sweep(state: web::Data<AppState>) {
                 crate::play::expire_open_tables(conn, state.settings.open_table_expiry)?,
                 crate::play::seeks::sweep(conn, state.settings.seek_timeout, &state.metrics)?,
                 crate::play::challenges::expire(conn)?,
+                crate::play::tournaments::sweep(conn, &state.metrics)?,
             ))
         })
         .await;
         match result {
-            Ok((recovered, timed_out, expired, matched, challenges)) => {
+            Ok((recovered, timed_out, expired, matched, challenges, tournaments)) => {
+                if tournaments.changed {
+                    state.hub.publish_tournament();
+                }
+                if !tournaments.games.is_empty() {
+                    tracing::info!(games = tournaments.games.len(), "seated tournament tables");
+                }
                 if challenges > 0 {
                     tracing::info!(challenges, "challenges expired unanswered");
                 }
@@ -71,6 +78,7 @@ pub async fn recovery_sweep(state: web::Data<AppState>) {
                     .chain(timed_out)
                     .chain(expired)
                     .chain(matched.into_iter().map(GameId::new))
+                    .chain(tournaments.games)
                 {
                     state.hub.publish(Some(id));
                 }

@@ -238,6 +238,23 @@ impl AnyGame {
         }
     }
 
+    /// Whether the lowest total wins (classic Rummy), for placing the sides of a finished game.
+    pub fn lower_total_wins(&self) -> bool {
+        matches!(self, AnyGame::Rummy(g) if g.config().variant == crate::games::rummy::Variant::Classic)
+    }
+
+    /// Each side's finishing place once the game is over (0 = first; see
+    /// [`crate::tournament::side_places`]); none while it is being played.
+    pub fn side_places(&self) -> Option<Vec<u8>> {
+        let table = self.table();
+        let outcome = table.outcome()?;
+        Some(crate::tournament::side_places(
+            table.totals(),
+            &outcome.winners,
+            self.lower_total_wins(),
+        ))
+    }
+
     /// The common table state.
     pub fn table(&self) -> &Table {
         match self {

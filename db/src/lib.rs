@@ -13,6 +13,7 @@
 //! - `games`: the game rows' reads, writes and the versioned commit
 //! - `derived`: the one way the game rows' writes reach the roll-ups and the ratings
 //! - `ratings`, `rollups`: Glicko-2 ratings; the dashboard's daily roll-ups
+//! - `tournaments`: tournaments, their entrants and each round's seats
 //! - `rows`, `users`, `tokens`, `seeks`, `challenges`, `talk`: the game rows' types; accounts,
 //!   API tokens, quick-match seeks, challenges, chat and presence
 //! - `account_events`: the account stream's log
@@ -40,6 +41,7 @@ pub mod seeks;
 mod status;
 pub mod talk;
 pub mod tokens;
+pub mod tournaments;
 pub mod users;
 mod visibility;
 mod words;

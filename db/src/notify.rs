@@ -36,6 +36,8 @@ pub enum Notice {
     Game(GameId),
     /// Account `id` has new events.
     Account(i64),
+    /// Tournament `id` changed (an entrant, a round, a result).
+    Tournament(i64),
     /// Notices may have been missed (the listener reconnected): look again at everything.
     Everything,
 }
@@ -43,6 +45,9 @@ pub enum Notice {
 impl Notice {
     /// The notice a payload carries: a game's id, or `a` and an account's id.
     pub fn parse(payload: &str) -> Option<Notice> {
+        if let Some(tournament) = payload.strip_prefix('t') {
+            return tournament.parse().ok().map(Notice::Tournament);
+        }
         match payload.strip_prefix('a') {
             Some(account) => account.parse().ok().map(Notice::Account),
             None => payload.parse().ok().map(|n| Notice::Game(GameId::new(n))),
@@ -63,6 +68,19 @@ pub(crate) fn notify_account(conn: &mut AnyConnection, user_id: i64) -> Result<(
         diesel::sql_query("SELECT pg_notify($1, $2)")
             .bind::<Text, _>(CHANNEL)
             .bind::<Text, _>(account_payload(user_id))
+            .execute(pg)?;
+    }
+    Ok(())
+}
+
+/// Queues a notice that tournament `id` changed, delivered at the commit.
+pub(crate) fn notify_tournament(conn: &mut AnyConnection, id: i64) -> Result<(), DbError> {
+    if let AnyConnection::Postgresql(pg) = conn
+        && SUPPORTED.load(Ordering::Relaxed)
+    {
+        diesel::sql_query("SELECT pg_notify($1, $2)")
+            .bind::<Text, _>(CHANNEL)
+            .bind::<Text, _>(format!("t{id}"))
             .execute(pg)?;
     }
     Ok(())

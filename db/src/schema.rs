@@ -238,6 +238,58 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    tournaments (id) {
+        id -> BigInt,
+        name -> Text,
+        format -> Text,
+        kind -> Text,
+        variant -> Text,
+        options -> Text,
+        table_seats -> Integer,
+        rounds -> Nullable<Integer>,
+        minutes -> Nullable<Integer>,
+        fill -> Nullable<Text>,
+        turn_seconds -> Integer,
+        takeover_after -> Integer,
+        rated -> Bool,
+        code -> Nullable<Text>,
+        seed -> Text,
+        created_by -> BigInt,
+        status -> Text,
+        round -> Integer,
+        version -> BigInt,
+        starts_at -> Timestamp,
+        ends_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+        finished_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    tournament_entrants (id) {
+        id -> BigInt,
+        tournament_id -> BigInt,
+        user_id -> BigInt,
+        joined_at -> Timestamp,
+        withdrawn_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    tournament_seats (tournament_id, round, entrant_id) {
+        tournament_id -> BigInt,
+        round -> Integer,
+        entrant_id -> BigInt,
+        game_id -> Nullable<BigInt>,
+        seat -> Nullable<Integer>,
+        place -> Nullable<Integer>,
+        points -> Nullable<Integer>,
+        result -> Nullable<BigInt>,
+        first -> Nullable<Integer>,
+    }
+}
+
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(chat -> games (game_id));
 diesel::joinable!(api_tokens -> users (user_id));
@@ -246,6 +298,9 @@ diesel::joinable!(game_log -> games (game_id));
 diesel::joinable!(deals -> games (game_id));
 diesel::joinable!(results -> games (game_id));
 diesel::joinable!(ratings -> users (user_id));
+diesel::joinable!(tournament_entrants -> users (user_id));
+diesel::joinable!(tournament_entrants -> tournaments (tournament_id));
+diesel::joinable!(tournament_seats -> tournament_entrants (entrant_id));
 diesel::joinable!(rating_history -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     users,
@@ -263,5 +318,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     presence,
     api_tokens,
     challenges,
-    account_events
+    account_events,
+    tournaments,
+    tournament_entrants,
+    tournament_seats
 );

@@ -12,11 +12,15 @@ pub struct UnknownWord {
 
 /// Implements the text column for `$ty`, which has `ALL` and `as_str()` (and serialises as its
 /// word); `$column` names it in errors. With the module, a test that every word reads back
-/// and that the words given after `not` do not.
+/// and that the words given after `not` do not (named `text_column`, or `$test` for a second
+/// column in one file).
 macro_rules! text_column {
     ($ty:ty, $column:literal, not [$($not:literal),*]) => {
+        $crate::words::text_column!($ty, $column, not [$($not),*], test text_column);
+    };
+    ($ty:ty, $column:literal, not [$($not:literal),*], test $test:ident) => {
         #[cfg(test)]
-        mod text_column {
+        mod $test {
             use super::*;
 
             #[test]

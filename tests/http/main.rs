@@ -31,5 +31,6 @@ mod table_talk;
 mod tarneeb;
 mod thirty_one;
 mod timers;
+mod tournaments;
 mod verification;
 mod visibility;

@@ -44,6 +44,7 @@ use crate::routes;
         (name = "chat", description = "Table chat and mutes"),
         (name = "account", description = "Personal API tokens, bot accounts, and the account's event stream"),
         (name = "challenges", description = "Challenging a person or a bot to a game"),
+        (name = "tournaments", description = "Arena, Swiss and duplicate tournaments: making, entering, standings"),
         (name = "players", description = "Profiles and leaderboards: public"),
         (name = "operations", description = "Health, readiness, metrics"),
         (name = "admin", description = "History, replays, statistics and roles: admins only"),

@@ -32,6 +32,7 @@ pub enum ProblemCode {
     NameTaken,
     NoRematchOffered,
     NotAway,
+    NotEntered,
     NotFound,
     NotYourTurn,
     PayloadTooLarge,
@@ -46,6 +47,7 @@ pub enum ProblemCode {
     SignInBusy,
     TooManyStreams,
     TooManyTokens,
+    TournamentClosed,
     Unauthorized,
     Unavailable,
     ValidationFailed,
@@ -55,7 +57,7 @@ pub enum ProblemCode {
 
 impl ProblemCode {
     /// Every code, in the document's order.
-    pub const ALL: [ProblemCode; 43] = [
+    pub const ALL: [ProblemCode; 45] = [
         ProblemCode::AlreadySeated,
         ProblemCode::AlreadySeeking,
         ProblemCode::BotNeedsToken,
@@ -80,6 +82,7 @@ impl ProblemCode {
         ProblemCode::NameTaken,
         ProblemCode::NoRematchOffered,
         ProblemCode::NotAway,
+        ProblemCode::NotEntered,
         ProblemCode::NotFound,
         ProblemCode::NotYourTurn,
         ProblemCode::PayloadTooLarge,
@@ -94,6 +97,7 @@ impl ProblemCode {
         ProblemCode::SignInBusy,
         ProblemCode::TooManyStreams,
         ProblemCode::TooManyTokens,
+        ProblemCode::TournamentClosed,
         ProblemCode::Unauthorized,
         ProblemCode::Unavailable,
         ProblemCode::ValidationFailed,
@@ -128,6 +132,7 @@ impl ProblemCode {
             ProblemCode::NameTaken => "name_taken",
             ProblemCode::NoRematchOffered => "no_rematch_offered",
             ProblemCode::NotAway => "not_away",
+            ProblemCode::NotEntered => "not_entered",
             ProblemCode::NotFound => "not_found",
             ProblemCode::NotYourTurn => "not_your_turn",
             ProblemCode::PayloadTooLarge => "payload_too_large",
@@ -142,6 +147,7 @@ impl ProblemCode {
             ProblemCode::SignInBusy => "sign_in_busy",
             ProblemCode::TooManyStreams => "too_many_streams",
             ProblemCode::TooManyTokens => "too_many_tokens",
+            ProblemCode::TournamentClosed => "tournament_closed",
             ProblemCode::Unauthorized => "unauthorized",
             ProblemCode::Unavailable => "unavailable",
             ProblemCode::ValidationFailed => "validation_failed",

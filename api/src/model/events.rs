@@ -150,6 +150,13 @@ pub enum AccountEvent {
     ChallengeExpired { challenge: Challenge },
     /// A quick match seated you at `game_id`.
     SeekMatched { seek_id: i64, game_id: i64 },
+    /// A tournament you entered seated you at `game_id`, in `seat`, for its round `round`.
+    TournamentGame {
+        tournament_id: i64,
+        round: i64,
+        game_id: i64,
+        seat: i64,
+    },
     /// The stream ends: its token expired or was revoked.
     StreamEnd { reason: StreamEndReason },
 }
@@ -199,6 +206,7 @@ impl AccountEvent {
             AccountEvent::ChallengeCancelled { .. } => "challenge_cancelled",
             AccountEvent::ChallengeExpired { .. } => "challenge_expired",
             AccountEvent::SeekMatched { .. } => "seek_matched",
+            AccountEvent::TournamentGame { .. } => "tournament_game",
             AccountEvent::StreamEnd { .. } => "stream_end",
         }
     }

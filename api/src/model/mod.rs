@@ -7,6 +7,7 @@ mod events;
 mod games;
 mod lobby;
 mod table;
+mod tournaments;
 
 pub use accounts::{AuthResponse, Credentials, GuestRequest, UserInfo};
 pub use challenges::{Challenge, DeclineReason};
@@ -24,4 +25,9 @@ pub use lobby::{LiveTable, Lobby, LobbyQuery, LobbySeat, OpenTable, Seek, SeekQu
 pub use table::{
     ChatKind, ChatMessage, ChatPage, ChatPreset, ChatQuery, ChatRequest, ChatText, KnownPresence,
     MuteList, PresenceOut, Preset, PresetKey, Presets, RematchRequest, RematchState, Room,
+};
+pub use tournaments::{
+    CreateTournament, FormatName, JoinTournament, StageName, Tournament, TournamentEntrant,
+    TournamentList, TournamentQuery, TournamentRound, TournamentSeat, TournamentStanding,
+    TournamentSummary, TournamentTable, TournamentYourTable,
 };

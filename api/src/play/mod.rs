@@ -26,6 +26,7 @@ pub mod seeks;
 mod setup;
 mod timers;
 pub mod tokens;
+pub mod tournaments;
 mod view;
 
 pub use account::{account_events_for, account_snapshot};

@@ -87,10 +87,30 @@ pub(super) fn create_seated(
     rematch_of: Option<i64>,
     metrics: &Metrics,
 ) -> Result<GameCreated, ApiError> {
+    create_dealt(conn, caller, request, others, rematch_of, None, metrics)
+}
+
+/// Deals the server chooses for a game (a tournament's): the seed, and whether the game is
+/// practice (never rated or counted) all the same.
+pub(super) struct HouseDeal {
+    pub(super) seed: Seed,
+    pub(super) practice: bool,
+}
+
+/// [`create_seated`], dealt from `house` when given (the request then names no seed or deck).
+pub(super) fn create_dealt(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    request: CreateGame,
+    others: &[(usize, i64)],
+    rematch_of: Option<i64>,
+    house: Option<HouseDeal>,
+    metrics: &Metrics,
+) -> Result<GameCreated, ApiError> {
     let n = request.seats.len();
     let (seat_changes, own_index) = seat_plan(&request, caller, others)?;
     let turn = turn_policy(request.turn.as_ref())?;
-    let new = new_game(&request, caller, seat_changes, turn)?;
+    let new = new_game(&request, caller, seat_changes, turn, house)?;
     // A rematch is made by whoever accepted last, but set up by everyone at the old table:
     // its first event says which game it follows.
     let created = ServiceEvent::Created {
@@ -134,13 +154,20 @@ fn new_game(
     caller: &Caller,
     seats: Vec<SeatChange>,
     (turn_seconds, takeover_after): (Option<i32>, Option<i32>),
+    house: Option<HouseDeal>,
 ) -> Result<NewGame, ApiError> {
     let kind = request.kind;
     let n = seats.len();
-    let practice = request.seed.is_some() || request.deck.is_some();
-    let seed = match &request.seed {
-        Some(text) => Seed::from_hex(text).map_err(|e| ApiError::Invalid(format!("seed: {e}")))?,
-        None => random_seed(),
+    let mut practice = request.seed.is_some() || request.deck.is_some();
+    let seed = match (&request.seed, house) {
+        (Some(text), _) => {
+            Seed::from_hex(text).map_err(|e| ApiError::Invalid(format!("seed: {e}")))?
+        }
+        (None, Some(house)) => {
+            practice = house.practice;
+            house.seed
+        }
+        (None, None) => random_seed(),
     };
     // Check variant, seats, options and deck now, with the real rules, by dealing once.
     let setup = Setup {
@@ -243,7 +270,9 @@ fn seat_plan(
 
 /// A new game's turn timer, within the published bounds: seconds per move and the timeouts in a
 /// row before a computer takes the seat (none: no timer).
-fn turn_policy(turn: Option<&TurnPolicy>) -> Result<(Option<i32>, Option<i32>), ApiError> {
+pub(super) fn turn_policy(
+    turn: Option<&TurnPolicy>,
+) -> Result<(Option<i32>, Option<i32>), ApiError> {
     let Some(turn) = turn else {
         return Ok((None, None));
     };

@@ -12,6 +12,7 @@ pub mod operations;
 mod params;
 pub mod players;
 pub mod table;
+pub mod tournaments;
 
 use utoipa_actix_web::scope;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -68,7 +69,12 @@ pub fn configure(config: &mut ServiceConfig) {
                 .service(challenges::accept)
                 .service(challenges::decline)
                 .service(challenges::cancel)
-                .service(challenges::account_stream),
+                .service(challenges::account_stream)
+                .service(tournaments::create)
+                .service(tournaments::list)
+                .service(tournaments::get_one)
+                .service(tournaments::join)
+                .service(tournaments::withdraw),
         )
         .service(operations::healthz)
         .service(operations::readyz)

@@ -40,6 +40,27 @@ pub fn place_points(places: &[u8]) -> Vec<u32> {
         .collect()
 }
 
+/// The finishing place of each side of a finished game (0 = first; equal places tie): the
+/// winning sides share first place, then the others by total — the higher total first, or the
+/// lower where the game's lowest total wins (`lower_wins`). A game that ended without winners
+/// (the move cap) is placed by totals alone.
+pub fn side_places(totals: &[i32], winners: &[u8], lower_wins: bool) -> Vec<u8> {
+    // A side's key, larger is better: winning first, then its total in the game's direction.
+    let key = |side: usize| {
+        let won = winners.iter().any(|&w| usize::from(w) == side);
+        let total = i64::from(totals[side]);
+        (won, if lower_wins { -total } else { total })
+    };
+    (0..totals.len())
+        .map(|side| {
+            let better = (0..totals.len())
+                .filter(|&other| key(other) > key(side))
+                .count();
+            u8::try_from(better).unwrap_or(u8::MAX)
+        })
+        .collect()
+}
+
 /// One finished game of a round: each entrant at the table with the points it scored (doubled,
 /// as [`place_points`] gives them).
 #[derive(Clone, PartialEq, Eq, Debug)]

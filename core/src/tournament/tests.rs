@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use super::arena::{self, Finish, Free, Score};
 use super::duplicate::{matchpoints, session, team_board};
 use super::swiss::{self, Entry};
-use super::{EntrantId, Met, TableResult, place_points, standings};
+use super::{EntrantId, Met, TableResult, place_points, side_places, standings};
 
 fn entries(n: u32) -> Vec<Entry> {
     (0..n)
@@ -285,4 +285,18 @@ fn a_repeat_left_at_the_bottom_is_swapped_with_the_table_above() {
     met.table(&[1, 3]);
     let round = swiss::pair(&field, 2, &met);
     assert_eq!(round.tables.iter().flatten().count(), 4);
+}
+
+#[test]
+fn sides_are_placed_winners_first_then_by_total_in_the_games_direction() {
+    // Basra: the winner first, the others by their totals; equal totals tie.
+    assert_eq!(
+        side_places(&[40, 101, 40, 77], &[1], false),
+        vec![2, 0, 2, 1]
+    );
+    // Classic Rummy: the lowest total wins and the rest follow lowest first.
+    assert_eq!(side_places(&[30, 12, 55], &[1], true), vec![1, 0, 2]);
+    // Two winners share first place; a game stopped by the move cap is placed by totals.
+    assert_eq!(side_places(&[5, 5, 1], &[0, 1], false), vec![0, 0, 2]);
+    assert_eq!(side_places(&[3, 9], &[], false), vec![1, 0]);
 }

@@ -1,0 +1,498 @@
+//! Tournaments: making one, entering and withdrawing, and reading it whole — its standings
+//! recomputed from the recorded seats at every read. The rounds pair themselves in the
+//! recovery sweep ([`rounds::sweep`]).
+
+mod rounds;
+mod standings;
+
+use std::collections::BTreeMap;
+
+use cardroom_core::{AnyGame, BotLevel, Options, Setup};
+use cardroom_db::tournaments::{self, Format, NewTournament, Stage, TournamentRow};
+use cardroom_db::{AnyConnection, users};
+use chrono::NaiveDateTime;
+
+pub use rounds::{Swept, step_claimed, sweep};
+
+use super::access::{is_admin, may_sit};
+use super::setup::{random_code, random_seed, turn_policy};
+use crate::auth::Caller;
+use crate::error::{ApiError, ProblemCode};
+use crate::model::{
+    CreateTournament, Tournament, TournamentEntrant, TournamentList, TournamentRound,
+    TournamentSeat, TournamentStanding, TournamentSummary, TournamentTable, TournamentYourTable,
+    TurnPolicy,
+};
+
+/// The turn timer of a tournament's games when the request names none.
+const DEFAULT_TURN: (i64, i64) = (60, 2);
+/// Rounds (Swiss, duplicate): bounds and default.
+const ROUNDS: std::ops::RangeInclusive<i64> = 1..=20;
+const DEFAULT_ROUNDS: i64 = 3;
+/// An arena's length in minutes: bounds and default.
+const MINUTES: std::ops::RangeInclusive<i64> = 1..=1440;
+const DEFAULT_MINUTES: i64 = 30;
+/// How far ahead a tournament may start, in seconds, and when by default.
+const STARTS_IN: std::ops::RangeInclusive<i64> = 0..=2_592_000;
+const DEFAULT_STARTS_IN: i64 = 300;
+/// How many finished tournaments the list shows.
+const FINISHED_LISTED: i64 = 50;
+
+/// `POST /tournaments`: any registered player may make a private tournament; only admins a
+/// public one.
+pub fn create(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    request: &CreateTournament,
+) -> Result<TournamentSummary, ApiError> {
+    let user = users::by_id(conn, caller.id)?.ok_or_else(|| {
+        ApiError::Unauthorized("the account this token names no longer exists".to_owned())
+    })?;
+    if user.guest {
+        return Err(ApiError::Denied {
+            code: ProblemCode::RegisteredOnly,
+            detail: "guests enter tournaments but do not make them: register an account".to_owned(),
+        });
+    }
+    let private = request.private.unwrap_or(false);
+    if !private && !is_admin(conn, caller)? {
+        return Err(ApiError::Forbidden(
+            "only admins make public tournaments; make a private one (`private: true`)".to_owned(),
+        ));
+    }
+    let new = checked(request, caller.id, private)?;
+    let row = tournaments::create(conn, &new)?;
+    summary(conn, caller, &row, 0)
+}
+
+/// A request made into a tournament's row, every field within its bounds and the game checked
+/// by its own rules (dealt once).
+fn checked(
+    request: &CreateTournament,
+    created_by: i64,
+    private: bool,
+) -> Result<NewTournament, ApiError> {
+    let name = request.name.trim();
+    if name.is_empty() || name.chars().count() > 60 || name.chars().any(char::is_control) {
+        return Err(ApiError::Invalid(
+            "name is 1 to 60 characters, none of them control characters".to_owned(),
+        ));
+    }
+    let info = request.kind.describe();
+    let variant = match &request.variant {
+        Some(name) => info.variants.iter().find(|v| v.name == name.as_str()),
+        None => info.variants.iter().find(|v| v.default),
+    }
+    .ok_or_else(|| {
+        ApiError::Invalid(format!(
+            "{} has no variant `{}`",
+            request.kind,
+            request
+                .variant
+                .as_deref()
+                .unwrap_or_default()
+                .chars()
+                .take(32)
+                .collect::<String>()
+        ))
+    })?;
+    let seats = match request.seats {
+        Some(n) => usize::try_from(n).unwrap_or(0),
+        None => variant.seats.iter().copied().min().map_or(2, usize::from),
+    };
+    if !variant
+        .seats
+        .iter()
+        .any(|&allowed| usize::from(allowed) == seats)
+    {
+        return Err(ApiError::Invalid(format!(
+            "a table of {} `{}` seats one of {:?}",
+            request.kind, variant.name, variant.seats
+        )));
+    }
+    let options: Options = request.options.clone();
+    AnyGame::create(
+        request.kind,
+        Some(variant.name),
+        seats,
+        &options,
+        &Setup {
+            seed: random_seed(),
+            deck: None,
+            replay: None,
+        },
+    )
+    .map_err(|e| ApiError::Invalid(e.to_string()))?;
+    let (rounds, minutes) = match request.format {
+        Format::Arena => {
+            if request.rounds.is_some() {
+                return Err(ApiError::Invalid(
+                    "an arena runs for `minutes`, not `rounds`".to_owned(),
+                ));
+            }
+            let minutes = request.minutes.unwrap_or(DEFAULT_MINUTES);
+            (None, Some(within("minutes", minutes, &MINUTES)?))
+        }
+        Format::Swiss | Format::Duplicate => {
+            if request.minutes.is_some() {
+                return Err(ApiError::Invalid(
+                    "Swiss and duplicate tournaments have `rounds`, not `minutes`".to_owned(),
+                ));
+            }
+            let rounds = request.rounds.unwrap_or(DEFAULT_ROUNDS);
+            (Some(within("rounds", rounds, &ROUNDS)?), None)
+        }
+    };
+    let turn = request.turn.clone().unwrap_or(TurnPolicy {
+        seconds: DEFAULT_TURN.0,
+        takeover_after: Some(DEFAULT_TURN.1),
+    });
+    let (Some(turn_seconds), Some(takeover_after)) = turn_policy(Some(&turn))? else {
+        return Err(ApiError::internal("a turn policy without its numbers"));
+    };
+    let fill = match request.fill.as_deref() {
+        None => None,
+        Some(given) => Some(
+            given
+                .parse::<BotLevel>()
+                .ok()
+                .filter(|level| info.levels.iter().any(|l| l.name == level.name()))
+                .ok_or_else(|| {
+                    ApiError::Invalid(format!(
+                        "fill: not a computer-player level of {}; the levels are {}",
+                        request.kind,
+                        info.levels
+                            .iter()
+                            .map(|l| l.name)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                })?,
+        ),
+    };
+    Ok(NewTournament {
+        name: name.to_owned(),
+        format: request.format,
+        kind: request.kind,
+        variant: variant.name.to_owned(),
+        options: serde_json::to_string(&options).map_err(ApiError::because("options encoding"))?,
+        table_seats: seats as i32,
+        rounds,
+        minutes,
+        fill,
+        turn_seconds,
+        takeover_after,
+        rated: request.rated.unwrap_or(true),
+        code: private.then(|| random_code(10)),
+        seed: random_seed().to_hex(),
+        created_by,
+        starts_at: starts_at(request)?,
+    })
+}
+
+/// `value` within `range`, as an `i32`.
+fn within(field: &str, value: i64, range: &std::ops::RangeInclusive<i64>) -> Result<i32, ApiError> {
+    if range.contains(&value) {
+        // (Bounded well inside i32.)
+        Ok(value as i32)
+    } else {
+        Err(ApiError::Invalid(format!(
+            "{field} must be from {} to {}",
+            range.start(),
+            range.end()
+        )))
+    }
+}
+
+/// When a new tournament starts: `starts_in` seconds from now or `starts_at` (a time passed
+/// already is now), at most 30 days ahead.
+fn starts_at(request: &CreateTournament) -> Result<NaiveDateTime, ApiError> {
+    let now = cardroom_db::now();
+    match (request.starts_in, request.starts_at) {
+        (Some(_), Some(_)) => Err(ApiError::Invalid(
+            "give `starts_in` or `starts_at`, not both".to_owned(),
+        )),
+        (None, Some(at)) => {
+            let at = at.naive_utc().max(now);
+            if at > now + chrono::Duration::seconds(*STARTS_IN.end()) {
+                return Err(ApiError::Invalid(
+                    "starts_at is at most 30 days ahead".to_owned(),
+                ));
+            }
+            Ok(at)
+        }
+        (given, None) => {
+            let seconds = within("starts_in", given.unwrap_or(DEFAULT_STARTS_IN), &STARTS_IN)?;
+            Ok(now + chrono::Duration::seconds(i64::from(seconds)))
+        }
+    }
+}
+
+/// The tournament `id`, if the caller may see it: a public one; a private one for its maker,
+/// its entrants, admins, and whoever has its code.
+fn visible(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+    code: Option<&str>,
+) -> Result<TournamentRow, ApiError> {
+    let spelled = |c: &str| {
+        (1..=32).contains(&c.len())
+            && c.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    };
+    if code.is_some_and(|c| !spelled(c)) {
+        return Err(ApiError::Invalid(
+            "code is 1 to 32 lowercase letters and digits".to_owned(),
+        ));
+    }
+    let missing = || ApiError::NotFound(format!("there is no tournament {id} for you"));
+    let row = tournaments::get(conn, id)?.ok_or_else(missing)?;
+    let Some(secret) = row.code.as_deref() else {
+        return Ok(row);
+    };
+    if row.created_by == caller.id || code == Some(secret) || is_admin(conn, caller)? {
+        return Ok(row);
+    }
+    let entered = tournaments::entrants(conn, id)?
+        .iter()
+        .any(|e| e.user_id == caller.id);
+    if entered { Ok(row) } else { Err(missing()) }
+}
+
+/// `GET /tournaments`: upcoming ones soonest first, running ones, then the latest finished.
+pub fn list(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    stages: &[Stage],
+) -> Result<TournamentList, ApiError> {
+    let mut rows = tournaments::list(conn, stages, caller.id, 500)?;
+    // Upcoming soonest first; the others latest first (as read); finished ones, the latest 50.
+    rows.sort_by_key(|r| match r.status {
+        Stage::Upcoming => (0, r.starts_at.and_utc().timestamp()),
+        Stage::Running => (1, 0),
+        Stage::Finished | Stage::Cancelled => (2, 0),
+    });
+    let mut finished = 0;
+    rows.retain(|r| {
+        let over = matches!(r.status, Stage::Finished | Stage::Cancelled);
+        finished += i64::from(over);
+        !over || finished <= FINISHED_LISTED
+    });
+    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+    let counts: BTreeMap<i64, i64> = tournaments::counts(conn, &ids)?.into_iter().collect();
+    let tournaments = rows
+        .iter()
+        .map(|row| summary(conn, caller, row, counts.get(&row.id).copied().unwrap_or(0)))
+        .collect::<Result<_, _>>()?;
+    Ok(TournamentList { tournaments })
+}
+
+/// A tournament's list entry, with `entrants` still in.
+fn summary(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    row: &TournamentRow,
+    entrants: i64,
+) -> Result<TournamentSummary, ApiError> {
+    let creator = users::by_id(conn, row.created_by)?
+        .map(|u| u.name)
+        .unwrap_or_default();
+    let joined = tournaments::entered_by(conn, caller.id)?.contains(&row.id);
+    Ok(TournamentSummary {
+        id: row.id,
+        name: row.name.clone(),
+        format: row.format,
+        kind: row.kind,
+        variant: row.variant.clone(),
+        seats: i64::from(row.table_seats),
+        options: serde_json::from_str(&row.options).map_err(ApiError::because("stored options"))?,
+        rounds: row.rounds.map(i64::from),
+        minutes: row.minutes.map(i64::from),
+        turn: TurnPolicy {
+            seconds: i64::from(row.turn_seconds),
+            takeover_after: Some(i64::from(row.takeover_after)),
+        },
+        fill: row.fill.map(|level| level.name().to_owned()),
+        rated: row.rated,
+        private: row.code.is_some(),
+        code: row.code.clone().filter(|_| row.created_by == caller.id),
+        status: row.status,
+        round: i64::from(row.round),
+        entrants,
+        created_by: creator,
+        joined,
+        starts_at: row.starts_at.and_utc(),
+        ends_at: row.ends_at.map(|t| t.and_utc()),
+        finished_at: row.finished_at.map(|t| t.and_utc()),
+    })
+}
+
+/// `GET /tournaments/{id}`.
+pub fn get(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+    code: Option<&str>,
+) -> Result<Tournament, ApiError> {
+    let row = visible(conn, caller, id, code)?;
+    whole(conn, caller, &row)
+}
+
+/// The tournament whole, as `caller` sees it.
+fn whole(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    row: &TournamentRow,
+) -> Result<Tournament, ApiError> {
+    let entrants = tournaments::entrants(conn, row.id)?;
+    let seats = tournaments::seats(conn, row.id)?;
+    let active = entrants.iter().filter(|e| e.withdrawn_at.is_none()).count() as i64;
+    let summary = summary(conn, caller, row, active)?;
+    let sides = rounds::sides_of(row)?;
+    let table = standings::standings(row.format, sides, &entrants, &seats)?;
+    let names: BTreeMap<i64, (&str, bool)> = entrants
+        .iter()
+        .map(|e| (e.id, (e.name.as_str(), e.withdrawn_at.is_some())))
+        .collect();
+    let name = |entrant: i64| names.get(&entrant).map_or("", |n| n.0).to_owned();
+    let standings = table
+        .lines
+        .iter()
+        .map(|line| TournamentStanding {
+            rank: i64::from(line.rank),
+            entrant_id: line.entrant,
+            name: name(line.entrant),
+            points: line.points,
+            games: i64::from(line.games),
+            buchholz: line.buchholz,
+            sonneborn_berger: line.sonneborn_berger,
+            streak: line.streak.map(i64::from),
+            withdrawn: names.get(&line.entrant).is_some_and(|n| n.1),
+        })
+        .collect();
+    let mut by_round: BTreeMap<i32, TournamentRound> = BTreeMap::new();
+    let mut your_table = None;
+    let mine = entrants
+        .iter()
+        .find(|e| e.user_id == caller.id)
+        .map(|e| e.id);
+    for seat in &seats {
+        let round = by_round
+            .entry(seat.round)
+            .or_insert_with(|| TournamentRound {
+                round: i64::from(seat.round),
+                tables: Vec::new(),
+                byes: Vec::new(),
+            });
+        let Some(game) = seat.game_id else {
+            round.byes.push(seat.entrant_id);
+            continue;
+        };
+        let over = seat.place.is_some();
+        if !over && Some(seat.entrant_id) == mine {
+            your_table = Some(TournamentYourTable {
+                round: i64::from(seat.round),
+                game_id: game.get(),
+                seat: i64::from(seat.seat.unwrap_or(0)),
+            });
+        }
+        let index = match round.tables.iter().position(|t| t.game_id == game.get()) {
+            Some(index) => index,
+            None => {
+                round.tables.push(TournamentTable {
+                    game_id: game.get(),
+                    over,
+                    seats: Vec::new(),
+                });
+                round.tables.len() - 1
+            }
+        };
+        let worth = table.worth.get(&(seat.round, seat.entrant_id)).copied();
+        let duplicate = row.format == Format::Duplicate;
+        round.tables[index].seats.push(TournamentSeat {
+            seat: i64::from(seat.seat.unwrap_or(0)),
+            entrant_id: seat.entrant_id,
+            name: name(seat.entrant_id),
+            place: seat.place.map(i64::from),
+            points: worth.filter(|_| !duplicate),
+            result: seat.result,
+            matchpoints: worth.filter(|_| duplicate),
+        });
+    }
+    Ok(Tournament {
+        summary,
+        players: entrants
+            .iter()
+            .map(|e| TournamentEntrant {
+                entrant_id: e.id,
+                name: e.name.clone(),
+                bot: e.bot,
+                withdrawn: e.withdrawn_at.is_some(),
+            })
+            .collect(),
+        standings,
+        round_tables: by_round.into_values().collect(),
+        your_table,
+    })
+}
+
+fn closed(detail: &str) -> ApiError {
+    ApiError::Conflict {
+        code: ProblemCode::TournamentClosed,
+        detail: detail.to_owned(),
+    }
+}
+
+/// `POST /tournaments/{id}/join`: before the start (an arena: until its time is up). A private
+/// tournament needs its code.
+pub fn join(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+    code: Option<&str>,
+) -> Result<Tournament, ApiError> {
+    let row = visible(conn, caller, id, code)?;
+    may_sit(conn, caller)?;
+    let now = cardroom_db::now();
+    let open = match row.status {
+        Stage::Upcoming => true,
+        Stage::Running => row.format == Format::Arena && row.ends_at.is_some_and(|end| now < end),
+        Stage::Finished | Stage::Cancelled => false,
+    };
+    if !open {
+        return Err(closed(
+            "this tournament takes no more entrants (it has started or is over)",
+        ));
+    }
+    tournaments::join(conn, id, caller.id)?;
+    whole(conn, caller, &row)
+}
+
+/// `POST /tournaments/{id}/withdraw`: until it is over. A withdrawn entrant is paired no more;
+/// a game being played goes on (the turn timer hands an empty seat to the computer).
+pub fn withdraw(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    id: i64,
+) -> Result<Tournament, ApiError> {
+    let row = visible(conn, caller, id, None)?;
+    if matches!(row.status, Stage::Finished | Stage::Cancelled) {
+        return Err(closed("this tournament is over"));
+    }
+    if !tournaments::withdraw(conn, id, caller.id)? {
+        return Err(ApiError::Conflict {
+            code: ProblemCode::NotEntered,
+            detail: "you are not entered in this tournament".to_owned(),
+        });
+    }
+    whole(conn, caller, &row)
+}
+
+/// The tournament and round a game belongs to, for its header.
+pub fn of_game(
+    conn: &mut AnyConnection,
+    game: cardroom_db::GameId,
+) -> Result<Option<(i64, i32)>, ApiError> {
+    Ok(tournaments::of_game(conn, game)?)
+}

@@ -1,0 +1,501 @@
+//! The pairing step: every sweep, on every replica, each tournament that is due is claimed
+//! (one replica at a time, see [`tournaments::with_claimed_tournament`]) and moved on — started,
+//! its finished games' results recorded, its next round (or an arena's free entrants) seated,
+//! or finished. Everything a step does is one transaction: a replica that dies in the middle
+//! leaves nothing, and the next sweep does the step again.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use cardroom_core::tournament::{Met, arena, place_points, swiss};
+use cardroom_core::{AnyGame, Options, Seed, Setup};
+use cardroom_db::tournaments::{
+    self, EntrantRow, Format, NewSeat, Recorded, SeatRow, Stage, TournamentRow,
+};
+use cardroom_db::{AnyConnection, GameId, Visibility};
+use chrono::NaiveDateTime;
+use sha2::{Digest, Sha256};
+
+use super::super::setup::{HouseDeal, create_dealt, random_seed};
+use super::standings::{entrant_id, standings};
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::metrics::Metrics;
+use crate::model::{AccountEvent, CreateGame, SeatRequest, TurnPolicy};
+
+/// How many due tournaments one sweep steps.
+const PER_SWEEP: i64 = 100;
+
+/// What a sweep did to the tournaments.
+#[derive(Debug, Default)]
+pub struct Swept {
+    /// The games it made.
+    pub games: Vec<GameId>,
+    /// Whether any tournament changed (started, a result recorded, a round paired, finished).
+    pub changed: bool,
+}
+
+/// The sweep's part: steps every tournament that is due.
+pub fn sweep(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Swept, ApiError> {
+    let now = cardroom_db::now();
+    let mut swept = Swept::default();
+    for id in tournaments::due(conn, now, PER_SWEEP)? {
+        match step_claimed(conn, id, now, metrics) {
+            Ok(stepped) => {
+                swept.changed |= stepped.changed;
+                swept.games.extend(stepped.games);
+            }
+            Err(ApiError::Unavailable) => return Err(ApiError::Unavailable),
+            // (Another replica got there first: nothing to do.)
+            Err(ApiError::VersionConflict { .. }) => {}
+            Err(error) => tracing::warn!(tournament = id, %error, "tournament step failed"),
+        }
+    }
+    Ok(swept)
+}
+
+/// Claims tournament `id` and steps it (nothing when another replica holds it).
+pub fn step_claimed(
+    conn: &mut AnyConnection,
+    id: i64,
+    now: NaiveDateTime,
+    metrics: &Metrics,
+) -> Result<Swept, ApiError> {
+    let stepped =
+        tournaments::with_claimed_tournament(conn, id, |conn, row| step(conn, &row, now, metrics))?;
+    Ok(stepped.unwrap_or_default())
+}
+
+/// What a tournament needs now.
+fn step(
+    conn: &mut AnyConnection,
+    row: &TournamentRow,
+    now: NaiveDateTime,
+    metrics: &Metrics,
+) -> Result<Swept, ApiError> {
+    let version = row.version;
+    let (games, recorded) = match row.status {
+        Stage::Upcoming if row.starts_at <= now => (start(conn, row, now, metrics)?, false),
+        Stage::Running => {
+            let recorded = record_results(conn, row)?;
+            let games = match row.format {
+                Format::Arena => arena_step(conn, row, now, metrics)?,
+                Format::Swiss | Format::Duplicate => round_step(conn, row, metrics)?,
+            };
+            (games, recorded)
+        }
+        _ => (Vec::new(), false),
+    };
+    let advanced = tournaments::get(conn, row.id)?.is_some_and(|now| now.version != version);
+    Ok(Swept {
+        changed: recorded || advanced || !games.is_empty(),
+        games,
+    })
+}
+
+/// Starts a tournament (or cancels it, short of entrants) and pairs its first round.
+fn start(
+    conn: &mut AnyConnection,
+    row: &TournamentRow,
+    now: NaiveDateTime,
+    metrics: &Metrics,
+) -> Result<Vec<GameId>, ApiError> {
+    let entrants = tournaments::entrants(conn, row.id)?;
+    let active = entrants.iter().filter(|e| e.withdrawn_at.is_none()).count();
+    let table = usize::try_from(row.table_seats).unwrap_or(2);
+    // Two at least; a full table's worth unless computer players fill the tables.
+    let needed = if fill_level(row).is_some() { 2 } else { table };
+    if active < needed {
+        tournaments::advance(conn, row, Stage::Cancelled, 0, None)?;
+        return Ok(Vec::new());
+    }
+    let ends_at = match (row.format, row.minutes) {
+        (Format::Arena, Some(minutes)) => Some(now + chrono::Duration::minutes(i64::from(minutes))),
+        _ => None,
+    };
+    let made = match row.format {
+        Format::Arena => seat_free(conn, row, &entrants, &[], 1, metrics)?,
+        Format::Swiss | Format::Duplicate => pair_round(conn, row, &entrants, &[], 1, metrics)?,
+    };
+    tournaments::advance(conn, row, Stage::Running, 1, ends_at)?;
+    Ok(made)
+}
+
+/// Swiss and duplicate: once every game of the round is over, the next round (or the end).
+fn round_step(
+    conn: &mut AnyConnection,
+    row: &TournamentRow,
+    metrics: &Metrics,
+) -> Result<Vec<GameId>, ApiError> {
+    if tournaments::playing(conn, row.id)? > 0 {
+        return Ok(Vec::new());
+    }
+    // The round is over: a duplicate round's tables may now be watched and replayed by all.
+    tournaments::publish_round(conn, row.id, row.round)?;
+    if row.round >= row.rounds.unwrap_or(1) {
+        tournaments::advance(conn, row, Stage::Finished, row.round, row.ends_at)?;
+        return Ok(Vec::new());
+    }
+    let entrants = tournaments::entrants(conn, row.id)?;
+    let seats = tournaments::seats(conn, row.id)?;
+    let next = row.round + 1;
+    let made = pair_round(conn, row, &entrants, &seats, next, metrics)?;
+    tournaments::advance(conn, row, Stage::Running, next, row.ends_at)?;
+    Ok(made)
+}
+
+/// Arena: seats whoever is free until the time is up; then finishes once the last games end.
+fn arena_step(
+    conn: &mut AnyConnection,
+    row: &TournamentRow,
+    now: NaiveDateTime,
+    metrics: &Metrics,
+) -> Result<Vec<GameId>, ApiError> {
+    if row.ends_at.is_none_or(|end| now >= end) {
+        if tournaments::playing(conn, row.id)? == 0 {
+            tournaments::advance(conn, row, Stage::Finished, row.round, row.ends_at)?;
+        }
+        return Ok(Vec::new());
+    }
+    let entrants = tournaments::entrants(conn, row.id)?;
+    let seats = tournaments::seats(conn, row.id)?;
+    let next = row.round + 1;
+    let made = seat_free(conn, row, &entrants, &seats, next, metrics)?;
+    if !made.is_empty() {
+        tournaments::advance(conn, row, Stage::Running, next, row.ends_at)?;
+    }
+    Ok(made)
+}
+
+/// Records the places, points and results of every game of the tournament that is over;
+/// whether there was any.
+fn record_results(conn: &mut AnyConnection, row: &TournamentRow) -> Result<bool, ApiError> {
+    let over = tournaments::unrecorded(conn, row.id)?;
+    for &id in &over {
+        let record = cardroom_db::games::load(conn, id)?
+            .ok_or_else(|| ApiError::internal(format!("tournament game {id} is gone")))?;
+        let state =
+            record.game.state.as_deref().ok_or_else(|| {
+                ApiError::internal(format!("tournament game {id} was never dealt"))
+            })?;
+        let game: AnyGame = serde_json::from_str(state)
+            .map_err(|e| ApiError::defect(format!("game {id} snapshot"), e))?;
+        tournaments::record(conn, row.id, id, &results_of(&game))?;
+    }
+    Ok(!over.is_empty())
+}
+
+/// How each seat of a game that is over did: its side's place, the place's points (doubled),
+/// the side's total (higher better) and whether it won.
+pub(super) fn results_of(game: &AnyGame) -> Vec<Recorded> {
+    let table = game.table();
+    let sides = table.sides().count();
+    // (An abandoned game has no outcome: every side ties.)
+    let places = game.side_places().unwrap_or_else(|| vec![0; sides]);
+    let points = place_points(&places);
+    let firsts = places.iter().filter(|&&p| p == 0).count();
+    let sign = if game.lower_total_wins() { -1 } else { 1 };
+    (0..table.seats())
+        .map(|seat| {
+            let side = usize::from(table.side_of(cardroom_core::Seat::new(seat)));
+            let place = places.get(side).copied().unwrap_or(0);
+            Recorded {
+                seat: i32::from(seat),
+                place: i32::from(place),
+                points: i32::try_from(points.get(side).copied().unwrap_or(0)).unwrap_or(0),
+                result: sign * i64::from(table.totals().get(side).copied().unwrap_or(0)),
+                first: match (place, firsts) {
+                    (0, 1) => 2,
+                    (0, _) => 1,
+                    _ => 0,
+                },
+            }
+        })
+        .collect()
+}
+
+/// Swiss and duplicate: pairs round `round` by the standings so far, avoiding repeat meetings;
+/// the odd ones out get a bye, or with a fill level a table completed by computer players.
+fn pair_round(
+    conn: &mut AnyConnection,
+    row: &TournamentRow,
+    entrants: &[EntrantRow],
+    seats: &[SeatRow],
+    round: i32,
+    metrics: &Metrics,
+) -> Result<Vec<GameId>, ApiError> {
+    let sides = sides_of(row)?;
+    let so_far = standings(row.format, sides, entrants, seats)?;
+    let points: BTreeMap<i64, f64> = so_far.lines.iter().map(|l| (l.entrant, l.points)).collect();
+    let mut byes: BTreeMap<i64, u32> = BTreeMap::new();
+    for seat in seats.iter().filter(|s| s.game_id.is_none()) {
+        *byes.entry(seat.entrant_id).or_default() += 1;
+    }
+    let mut field = Vec::new();
+    for entrant in entrants.iter().filter(|e| e.withdrawn_at.is_none()) {
+        let score = points.get(&entrant.id).copied().unwrap_or(0.0);
+        field.push(swiss::Entry {
+            entrant: entrant_id(entrant.id)?,
+            // (Swiss points are halves; a duplicate percentage is kept to a tenth.)
+            points: (score
+                * if row.format == Format::Duplicate {
+                    10.0
+                } else {
+                    2.0
+                })
+            .round() as u32,
+            rating: 0.0,
+            byes: byes.get(&entrant.id).copied().unwrap_or(0),
+        });
+    }
+    let met = meetings(seats);
+    let table = usize::try_from(row.table_seats).unwrap_or(2);
+    let paired = swiss::pair(&field, table, &met);
+    let mut tables: Vec<Vec<i64>> = paired
+        .tables
+        .iter()
+        .map(|t| t.iter().map(|&e| i64::from(e)).collect())
+        .collect();
+    let mut bye_list: Vec<i64> = paired.byes.iter().map(|&e| i64::from(e)).collect();
+    if fill_level(row).is_some() && !bye_list.is_empty() {
+        tables.push(std::mem::take(&mut bye_list));
+    }
+    let board = (row.format == Format::Duplicate)
+        .then(|| board_seed(row, round))
+        .transpose()?;
+    seat_tables(
+        conn, row, entrants, &tables, &bye_list, round, board, metrics,
+    )
+}
+
+/// Arena: seats the free entrants (everyone not in a game being played) by score, not with
+/// the table they just left.
+fn seat_free(
+    conn: &mut AnyConnection,
+    row: &TournamentRow,
+    entrants: &[EntrantRow],
+    seats: &[SeatRow],
+    round: i32,
+    metrics: &Metrics,
+) -> Result<Vec<GameId>, ApiError> {
+    let busy: BTreeSet<i64> = seats
+        .iter()
+        .filter(|s| s.game_id.is_some() && s.place.is_none())
+        .map(|s| s.entrant_id)
+        .collect();
+    let so_far = standings(row.format, sides_of(row)?, entrants, seats)?;
+    let points: BTreeMap<i64, f64> = so_far.lines.iter().map(|l| (l.entrant, l.points)).collect();
+    // Each entrant's last table and when they left it.
+    let mut last: BTreeMap<i64, (i32, Vec<i64>)> = BTreeMap::new();
+    let mut tables_of: BTreeMap<GameId, Vec<i64>> = BTreeMap::new();
+    for seat in seats {
+        if let Some(game) = seat.game_id {
+            tables_of.entry(game).or_default().push(seat.entrant_id);
+        }
+    }
+    for seat in seats {
+        if let Some(game) = seat.game_id {
+            let others = tables_of.get(&game).cloned().unwrap_or_default();
+            last.insert(seat.entrant_id, (seat.round, others));
+        }
+    }
+    let mut free = Vec::new();
+    for entrant in entrants.iter().filter(|e| e.withdrawn_at.is_none()) {
+        if busy.contains(&entrant.id) {
+            continue;
+        }
+        let (since, table) = last.get(&entrant.id).cloned().unwrap_or_default();
+        free.push(arena::Free {
+            entrant: entrant_id(entrant.id)?,
+            points: points.get(&entrant.id).copied().unwrap_or(0.0) as u32,
+            rating: 0.0,
+            since: u64::try_from(since).unwrap_or(0),
+            last: table
+                .iter()
+                .filter(|&&e| e != entrant.id)
+                .map(|&e| entrant_id(e))
+                .collect::<Result<_, _>>()?,
+        });
+    }
+    let table = usize::try_from(row.table_seats).unwrap_or(2);
+    let mut tables: Vec<Vec<i64>> = arena::pair(&free, table)
+        .iter()
+        .map(|t| t.iter().map(|&e| i64::from(e)).collect())
+        .collect();
+    if fill_level(row).is_some() {
+        let seated: BTreeSet<i64> = tables.iter().flatten().copied().collect();
+        let waiting: Vec<i64> = free
+            .iter()
+            .map(|f| i64::from(f.entrant))
+            .filter(|e| !seated.contains(e))
+            .collect();
+        tables.extend(waiting.chunks(table).map(<[i64]>::to_vec));
+    }
+    if tables.is_empty() {
+        return Ok(Vec::new());
+    }
+    seat_tables(conn, row, entrants, &tables, &[], round, None, metrics)
+}
+
+/// Makes each table's game (seats in the table's order, computer players of the fill level in
+/// the seats short of entrants), writes the round's seats and byes, and tells each entrant.
+#[allow(clippy::too_many_arguments, reason = "one round's whole description")]
+fn seat_tables(
+    conn: &mut AnyConnection,
+    row: &TournamentRow,
+    entrants: &[EntrantRow],
+    tables: &[Vec<i64>],
+    byes: &[i64],
+    round: i32,
+    board: Option<Seed>,
+    metrics: &Metrics,
+) -> Result<Vec<GameId>, ApiError> {
+    let users: BTreeMap<i64, i64> = entrants.iter().map(|e| (e.id, e.user_id)).collect();
+    let mut new_seats = Vec::new();
+    let mut notices = Vec::new();
+    let mut made = Vec::new();
+    for table in tables {
+        let people = table
+            .iter()
+            .map(|e| {
+                users
+                    .get(e)
+                    .copied()
+                    .ok_or_else(|| ApiError::internal("a paired entrant who never entered"))
+            })
+            .collect::<Result<Vec<i64>, _>>()?;
+        let game = make_game(conn, row, &people, board, metrics)?;
+        made.push(game);
+        for (seat, (&entrant, &user)) in table.iter().zip(&people).enumerate() {
+            new_seats.push(NewSeat {
+                entrant_id: entrant,
+                game_id: Some(game),
+                seat: Some(seat as i32),
+            });
+            notices.push(
+                AccountEvent::TournamentGame {
+                    tournament_id: row.id,
+                    round: i64::from(round),
+                    game_id: game.get(),
+                    seat: seat as i64,
+                }
+                .notice(user),
+            );
+        }
+    }
+    new_seats.extend(byes.iter().map(|&entrant| NewSeat {
+        entrant_id: entrant,
+        game_id: None,
+        seat: None,
+    }));
+    tournaments::seat(conn, row.id, round, &new_seats)?;
+    cardroom_db::account_events::add(conn, &notices)?;
+    Ok(made)
+}
+
+/// One table's game: `people` in the first seats, computer players after them.
+fn make_game(
+    conn: &mut AnyConnection,
+    row: &TournamentRow,
+    people: &[i64],
+    board: Option<Seed>,
+    metrics: &Metrics,
+) -> Result<GameId, ApiError> {
+    let first = people
+        .first()
+        .ok_or_else(|| ApiError::internal("a table of no one"))?;
+    let creator = cardroom_db::users::by_id(conn, *first)?
+        .ok_or_else(|| ApiError::internal("an entrant without an account"))?;
+    let level = fill_level(row).unwrap_or(row.kind.describe().default_level);
+    let n = usize::try_from(row.table_seats).unwrap_or(2);
+    let request = CreateGame {
+        kind: row.kind,
+        variant: Some(row.variant.clone()),
+        seats: (0..n)
+            .map(|seat| SeatRequest {
+                bot: (seat >= people.len()).then(|| level.name().to_owned()),
+            })
+            .collect(),
+        options: serde_json::from_str(&row.options).map_err(ApiError::because("stored options"))?,
+        seat: Some(0),
+        seed: None,
+        deck: None,
+        turn: Some(TurnPolicy {
+            seconds: i64::from(row.turn_seconds),
+            takeover_after: Some(i64::from(row.takeover_after)),
+        }),
+        // A duplicate round's deals are the same at every table: no one watches until the
+        // round is over.
+        visibility: Some(if row.format == Format::Duplicate {
+            Visibility::Private
+        } else {
+            Visibility::Public
+        }),
+    };
+    let others: Vec<(usize, i64)> = people.iter().copied().enumerate().skip(1).collect();
+    let house = HouseDeal {
+        seed: board.unwrap_or_else(random_seed),
+        practice: !row.rated,
+    };
+    let created = create_dealt(
+        conn,
+        &Caller::acting_for(&creator),
+        request,
+        &others,
+        None,
+        Some(house),
+        metrics,
+    )?;
+    Ok(GameId::new(created.id))
+}
+
+/// Who met whom at the tables so far.
+fn meetings(seats: &[SeatRow]) -> Met {
+    let mut tables: BTreeMap<GameId, Vec<u32>> = BTreeMap::new();
+    for seat in seats {
+        if let (Some(game), Ok(entrant)) = (seat.game_id, u32::try_from(seat.entrant_id)) {
+            tables.entry(game).or_default().push(entrant);
+        }
+    }
+    let mut met = Met::default();
+    for table in tables.values() {
+        met.table(table);
+    }
+    met
+}
+
+/// A duplicate round's board: the seed every table of the round deals from, from the
+/// tournament's secret seed and the round's number.
+fn board_seed(row: &TournamentRow, round: i32) -> Result<Seed, ApiError> {
+    let secret = Seed::from_hex(&row.seed).map_err(ApiError::because("stored tournament seed"))?;
+    let mut hash = Sha256::new();
+    hash.update(b"cardroom board");
+    hash.update(secret.to_hex().as_bytes());
+    hash.update(round.to_be_bytes());
+    Ok(Seed::from_bytes(hash.finalize().into()))
+}
+
+/// The computer level that completes a table short of entrants, if the tournament has one.
+pub(super) fn fill_level(row: &TournamentRow) -> Option<cardroom_core::BotLevel> {
+    row.fill
+}
+
+/// How many sides a table of the tournament's game has (a bye is worth first of them).
+pub(super) fn sides_of(row: &TournamentRow) -> Result<usize, ApiError> {
+    let options: Options =
+        serde_json::from_str(&row.options).map_err(ApiError::because("stored options"))?;
+    let (game, _) = AnyGame::create(
+        row.kind,
+        Some(&row.variant),
+        usize::try_from(row.table_seats).unwrap_or(2),
+        &options,
+        &Setup {
+            seed: random_seed(),
+            deck: None,
+            replay: None,
+        },
+    )
+    .map_err(ApiError::because(
+        "a stored tournament's game no longer starts",
+    ))?;
+    Ok(game.table().sides().count())
+}

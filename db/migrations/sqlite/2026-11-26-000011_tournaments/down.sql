@@ -1,0 +1,3 @@
+DROP TABLE tournament_seats;
+DROP TABLE tournament_entrants;
+DROP TABLE tournaments;

@@ -1,0 +1,569 @@
+//! Tournaments: their rows, who entered, and who sits where in each round.
+//!
+//! A round is paired in one transaction that holds the tournament's row
+//! ([`with_claimed_tournament`]): on PostgreSQL `SELECT … FOR UPDATE SKIP LOCKED` (a replica
+//! pairing it right now is passed over, never waited for), on SQLite the single writer taken
+//! by a first write. The pairing bumps the row's `version` only if it is still the one read
+//! ([`advance`]), and a round seats each entrant at most once (the seats' primary key), so a
+//! round is paired exactly once however many replicas try; a replica killed in the middle
+//! leaves nothing behind (its transaction is undone) and the next sweep pairs the round.
+
+use cardroom_core::{BotLevel, GameKind};
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::connection::AnyConnection;
+use crate::error::DbError;
+use crate::id::GameId;
+use crate::notify::notify_tournament;
+use crate::schema::{games, tournament_entrants, tournament_seats, tournaments, users};
+use crate::status::GameStatus;
+
+/// A tournament's format.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Deserialize,
+    Serialize,
+    diesel::expression::AsExpression,
+    diesel::deserialize::FromSqlRow,
+)]
+#[diesel(sql_type = diesel::sql_types::Text)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// A fixed time; whoever is free is seated at once; a win is worth 2, 4 on a streak.
+    Arena,
+    /// A fixed number of rounds; equal scores sit together; byes worth a win.
+    Swiss,
+    /// A fixed number of rounds whose tables all play the same deals; matchpoints per seat.
+    Duplicate,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 3] = [Format::Arena, Format::Swiss, Format::Duplicate];
+
+    /// The name, as stored and answered.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Format::Arena => "arena",
+            Format::Swiss => "swiss",
+            Format::Duplicate => "duplicate",
+        }
+    }
+}
+
+crate::words::text_column!(Format, "tournament format", not ["knockout", "Arena", ""], test format_column);
+
+/// Where a tournament stands.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Deserialize,
+    Serialize,
+    diesel::expression::AsExpression,
+    diesel::deserialize::FromSqlRow,
+)]
+#[diesel(sql_type = diesel::sql_types::Text)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// Before its start: entrants join and withdraw.
+    Upcoming,
+    /// Rounds are being paired and played.
+    Running,
+    /// Every round played (an arena: its time up and its last games over); final.
+    Finished,
+    /// Too few entrants when it was to start.
+    Cancelled,
+}
+
+impl Stage {
+    /// Every stage, in order.
+    pub const ALL: [Stage; 4] = [
+        Stage::Upcoming,
+        Stage::Running,
+        Stage::Finished,
+        Stage::Cancelled,
+    ];
+
+    /// The name, as stored and answered.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Stage::Upcoming => "upcoming",
+            Stage::Running => "running",
+            Stage::Finished => "finished",
+            Stage::Cancelled => "cancelled",
+        }
+    }
+}
+
+crate::words::text_column!(Stage, "tournament status", not ["open", "Running", ""], test stage_column);
+
+/// A tournament.
+#[derive(Queryable, Clone, PartialEq, Eq, Debug)]
+pub struct TournamentRow {
+    pub id: i64,
+    pub name: String,
+    pub format: Format,
+    pub kind: GameKind,
+    pub variant: String,
+    /// The house rules, as JSON.
+    pub options: String,
+    /// Seats at a table.
+    pub table_seats: i32,
+    /// Swiss and duplicate: the rounds.
+    pub rounds: Option<i32>,
+    /// Arena: its length.
+    pub minutes: Option<i32>,
+    /// The computer level that completes a table short of entrants (none: byes, or waiting).
+    pub fill: Option<BotLevel>,
+    pub turn_seconds: i32,
+    pub takeover_after: i32,
+    pub rated: bool,
+    /// A private tournament's code (none: public, listed in the lobby).
+    pub code: Option<String>,
+    /// The seed its duplicate boards come from (hex).
+    pub seed: String,
+    pub created_by: i64,
+    pub status: Stage,
+    /// Rounds paired so far.
+    pub round: i32,
+    pub version: i64,
+    pub starts_at: NaiveDateTime,
+    /// Arena: when pairing stops.
+    pub ends_at: Option<NaiveDateTime>,
+    pub created_at: NaiveDateTime,
+    pub finished_at: Option<NaiveDateTime>,
+}
+
+/// A new tournament.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct NewTournament {
+    pub name: String,
+    pub format: Format,
+    pub kind: GameKind,
+    pub variant: String,
+    pub options: String,
+    pub table_seats: i32,
+    pub rounds: Option<i32>,
+    pub minutes: Option<i32>,
+    pub fill: Option<BotLevel>,
+    pub turn_seconds: i32,
+    pub takeover_after: i32,
+    pub rated: bool,
+    pub code: Option<String>,
+    pub seed: String,
+    pub created_by: i64,
+    pub starts_at: NaiveDateTime,
+}
+
+/// An entrant, with the account's name.
+#[derive(Queryable, Clone, PartialEq, Eq, Debug)]
+pub struct EntrantRow {
+    pub id: i64,
+    pub user_id: i64,
+    pub name: String,
+    /// A bot account (a program).
+    pub bot: bool,
+    pub joined_at: NaiveDateTime,
+    pub withdrawn_at: Option<NaiveDateTime>,
+}
+
+/// Where an entrant sits in a round, and once its game is over how it did.
+#[derive(Queryable, Clone, PartialEq, Eq, Debug)]
+pub struct SeatRow {
+    pub tournament_id: i64,
+    pub round: i32,
+    pub entrant_id: i64,
+    /// None: a bye.
+    pub game_id: Option<GameId>,
+    pub seat: Option<i32>,
+    pub place: Option<i32>,
+    pub points: Option<i32>,
+    pub result: Option<i64>,
+    pub first: Option<i32>,
+}
+
+/// A seat (or a bye) to write in a round.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct NewSeat {
+    pub entrant_id: i64,
+    pub game_id: Option<GameId>,
+    pub seat: Option<i32>,
+}
+
+/// How an entrant did in a finished game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Recorded {
+    pub seat: i32,
+    pub place: i32,
+    pub points: i32,
+    pub result: i64,
+    pub first: i32,
+}
+
+/// Stores a new, upcoming tournament.
+pub fn create(conn: &mut AnyConnection, new: &NewTournament) -> Result<TournamentRow, DbError> {
+    diesel::insert_into(tournaments::table)
+        .values((
+            tournaments::name.eq(&new.name),
+            tournaments::format.eq(new.format),
+            tournaments::kind.eq(new.kind),
+            tournaments::variant.eq(&new.variant),
+            tournaments::options.eq(&new.options),
+            tournaments::table_seats.eq(new.table_seats),
+            tournaments::rounds.eq(new.rounds),
+            tournaments::minutes.eq(new.minutes),
+            tournaments::fill.eq(new.fill),
+            tournaments::turn_seconds.eq(new.turn_seconds),
+            tournaments::takeover_after.eq(new.takeover_after),
+            tournaments::rated.eq(new.rated),
+            tournaments::code.eq(new.code.as_deref()),
+            tournaments::seed.eq(&new.seed),
+            tournaments::created_by.eq(new.created_by),
+            tournaments::status.eq(Stage::Upcoming),
+            tournaments::round.eq(0),
+            tournaments::version.eq(0i64),
+            tournaments::starts_at.eq(new.starts_at),
+            tournaments::created_at.eq(crate::now()),
+        ))
+        .returning(tournaments::all_columns)
+        .get_result(conn)
+        .map_err(DbError::from)
+}
+
+/// A tournament by id.
+pub fn get(conn: &mut AnyConnection, id: i64) -> Result<Option<TournamentRow>, DbError> {
+    tournaments::table
+        .find(id)
+        .first(conn)
+        .optional()
+        .map_err(DbError::from)
+}
+
+/// Tournaments at `stages`, the soonest to start first among the upcoming and the latest
+/// otherwise: the public ones and the private ones `user_id` made or entered; at most `limit`.
+pub fn list(
+    conn: &mut AnyConnection,
+    stages: &[Stage],
+    user_id: i64,
+    limit: i64,
+) -> Result<Vec<TournamentRow>, DbError> {
+    let entered = tournament_entrants::table
+        .filter(tournament_entrants::user_id.eq(user_id))
+        .select(tournament_entrants::tournament_id);
+    tournaments::table
+        .filter(tournaments::status.eq_any(stages))
+        .filter(
+            tournaments::code
+                .is_null()
+                .or(tournaments::created_by.eq(user_id))
+                .or(tournaments::id.eq_any(entered)),
+        )
+        .order((tournaments::starts_at.desc(), tournaments::id.desc()))
+        .limit(limit)
+        .load(conn)
+        .map_err(DbError::from)
+}
+
+/// The tournaments that need the pairing step now: running ones, and upcoming ones due to
+/// start by `now`; at most `limit`, oldest first.
+pub fn due(conn: &mut AnyConnection, now: NaiveDateTime, limit: i64) -> Result<Vec<i64>, DbError> {
+    tournaments::table
+        .filter(
+            tournaments::status
+                .eq(Stage::Running)
+                .or(tournaments::status
+                    .eq(Stage::Upcoming)
+                    .and(tournaments::starts_at.le(now))),
+        )
+        .order(tournaments::id.asc())
+        .select(tournaments::id)
+        .limit(limit)
+        .load(conn)
+        .map_err(DbError::from)
+}
+
+/// Enters `user_id` (again, if they withdrew); whether anything changed.
+pub fn join(conn: &mut AnyConnection, id: i64, user_id: i64) -> Result<bool, DbError> {
+    let back = diesel::update(
+        tournament_entrants::table
+            .filter(tournament_entrants::tournament_id.eq(id))
+            .filter(tournament_entrants::user_id.eq(user_id))
+            .filter(tournament_entrants::withdrawn_at.is_not_null()),
+    )
+    .set(tournament_entrants::withdrawn_at.eq(None::<NaiveDateTime>))
+    .execute(conn)?;
+    if back == 1 {
+        notify_tournament(conn, id)?;
+        return Ok(true);
+    }
+    let inserted = diesel::insert_into(tournament_entrants::table)
+        .values((
+            tournament_entrants::tournament_id.eq(id),
+            tournament_entrants::user_id.eq(user_id),
+            tournament_entrants::joined_at.eq(crate::now()),
+        ))
+        .execute(conn);
+    match inserted {
+        Ok(_) => {
+            notify_tournament(conn, id)?;
+            Ok(true)
+        }
+        // Entered already (by this request's twin, perhaps): nothing to do.
+        Err(diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        )) => Ok(false),
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// Withdraws `user_id`; whether they were entered and had not withdrawn.
+pub fn withdraw(conn: &mut AnyConnection, id: i64, user_id: i64) -> Result<bool, DbError> {
+    let changed = diesel::update(
+        tournament_entrants::table
+            .filter(tournament_entrants::tournament_id.eq(id))
+            .filter(tournament_entrants::user_id.eq(user_id))
+            .filter(tournament_entrants::withdrawn_at.is_null()),
+    )
+    .set(tournament_entrants::withdrawn_at.eq(Some(crate::now())))
+    .execute(conn)?;
+    if changed == 1 {
+        notify_tournament(conn, id)?;
+    }
+    Ok(changed == 1)
+}
+
+/// Everyone who entered, in the order they joined.
+pub fn entrants(conn: &mut AnyConnection, id: i64) -> Result<Vec<EntrantRow>, DbError> {
+    tournament_entrants::table
+        .inner_join(users::table)
+        .filter(tournament_entrants::tournament_id.eq(id))
+        .order(tournament_entrants::id.asc())
+        .select((
+            tournament_entrants::id,
+            tournament_entrants::user_id,
+            users::name,
+            users::bot,
+            tournament_entrants::joined_at,
+            tournament_entrants::withdrawn_at,
+        ))
+        .load(conn)
+        .map_err(DbError::from)
+}
+
+/// How many entrants have not withdrawn, for each of `ids`.
+pub fn counts(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<(i64, i64)>, DbError> {
+    use diesel::dsl::count_star;
+    tournament_entrants::table
+        .filter(tournament_entrants::tournament_id.eq_any(ids))
+        .filter(tournament_entrants::withdrawn_at.is_null())
+        .group_by(tournament_entrants::tournament_id)
+        .select((tournament_entrants::tournament_id, count_star()))
+        .load(conn)
+        .map_err(DbError::from)
+}
+
+/// Every seat of every round, in round order.
+pub fn seats(conn: &mut AnyConnection, id: i64) -> Result<Vec<SeatRow>, DbError> {
+    tournament_seats::table
+        .filter(tournament_seats::tournament_id.eq(id))
+        .order((
+            tournament_seats::round.asc(),
+            tournament_seats::game_id.asc(),
+            tournament_seats::seat.asc(),
+        ))
+        .load(conn)
+        .map_err(DbError::from)
+}
+
+/// The tournament and round a game was played in, if any.
+pub fn of_game(conn: &mut AnyConnection, game: GameId) -> Result<Option<(i64, i32)>, DbError> {
+    tournament_seats::table
+        .filter(tournament_seats::game_id.eq(game))
+        .select((tournament_seats::tournament_id, tournament_seats::round))
+        .first(conn)
+        .optional()
+        .map_err(DbError::from)
+}
+
+/// The games of `id` that are over (finished or abandoned) and whose results are not recorded.
+pub fn unrecorded(conn: &mut AnyConnection, id: i64) -> Result<Vec<GameId>, DbError> {
+    let mut over: Vec<GameId> = tournament_seats::table
+        .inner_join(games::table.on(tournament_seats::game_id.eq(games::id.nullable())))
+        .filter(tournament_seats::tournament_id.eq(id))
+        .filter(tournament_seats::place.is_null())
+        .filter(games::status.eq_any([GameStatus::Finished, GameStatus::Abandoned]))
+        .select(games::id)
+        .load(conn)?;
+    over.sort_unstable();
+    over.dedup();
+    Ok(over)
+}
+
+/// How many of `id`'s games are still being played.
+pub fn playing(conn: &mut AnyConnection, id: i64) -> Result<i64, DbError> {
+    use diesel::dsl::count_star;
+    tournament_seats::table
+        .inner_join(games::table.on(tournament_seats::game_id.eq(games::id.nullable())))
+        .filter(tournament_seats::tournament_id.eq(id))
+        .filter(tournament_seats::place.is_null())
+        .select(count_star())
+        .first(conn)
+        .map_err(DbError::from)
+}
+
+/// Records how each entrant at `game` did.
+pub fn record(
+    conn: &mut AnyConnection,
+    id: i64,
+    game: GameId,
+    results: &[Recorded],
+) -> Result<(), DbError> {
+    for r in results {
+        diesel::update(
+            tournament_seats::table
+                .filter(tournament_seats::tournament_id.eq(id))
+                .filter(tournament_seats::game_id.eq(game))
+                .filter(tournament_seats::seat.eq(r.seat)),
+        )
+        .set((
+            tournament_seats::place.eq(r.place),
+            tournament_seats::points.eq(r.points),
+            tournament_seats::result.eq(r.result),
+            tournament_seats::first.eq(r.first),
+        ))
+        .execute(conn)?;
+    }
+    notify_tournament(conn, id)?;
+    Ok(())
+}
+
+/// Writes round `round`'s seats and byes.
+pub fn seat(
+    conn: &mut AnyConnection,
+    id: i64,
+    round: i32,
+    seats: &[NewSeat],
+) -> Result<(), DbError> {
+    // (One row a statement: the two backends' connection type has no multi-row insert.)
+    for s in seats {
+        diesel::insert_into(tournament_seats::table)
+            .values((
+                tournament_seats::tournament_id.eq(id),
+                tournament_seats::round.eq(round),
+                tournament_seats::entrant_id.eq(s.entrant_id),
+                tournament_seats::game_id.eq(s.game_id),
+                tournament_seats::seat.eq(s.seat),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Moves tournament `id` from `version` on: its status, rounds paired and end; fails with
+/// [`DbError::VersionConflict`] (undoing the transaction's pairing) if another got there first.
+pub fn advance(
+    conn: &mut AnyConnection,
+    row: &TournamentRow,
+    status: Stage,
+    round: i32,
+    ends_at: Option<NaiveDateTime>,
+) -> Result<(), DbError> {
+    let finished = matches!(status, Stage::Finished | Stage::Cancelled).then(crate::now);
+    let changed = diesel::update(
+        tournaments::table
+            .find(row.id)
+            .filter(tournaments::version.eq(row.version)),
+    )
+    .set((
+        tournaments::status.eq(status),
+        tournaments::round.eq(round),
+        tournaments::ends_at.eq(ends_at),
+        tournaments::finished_at.eq(finished),
+        tournaments::version.eq(row.version + 1),
+    ))
+    .execute(conn)?;
+    if changed == 1 {
+        notify_tournament(conn, row.id)
+    } else {
+        Err(DbError::VersionConflict)
+    }
+}
+
+/// Runs `work` on tournament `id` in one transaction while holding its row, unless another
+/// replica holds it now (then `None`). `work` reads the row afresh: it is the one to act on.
+pub fn with_claimed_tournament<T, E: From<DbError>>(
+    conn: &mut AnyConnection,
+    id: i64,
+    work: impl FnOnce(&mut AnyConnection, TournamentRow) -> Result<T, E>,
+) -> Result<Option<T>, E> {
+    #[derive(QueryableByName)]
+    struct Claimed {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        #[allow(dead_code, reason = "read only to count the claimed rows")]
+        id: i64,
+    }
+    crate::connection::in_transaction(conn, |conn| {
+        match conn {
+            AnyConnection::Postgresql(pg) => {
+                let claimed = diesel::sql_query(
+                    "SELECT id FROM tournaments WHERE id = $1 FOR UPDATE SKIP LOCKED",
+                )
+                .bind::<diesel::sql_types::BigInt, _>(id)
+                .load::<Claimed>(pg)
+                .map_err(DbError::from)?;
+                if claimed.is_empty() {
+                    return Ok(None);
+                }
+            }
+            AnyConnection::Sqlite(_) => {
+                // A write first: SQLite's deferred BEGIN could not upgrade a read to a write.
+                diesel::update(tournaments::table.find(id))
+                    .set(tournaments::version.eq(tournaments::version))
+                    .execute(conn)
+                    .map_err(DbError::from)?;
+            }
+        }
+        let Some(row) = get(conn, id)? else {
+            return Ok(None);
+        };
+        work(conn, row).map(Some)
+    })
+}
+
+/// The tournaments `user_id` entered and has not withdrawn from, not yet over.
+pub fn entered_by(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<i64>, DbError> {
+    tournament_entrants::table
+        .inner_join(tournaments::table)
+        .filter(tournament_entrants::user_id.eq(user_id))
+        .filter(tournament_entrants::withdrawn_at.is_null())
+        .filter(tournaments::status.eq_any([Stage::Upcoming, Stage::Running]))
+        .select(tournaments::id)
+        .load(conn)
+        .map_err(DbError::from)
+}
+
+/// Opens round `round`'s games to everyone (a duplicate round's, private while it was played).
+pub fn publish_round(conn: &mut AnyConnection, id: i64, round: i32) -> Result<(), DbError> {
+    let of_round = tournament_seats::table
+        .filter(tournament_seats::tournament_id.eq(id))
+        .filter(tournament_seats::round.eq(round))
+        .filter(tournament_seats::game_id.is_not_null())
+        .select(tournament_seats::game_id.assume_not_null());
+    diesel::update(games::table.filter(games::id.eq_any(of_round)))
+        .filter(games::visibility.eq(crate::visibility::Visibility::Private))
+        .set(games::visibility.eq(crate::visibility::Visibility::Public))
+        .execute(conn)?;
+    Ok(())
+}
