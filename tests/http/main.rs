@@ -31,6 +31,7 @@ mod table_talk;
 mod tarneeb;
 mod thirty_one;
 mod timers;
+mod tournament_entry;
 mod tournaments;
 mod verification;
 mod visibility;

@@ -113,6 +113,12 @@ pub async fn get_one(
 ) -> Result<Either<impl actix_web::Responder, HttpResponse>, ApiError> {
     let id = id.into_inner().0;
     let code = query.into_inner().code;
+    let (reader, asked) = (caller.clone(), code.clone());
+    // (Read first: a tournament the caller may not see is refused before a stream opens.)
+    let tournament = run(&state, move |conn, _| {
+        tournaments::get(conn, &reader, id, asked.as_deref())
+    })
+    .await?;
     if wants_stream(&req) {
         return crate::streams::tournament_stream(state, caller, id, code).map(|stream| {
             Either::Left(
@@ -120,10 +126,6 @@ pub async fn get_one(
             )
         });
     }
-    let tournament = run(&state, move |conn, _| {
-        tournaments::get(conn, &caller, id, code.as_deref())
-    })
-    .await?;
     Ok(Either::Right(HttpResponse::Ok().json(tournament)))
 }
 

@@ -21,8 +21,7 @@ const TOURNAMENT_EVERY: Duration = Duration::from_millis(250);
 
 /// `GET /tournaments/{id}` as Server-Sent Events: `event: tournament` with the body `GET`
 /// answers, at once and whenever it changes (an entrant, a pairing, a result, on any replica);
-/// heartbeats; closed when the process stops. A tournament the caller may not see is refused
-/// before the stream opens.
+/// heartbeats; closed when the process stops (or when the tournament can no longer be seen).
 pub fn tournament_stream(
     state: web::Data<AppState>,
     caller: Caller,

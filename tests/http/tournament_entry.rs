@@ -1,0 +1,406 @@
+//! Entering tournaments: who may make one, private ones and their codes, joining and
+//! withdrawing in every stage, refusals of every field, a join sent twice at once, the live
+//! stream of a tournament, too few entrants, and a pairing that dies half done.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::admin::{ADMIN, admin_token};
+use crate::on_both_backends;
+use crate::support::{Backend, Server};
+use crate::tournaments::{SWEEP, enter, make};
+
+fn create(server: &Server, token: &str, body: Value) -> crate::support::Reply {
+    server.post("/api/v1/tournaments", Some(token), &body)
+}
+
+/// Waits until tournament `id` is at `status` (as `token` sees it); returns it.
+fn wait_for(server: &Server, token: &str, id: i64, status: &str) -> Value {
+    for _ in 0..200 {
+        let state = server.get(&format!("/api/v1/tournaments/{id}"), Some(token));
+        assert_eq!(state.status, 200, "{state:?}");
+        if state.body["status"] == status {
+            return state.body;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("tournament {id} never became {status}");
+}
+
+fn who_makes_what_and_private_tournaments_need_their_code(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN]);
+    let admin = admin_token(&server);
+    let guest = server.guest("wanderer");
+    let nadia = server.register("nadia");
+    let omar = server.register("omar");
+    let basra = json!({"name": "Evening", "format": "swiss", "kind": "basra"});
+    create(&server, &guest.token, basra.clone()).assert_problem(403, "registered_only");
+    create(&server, &nadia.token, basra.clone()).assert_problem(403, "forbidden");
+    // A public one by an admin is listed for everyone, without a code.
+    let public = create(&server, &admin, basra.clone());
+    assert_eq!(public.status, 201, "{public:?}");
+    assert_eq!(public.body["private"], false);
+    assert_eq!(public.body["code"], Value::Null);
+    assert_eq!(public.body["rounds"], 3);
+    assert_eq!(
+        public.body["turn"],
+        json!({"seconds": 60, "takeover_after": 2})
+    );
+    // A private one by a registered player: its code for its maker only.
+    let mut private = basra.clone();
+    private["private"] = json!(true);
+    let made = create(&server, &nadia.token, private);
+    assert_eq!(made.status, 201, "{made:?}");
+    let id = made.body["id"].as_i64().unwrap();
+    let code = made.body["code"].as_str().unwrap().to_owned();
+    let listed = |token: &str| -> Vec<i64> {
+        server.get("/api/v1/tournaments", Some(token)).body["tournaments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["id"].as_i64().unwrap())
+            .collect()
+    };
+    assert!(listed(&nadia.token).contains(&id));
+    assert!(!listed(&omar.token).contains(&id), "not listed for others");
+    let path = format!("/api/v1/tournaments/{id}");
+    server
+        .get(&path, Some(&omar.token))
+        .assert_problem(404, "not_found");
+    server
+        .get(&format!("{path}?code=wrong0code"), Some(&omar.token))
+        .assert_problem(404, "not_found");
+    server
+        .get(&format!("{path}?code=NOT-SPELLED"), Some(&omar.token))
+        .assert_problem(422, "validation_failed");
+    let seen = server.get(&format!("{path}?code={code}"), Some(&omar.token));
+    assert_eq!(seen.status, 200, "{seen:?}");
+    assert_eq!(
+        seen.body["code"],
+        Value::Null,
+        "the code is its maker's to share"
+    );
+    let join = format!("{path}/join");
+    server
+        .post(&join, Some(&omar.token), &json!({}))
+        .assert_problem(404, "not_found");
+    let joined = server.post(&join, Some(&omar.token), &json!({"code": code}));
+    assert_eq!(joined.status, 200, "{joined:?}");
+    assert_eq!(joined.body["entrants"], 1);
+    // Entered, Omar sees it without the code, and it is listed for him now.
+    assert_eq!(server.get(&path, Some(&omar.token)).status, 200);
+    assert!(listed(&omar.token).contains(&id));
+    // Withdrawing: once; joining again puts him back.
+    let out = format!("{path}/withdraw");
+    let withdrawn = server.post(&out, Some(&omar.token), &json!({}));
+    assert_eq!(withdrawn.status, 200, "{withdrawn:?}");
+    assert_eq!(withdrawn.body["entrants"], 0);
+    assert_eq!(withdrawn.body["players"][0]["withdrawn"], true);
+    server
+        .post(&out, Some(&omar.token), &json!({}))
+        .assert_problem(409, "not_entered");
+    let back = server.post(&join, Some(&omar.token), &json!({}));
+    assert_eq!(back.body["entrants"], 1, "{back:?}");
+    assert_eq!(back.body["joined"], true);
+}
+
+fn every_field_is_checked(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN]);
+    let admin = admin_token(&server);
+    let base = json!({"name": "Checked", "format": "swiss", "kind": "basra"});
+    let with = |field: &str, value: Value| {
+        let mut body = base.clone();
+        body[field] = value;
+        body
+    };
+    for body in [
+        with("name", json!("")),
+        with("name", json!("   ")),
+        with("name", json!("x".repeat(61))),
+        with("name", json!("tab\there")),
+        with("variant", json!("classic")),
+        with("seats", json!(5)),
+        with("seats", json!(-2)),
+        with("seats", json!(1_000_000_000_000i64)),
+        with("rounds", json!(0)),
+        with("rounds", json!(21)),
+        with("minutes", json!(30)),
+        with("starts_in", json!(-1)),
+        with("starts_in", json!(2_592_001)),
+        with("starts_at", json!("2099-01-01T00:00:00Z")),
+        with("fill", json!("grandmaster")),
+        with("turn", json!({"seconds": 2})),
+        with("turn", json!({"seconds": 60, "takeover_after": 11})),
+        with("options", json!({"target": 5})),
+        with("options", json!({"no_such_rule": true})),
+        json!({"name": "Arena", "format": "arena", "kind": "basra", "rounds": 3}),
+        json!({"name": "Arena", "format": "arena", "kind": "basra", "minutes": 0}),
+        json!({"name": "Both", "format": "swiss", "kind": "basra", "starts_in": 5,
+               "starts_at": "2026-01-01T00:00:00Z"}),
+    ] {
+        create(&server, &admin, body.clone()).assert_problem(422, "validation_failed");
+    }
+    for body in [
+        with("format", json!("knockout")),
+        with("kind", json!("chess")),
+        with("surprise", json!(1)),
+        with("rated", json!("yes")),
+    ] {
+        let reply = create(&server, &admin, body.clone());
+        assert!(
+            reply.status == 400 || reply.status == 422,
+            "{body}: {reply:?}"
+        );
+        assert!(reply.body["code"].is_string(), "{reply:?}");
+    }
+    // Nothing was made by any of them.
+    let listed = server.get("/api/v1/tournaments", Some(&admin));
+    assert_eq!(listed.body["tournaments"], json!([]));
+    server
+        .get("/api/v1/tournaments?status=open", Some(&admin))
+        .assert_problem(422, "validation_failed");
+    server
+        .get("/api/v1/tournaments/x1", Some(&admin))
+        .assert_problem(404, "not_found");
+    server
+        .post("/api/v1/tournaments/99/join", Some(&admin), &json!({}))
+        .assert_problem(404, "not_found");
+    // Every kind, variant and table size of the catalogue, in each format, is accepted.
+    let catalogue = server.get("/api/v1/games/kinds", None);
+    assert_eq!(catalogue.status, 200, "{catalogue:?}");
+    let mut made = 0;
+    for kind in catalogue.body["kinds"].as_array().unwrap() {
+        for variant in kind["variants"].as_array().unwrap() {
+            for seats in variant["seats"].as_array().unwrap() {
+                for format in ["swiss", "duplicate", "arena"] {
+                    let body = json!({"name": "Every", "format": format, "kind": kind["kind"],
+                                      "variant": variant["name"], "seats": seats});
+                    let reply = create(&server, &admin, body.clone());
+                    assert_eq!(reply.status, 201, "{body}: {reply:?}");
+                    assert_eq!(reply.body["seats"], *seats);
+                    made += 1;
+                }
+            }
+        }
+    }
+    assert!(made >= 3 * 9, "{made}");
+}
+
+/// A Swiss tournament takes no entrant once it has started; one short of a table is cancelled;
+/// an arena takes entrants while it runs; nothing is entered or left once it is over.
+fn joining_in_every_stage(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN, SWEEP]);
+    let admin = admin_token(&server);
+    // One entrant of a two-seat game: cancelled at the start.
+    let lonely = make(
+        &server,
+        &admin,
+        json!({"name": "Lonely", "format": "swiss", "kind": "basra"}),
+    );
+    let entrants = enter(&server, lonely, 1, 0);
+    let state = wait_for(&server, &admin, lonely, "cancelled");
+    assert_eq!(state["round_tables"], json!([]));
+    let late = server.guest("latecomer");
+    server
+        .post(
+            &format!("/api/v1/tournaments/{lonely}/join"),
+            Some(&late.token),
+            &json!({}),
+        )
+        .assert_problem(409, "tournament_closed");
+    server
+        .post(
+            &format!("/api/v1/tournaments/{lonely}/withdraw"),
+            Some(&entrants[0].player.token),
+            &json!({}),
+        )
+        .assert_problem(409, "tournament_closed");
+    // A Swiss tournament under way takes nobody new; with a fill level, two entrants of a
+    // four-seat game play with two computer players.
+    let swiss = make(
+        &server,
+        &admin,
+        json!({"name": "Filled", "format": "swiss", "kind": "tarneeb", "fill": "easy"}),
+    );
+    enter(&server, swiss, 2, 0);
+    let state = wait_for(&server, &admin, swiss, "running");
+    let table = &state["round_tables"][0]["tables"][0];
+    assert_eq!(table["seats"].as_array().unwrap().len(), 2, "{state}");
+    let game = server.get(&format!("/api/v1/games/{}", table["game_id"]), Some(&admin));
+    let computers = game.body["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["bot"] == "easy")
+        .count();
+    assert_eq!(computers, 2, "{game:?}");
+    server
+        .post(
+            &format!("/api/v1/tournaments/{swiss}/join"),
+            Some(&late.token),
+            &json!({}),
+        )
+        .assert_problem(409, "tournament_closed");
+    // An arena under way takes a newcomer, who is seated once someone is free to play them.
+    let arena = make(
+        &server,
+        &admin,
+        json!({"name": "Open arena", "format": "arena", "kind": "basra", "minutes": 5,
+               "fill": "easy"}),
+    );
+    enter(&server, arena, 2, 0);
+    wait_for(&server, &admin, arena, "running");
+    let joined = server.post(
+        &format!("/api/v1/tournaments/{arena}/join"),
+        Some(&late.token),
+        &json!({}),
+    );
+    assert_eq!(joined.status, 200, "{joined:?}");
+    // With a fill level, a lone free entrant plays computer players at once.
+    for _ in 0..100 {
+        let mine = server.get(&format!("/api/v1/tournaments/{arena}"), Some(&late.token));
+        if let Some(table) = mine.body["your_table"].as_object() {
+            let view = server.view(&late, table["game_id"].as_i64().unwrap());
+            assert_eq!(view["your_seat"], table["seat"]);
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("the newcomer was never seated");
+}
+
+/// The same join twice at once enters once; two people joining at once are both in.
+fn joins_at_once(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN]);
+    let admin = admin_token(&server);
+    let made = create(
+        &server,
+        &admin,
+        json!({"name": "Race", "format": "swiss", "kind": "basra"}),
+    );
+    let id = made.body["id"].as_i64().unwrap();
+    let path = format!("/api/v1/tournaments/{id}/join");
+    let amal = server.guest("amal");
+    let badr = server.guest("badr");
+    let replies: Vec<_> = std::thread::scope(|scope| {
+        let calls = [&amal, &amal, &badr, &badr].map(|who| {
+            let path = &path;
+            let server = &server;
+            scope.spawn(move || server.post(path, Some(&who.token), &json!({})))
+        });
+        calls.map(|c| c.join().unwrap()).into_iter().collect()
+    });
+    for reply in &replies {
+        assert_eq!(reply.status, 200, "{reply:?}");
+    }
+    let state = server.get(&format!("/api/v1/tournaments/{id}"), Some(&admin));
+    assert_eq!(
+        state.body["players"].as_array().unwrap().len(),
+        2,
+        "{state:?}"
+    );
+    assert_eq!(state.body["entrants"], 2);
+}
+
+/// The stream sends the tournament at once and again when someone enters.
+fn the_tournament_stream_follows_entrants(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN]);
+    let admin = admin_token(&server);
+    let made = create(
+        &server,
+        &admin,
+        json!({"name": "Live", "format": "arena", "kind": "basra"}),
+    );
+    let id = made.body["id"].as_i64().unwrap();
+    let stream = server.sse(&format!("/api/v1/tournaments/{id}"), &admin, None);
+    let first = stream
+        .recv_timeout(Duration::from_secs(5))
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.event, "tournament");
+    assert_eq!(first.data["entrants"], 0);
+    enter(&server, id, 1, 0);
+    let next = stream
+        .recv_timeout(Duration::from_secs(5))
+        .unwrap()
+        .unwrap();
+    assert_eq!(next.data["entrants"], 1);
+    assert_eq!(next.data["players"].as_array().unwrap().len(), 1);
+    // A tournament one may not see is refused before any stream opens.
+    let stranger = server.guest("stranger");
+    server
+        .get_with(
+            "/api/v1/tournaments/999",
+            &[
+                ("Authorization", &format!("Bearer {}", stranger.token)),
+                ("Accept", "text/event-stream"),
+            ],
+        )
+        .assert_problem(404, "not_found");
+}
+
+/// A replica that dies while pairing (its transaction never commits) leaves nothing: no game,
+/// no seat; the next step pairs the round, once.
+fn a_pairing_that_dies_half_done_leaves_nothing(backend: Backend) {
+    // This server never sweeps within the test: the steps are the test's.
+    let server = Server::start_with(backend, &[ADMIN, ("CARDROOM_SWEEP_MS", "3600000")]);
+    let admin = admin_token(&server);
+    let id = make(
+        &server,
+        &admin,
+        json!({"name": "Crash", "format": "swiss", "kind": "basra"}),
+    );
+    enter(&server, id, 4, 0);
+    std::thread::sleep(Duration::from_millis(1100));
+    let pool = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5)).unwrap();
+    let mut pooled = pool.get().unwrap();
+    let conn: &mut cardroom_db::AnyConnection = &mut pooled;
+    let metrics = cardroom_api::metrics::Metrics::default();
+    let now = cardroom_db::now();
+    #[derive(Debug)]
+    struct Died;
+    impl From<cardroom_db::DbError> for Died {
+        fn from(_: cardroom_db::DbError) -> Died {
+            Died
+        }
+    }
+    let died: Result<(), Died> = cardroom_db::in_transaction(conn, |conn| {
+        let swept = cardroom_api::play::tournaments::step_claimed(conn, id, now, &metrics)
+            .map_err(|_| Died)?;
+        assert_eq!(swept.games.len(), 2, "the pairing ran");
+        Err(Died)
+    });
+    assert!(died.is_err());
+    let state = server.get(&format!("/api/v1/tournaments/{id}"), Some(&admin));
+    assert_eq!(state.body["status"], "upcoming");
+    assert_eq!(state.body["round_tables"], json!([]));
+    use diesel::prelude::*;
+    let games: i64 = cardroom_db::schema::games::table
+        .count()
+        .get_result(conn)
+        .unwrap();
+    assert_eq!(games, 0);
+    let swept = cardroom_api::play::tournaments::step_claimed(conn, id, now, &metrics).unwrap();
+    assert_eq!(swept.games.len(), 2);
+    let again = cardroom_api::play::tournaments::step_claimed(conn, id, now, &metrics).unwrap();
+    assert!(again.games.is_empty(), "round 1 is paired once");
+    let state = server.get(&format!("/api/v1/tournaments/{id}"), Some(&admin));
+    assert_eq!(state.body["status"], "running");
+    assert_eq!(
+        state.body["round_tables"][0]["tables"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+}
+
+on_both_backends!(
+    who_makes_what_and_private_tournaments_need_their_code,
+    every_field_is_checked,
+    joining_in_every_stage,
+    joins_at_once,
+    the_tournament_stream_follows_entrants,
+    a_pairing_that_dies_half_done_leaves_nothing,
+);
