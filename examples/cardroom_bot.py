@@ -8,7 +8,9 @@ scopes `play`, `challenge` and `read`:
 
     CARDROOM_TOKEN=cdr_... python3 examples/cardroom_bot.py --url http://127.0.0.1:8080
 
-`--games N` makes it stop after N finished games (the test command uses it).
+`--games N` makes it stop after N finished games (the test command uses it). `--tournament ID`
+enters it in a tournament first (`--code` for a private one): its tables then come on the
+same stream, and it plays them like any other game.
 """
 
 import argparse
@@ -128,6 +130,10 @@ def run(api, games_wanted):
                     print("accepting challenge %d from %s (%s)" % (
                         challenge["id"], challenge["from"], challenge["kind"]))
                     api.request("POST", "/challenges/%d/accept" % challenge["id"], {})
+                elif kind == "tournament_game":
+                    print("tournament %d, round %d: game %d, seat %d" % (
+                        event["tournament_id"], event["round"], event["game_id"], event["seat"]),
+                        flush=True)
                 elif kind in ("game_started", "your_turn"):
                     play(api, event["game_id"])
                 elif kind == "game_over":
@@ -148,10 +154,19 @@ def main():
     parser.add_argument("--url", default=os.environ.get("CARDROOM_URL", "http://127.0.0.1:8080"))
     parser.add_argument("--token", default=os.environ.get("CARDROOM_TOKEN"))
     parser.add_argument("--games", type=int, help="stop after this many finished games")
+    parser.add_argument("--tournament", type=int, help="enter this tournament first")
+    parser.add_argument("--code", help="the code of a private tournament")
     args = parser.parse_args()
     if not args.token:
         sys.exit("a personal API token is needed: --token or CARDROOM_TOKEN")
-    run(Cardroom(args.url, args.token), args.games)
+    api = Cardroom(args.url, args.token)
+    if args.tournament is not None:
+        body = {"code": args.code} if args.code else {}
+        status, answer = api.request("POST", "/tournaments/%d/join" % args.tournament, body)
+        if status != 200:
+            sys.exit("could not enter tournament %d: %s %s" % (args.tournament, status, answer))
+        print("entered %s (%s, %d entrants)" % (answer["name"], answer["format"], answer["entrants"]))
+    run(api, args.games)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""Drives scripts/bot-example: makes two bot accounts and their tokens, starts the reference bot
-for each, has one challenge the other to a game of every kind, and waits for the four games to
-finish (at most five minutes). Standard library only."""
+"""Drives scripts/bot-example: makes two bot accounts and their tokens, has one make a private
+Swiss tournament of one round, starts the reference bot for each (entering the tournament with
+its code), has one challenge the other to a game of every kind, and waits for the four games and
+the tournament's to finish (at most five minutes). Standard library only."""
 
 import json
 import subprocess
@@ -43,9 +44,16 @@ def bot_account(url, name):
 def main():
     url = sys.argv[1]
     tokens = {name: bot_account(url, name) for name in ("example-a", "example-b")}
+    # A bot account is a registered account: it may make a private tournament.
+    tournament = call(url, "POST", "/tournaments", tokens["example-a"],
+                      {"name": "Bots' cup", "format": "swiss", "kind": "basra", "rounds": 1,
+                       "options": {"target": 31}, "starts_in": 5, "private": True})
+    print("tournament %d, code %s" % (tournament["id"], tournament["code"]), flush=True)
+    games_each = len(KINDS) + 1
     bots = [
         subprocess.Popen([sys.executable, "examples/cardroom_bot.py", "--url", url,
-                          "--token", token, "--games", str(len(KINDS))])
+                          "--token", token, "--games", str(games_each),
+                          "--tournament", str(tournament["id"]), "--code", tournament["code"]])
         for token in tokens.values()
     ]
     try:
@@ -58,7 +66,7 @@ def main():
         while time.time() - started < 300:
             games = call(url, "GET", "/games?mine=true&per_page=100", tokens["example-a"])["games"]
             done = [g for g in games if g["status"] in ("finished", "abandoned")]
-            if len(games) == len(KINDS) and len(done) == len(KINDS):
+            if len(games) == games_each and len(done) == games_each:
                 break
             if any(bot.poll() not in (None, 0) for bot in bots):
                 sys.exit("a bot stopped early")
@@ -73,7 +81,18 @@ def main():
         for bot in bots:
             if bot.wait(timeout=60) != 0:
                 sys.exit("a bot did not stop cleanly")
-        print("the reference bot played a game of each kind in %.0f s" % (time.time() - started))
+        cup = None
+        for _ in range(30):  # the sweep records the last result within a few seconds
+            cup = call(url, "GET", "/tournaments/%d" % tournament["id"], tokens["example-a"])
+            if cup["status"] == "finished":
+                break
+            time.sleep(1)
+        if cup["status"] != "finished" or [s["games"] for s in cup["standings"]] != [1, 1]:
+            sys.exit("the tournament did not finish with a game each: %s" % json.dumps(cup))
+        print("the bots' tournament: %s" % ", ".join(
+            "%d. %s (%g)" % (s["rank"], s["name"], s["points"]) for s in cup["standings"]))
+        print("the reference bot played a game of each kind and a tournament in %.0f s" % (
+            time.time() - started))
     finally:
         for bot in bots:
             if bot.poll() is None:

@@ -7,6 +7,7 @@ import { h, toast } from './ui.js';
 import { levelName, timerText } from './table.js';
 import { rulesOf } from './help.js';
 import { challengesPanel, followAccount, onAccountEvent, ratedText } from './account.js';
+import { tournamentsPanel } from './tournaments.js';
 
 let catalogueCache = null;
 /** The catalogue's turn-timer bounds, once loaded. */
@@ -400,12 +401,14 @@ export function leaveLobby() {
 /** The lobby's open tables: public tables waiting for players, the longest-waiting first,
  * kept up to date as tables open, fill and close (the lobby's event stream). */
 async function openTables() {
+  const tournaments = tournamentsPanel();
   const list = h('div', { class: 'open-table-list' });
   const live = h('div', { class: 'live-list' });
   const box = h('section', { class: 'panel open-tables' },
     h('h2', {}, t('open_tables')), h('p', { class: 'note' }, t('open_tables_note')), list,
     h('h3', {}, t('live_games')), live);
   const draw = (data) => {
+    tournaments.draw(data.tournaments || []);
     list.replaceChildren(data.tables.length
       ? h('ul', { class: 'games' }, data.tables.map(openTableRow))
       : h('p', { class: 'note empty' }, t('no_open_tables')));
@@ -433,7 +436,7 @@ async function openTables() {
       }
     });
   }
-  return box;
+  return [tournaments.box, box];
 }
 
 async function gamesList() {

@@ -1,5 +1,6 @@
 // The page's entry point: a hash router (#/, #/new/KIND/VARIANT, #/game/ID, #/join/ID/CODE,
-// #/help/KIND/VARIANT, #/player/NAME, #/leaderboard/KIND/POOL, #/account), the language and
+// #/help/KIND/VARIANT, #/player/NAME, #/leaderboard/KIND/POOL, #/account,
+// #/tournament/ID[/CODE]), the language and
 // speed switches, and the account's event stream while someone is signed in.
 
 import { t, setLanguage, language, onLanguageChange } from './i18n.js';
@@ -10,6 +11,7 @@ import { h, setBusy, SPEEDS, SPEED_KEY } from './ui.js';
 import { showHelp } from './help.js';
 import { showProfile, showLeaderboard } from './players.js';
 import { followAccount, showAccount } from './account.js';
+import { showTournament, leaveTournament } from './tournaments.js';
 
 function chrome() {
   document.getElementById('brand').textContent = t('brand');
@@ -37,6 +39,7 @@ async function route() {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   chrome();
   leaveLobby();
+  leaveTournament();
   followAccount();
   setBusy(true);
   try {
@@ -49,12 +52,13 @@ async function route() {
       else if (parts[0] === 'player' && parts[1]) await showProfile(app, parts[1]);
       else if (parts[0] === 'leaderboard') await showLeaderboard(app, parts[1], parts[2]);
       else if (parts[0] === 'account') await showAccount(app);
+      else if (parts[0] === 'tournament' && /^\d+$/.test(parts[1] || '')) await showTournament(app, Number(parts[1]), parts[2]);
       else if (parts[0] === 'new') await showLobby(app, { kind: parts[1], variant: parts[2] });
       else await showLobby(app, {});
     }
   } catch (error) {
     // A table one may not see (or that is not there) says so in words; anything else as it came.
-    const known = parts[0] === 'game' && (error.status === 403 || error.status === 404);
+    const known = ['game', 'tournament'].includes(parts[0]) && (error.status === 403 || error.status === 404);
     app.replaceChildren(h('div', { class: `panel error${known ? ' not-yours' : ''}` },
       h('h1', {}, known ? t(error.status === 403 ? 'table_not_yours' : 'table_not_found') : t('something_wrong')),
       known ? h('p', {}, t('table_not_yours_note')) : h('p', {}, error.message || String(error)),

@@ -41,6 +41,7 @@ static ASSETS: &[Asset] = assets![
     "players.js" => JS,
     "chat.js" => JS,
     "account.js" => JS,
+    "tournaments.js" => JS,
     "games/basra.js" => JS,
     "games/thirty_one.js" => JS,
     "games/rummy.js" => JS,

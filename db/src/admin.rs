@@ -30,6 +30,8 @@ pub struct GameFilter {
     pub from: Option<NaiveDateTime>,
     /// Created before.
     pub to: Option<NaiveDateTime>,
+    /// Played in this tournament.
+    pub tournament: Option<i64>,
 }
 
 /// A page of games, newest first, with their seats.
@@ -72,6 +74,15 @@ pub fn list_games(
         }
         if let Some(to) = filter.to {
             q = q.filter(games::created_at.lt(to));
+        }
+        if let Some(tournament) = filter.tournament {
+            q = q.filter(
+                games::id.nullable().eq_any(
+                    crate::schema::tournament_seats::table
+                        .filter(crate::schema::tournament_seats::tournament_id.eq(tournament))
+                        .select(crate::schema::tournament_seats::game_id),
+                ),
+            );
         }
         if let Some(id) = player_id {
             q = q.filter(

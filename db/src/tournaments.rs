@@ -411,6 +411,20 @@ pub fn unrecorded(conn: &mut AnyConnection, id: i64) -> Result<Vec<GameId>, DbEr
     Ok(over)
 }
 
+/// The games of `id` paired and not dealt yet.
+pub fn undealt(conn: &mut AnyConnection, id: i64) -> Result<Vec<GameId>, DbError> {
+    let mut waiting: Vec<GameId> = tournament_seats::table
+        .inner_join(games::table.on(tournament_seats::game_id.eq(games::id.nullable())))
+        .filter(tournament_seats::tournament_id.eq(id))
+        .filter(tournament_seats::place.is_null())
+        .filter(games::status.eq(GameStatus::Waiting))
+        .select(games::id)
+        .load(conn)?;
+    waiting.sort_unstable();
+    waiting.dedup();
+    Ok(waiting)
+}
+
 /// How many of `id`'s games are still being played.
 pub fn playing(conn: &mut AnyConnection, id: i64) -> Result<i64, DbError> {
     use diesel::dsl::count_star;
@@ -456,17 +470,33 @@ pub fn seat(
     round: i32,
     seats: &[NewSeat],
 ) -> Result<(), DbError> {
-    // (One row a statement: the two backends' connection type has no multi-row insert.)
-    for s in seats {
-        diesel::insert_into(tournament_seats::table)
-            .values((
+    let rows: Vec<_> = seats
+        .iter()
+        .map(|s| {
+            (
                 tournament_seats::tournament_id.eq(id),
                 tournament_seats::round.eq(round),
                 tournament_seats::entrant_id.eq(s.entrant_id),
                 tournament_seats::game_id.eq(s.game_id),
                 tournament_seats::seat.eq(s.seat),
-            ))
-            .execute(conn)?;
+            )
+        })
+        .collect();
+    // (A multi-row insert is written for each backend on its own connection type; a few
+    // hundred rows a statement keeps within both backends' bound-parameter limits.)
+    for chunk in rows.chunks(500) {
+        match conn {
+            AnyConnection::Postgresql(c) => {
+                diesel::insert_into(tournament_seats::table)
+                    .values(chunk)
+                    .execute(c)?;
+            }
+            AnyConnection::Sqlite(c) => {
+                diesel::insert_into(tournament_seats::table)
+                    .values(chunk)
+                    .execute(c)?;
+            }
+        }
     }
     Ok(())
 }

@@ -64,6 +64,19 @@ fn who_makes_what_and_private_tournaments_need_their_code(backend: Backend) {
     };
     assert!(listed(&nadia.token).contains(&id));
     assert!(!listed(&omar.token).contains(&id), "not listed for others");
+    // The lobby (anyone's, signed in or not) lists the public one only.
+    let lobby = server.get("/api/v1/lobby", None);
+    assert_eq!(lobby.status, 200, "{lobby:?}");
+    let in_lobby: Vec<&Value> = lobby.body["tournaments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .collect();
+    assert_eq!(in_lobby.len(), 1, "{lobby:?}");
+    assert_eq!(in_lobby[0]["id"], public.body["id"]);
+    assert_eq!(in_lobby[0]["joined"], false);
+    let tarneeb = server.get("/api/v1/lobby?kind=tarneeb", None);
+    assert_eq!(tarneeb.body["tournaments"], json!([]), "of one kind");
     let path = format!("/api/v1/tournaments/{id}");
     server
         .get(&path, Some(&omar.token))
@@ -235,6 +248,18 @@ fn joining_in_every_stage(backend: Backend) {
         .filter(|s| s["bot"] == "easy")
         .count();
     assert_eq!(computers, 2, "{game:?}");
+    // The admin's history finds a tournament's games.
+    let history = server.get(
+        &format!("/api/v1/admin/games?tournament={swiss}"),
+        Some(&admin),
+    );
+    assert_eq!(history.body["total"], 1, "{history:?}");
+    assert_eq!(history.body["games"][0]["id"], table["game_id"]);
+    let none = server.get(
+        &format!("/api/v1/admin/games?tournament={lonely}"),
+        Some(&admin),
+    );
+    assert_eq!(none.body["total"], 0, "{none:?}");
     server
         .post(
             &format!("/api/v1/tournaments/{swiss}/join"),
@@ -341,7 +366,7 @@ fn the_tournament_stream_follows_entrants(backend: Backend) {
 }
 
 /// A replica that dies while pairing (its transaction never commits) leaves nothing: no game,
-/// no seat; the next step pairs the round, once.
+/// no seat; the next step pairs the round, once, and its tables are dealt once.
 fn a_pairing_that_dies_half_done_leaves_nothing(backend: Backend) {
     // This server never sweeps within the test: the steps are the test's.
     let server = Server::start_with(backend, &[ADMIN, ("CARDROOM_SWEEP_MS", "3600000")]);
@@ -387,13 +412,26 @@ fn a_pairing_that_dies_half_done_leaves_nothing(backend: Backend) {
     assert!(again.games.is_empty(), "round 1 is paired once");
     let state = server.get(&format!("/api/v1/tournaments/{id}"), Some(&admin));
     assert_eq!(state.body["status"], "running");
+    let tables = state.body["round_tables"][0]["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 2);
+    // Paired, not dealt yet (as if this replica stopped right after its pairing): the tables
+    // wait, out of the lobby, until a step deals them — each once.
+    let game = tables[0]["game_id"].as_i64().unwrap();
+    let status = |server: &Server| {
+        server
+            .get(&format!("/api/v1/games/{game}"), Some(&admin))
+            .body["status"]
+            .clone()
+    };
+    assert_eq!(status(&server), "waiting");
+    assert_eq!(server.get("/api/v1/lobby", None).body["tables"], json!([]));
+    let dealt = cardroom_api::play::tournaments::deal_tables(conn, id, &metrics).unwrap();
+    assert_eq!(dealt, 2);
     assert_eq!(
-        state.body["round_tables"][0]["tables"]
-            .as_array()
-            .unwrap()
-            .len(),
-        2
+        cardroom_api::play::tournaments::deal_tables(conn, id, &metrics).unwrap(),
+        0
     );
+    assert_eq!(status(&server), "active");
 }
 
 on_both_backends!(

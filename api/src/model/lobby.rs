@@ -101,6 +101,8 @@ pub struct Lobby {
     /// Public games being played now, newest first (at most 20): anyone signed in may watch
     /// them (`GET /games/{id}` and its events, as a spectator).
     pub playing: Vec<LiveTable>,
+    /// Public tournaments: upcoming (soonest first), running, and the 10 latest finished.
+    pub tournaments: Vec<super::TournamentSummary>,
 }
 
 /// A public game being played, to watch.

@@ -34,6 +34,9 @@ pub struct AdminGamesQuery {
     pub player: Option<String>,
     /// Only practice games (`true`) or only real ones (`false`).
     pub practice: Option<bool>,
+    /// Only the games of this tournament.
+    #[param(minimum = 1)]
+    pub tournament: Option<i64>,
     /// Created on or after this day (`YYYY-MM-DD`, UTC).
     #[param(format = Date)]
     pub from: Option<String>,
@@ -310,6 +313,7 @@ pub fn list(
         practice: query.practice,
         from: from.map(start_of),
         to: to.and_then(|d| d.succ_opt()).map(start_of),
+        tournament: query.tournament,
     };
     let (rows, total) = admin::list_games(conn, &filter, page, per_page)?;
     Ok(AdminGameList {

@@ -1,4 +1,5 @@
-//! The lobby: public tables waiting for players, and the closing of those nobody joined.
+//! The lobby: public tables waiting for players, games to watch and tournaments; and the
+//! closing of tables nobody joined.
 
 use cardroom_db::GameId;
 use std::collections::HashMap;
@@ -118,6 +119,7 @@ pub fn lobby(
         total,
         expires_after_seconds: expires_after.as_secs() as i64,
         playing,
+        tournaments: super::tournaments::listed(conn, kind)?,
     })
 }
 

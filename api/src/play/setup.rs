@@ -11,7 +11,7 @@ use cardroom_db::{AnyConnection, DbError};
 use rand::RngExt;
 
 use super::changes::{Changes, run_computers, summary};
-use super::commit::{STATE_FORMAT, commit_and_view, with_retries};
+use super::commit::{STATE_FORMAT, commit_and_view, commit_background, with_retries};
 use super::loaded::{Loaded, load};
 use super::view;
 use crate::auth::Caller;
@@ -87,30 +87,10 @@ pub(super) fn create_seated(
     rematch_of: Option<i64>,
     metrics: &Metrics,
 ) -> Result<GameCreated, ApiError> {
-    create_dealt(conn, caller, request, others, rematch_of, None, metrics)
-}
-
-/// Deals the server chooses for a game (a tournament's): the seed, and whether the game is
-/// practice (never rated or counted) all the same.
-pub(super) struct HouseDeal {
-    pub(super) seed: Seed,
-    pub(super) practice: bool,
-}
-
-/// [`create_seated`], dealt from `house` when given (the request then names no seed or deck).
-pub(super) fn create_dealt(
-    conn: &mut AnyConnection,
-    caller: &Caller,
-    request: CreateGame,
-    others: &[(usize, i64)],
-    rematch_of: Option<i64>,
-    house: Option<HouseDeal>,
-    metrics: &Metrics,
-) -> Result<GameCreated, ApiError> {
     let n = request.seats.len();
     let (seat_changes, own_index) = seat_plan(&request, caller, others)?;
     let turn = turn_policy(request.turn.as_ref())?;
-    let new = new_game(&request, caller, seat_changes, turn, house)?;
+    let new = new_game(&request, caller, seat_changes, turn, None)?;
     // A rematch is made by whoever accepted last, but set up by everyone at the old table:
     // its first event says which game it follows.
     let created = ServiceEvent::Created {
@@ -145,6 +125,72 @@ pub(super) fn create_dealt(
         invite_code: row.invite_code,
         view,
     })
+}
+
+/// Deals the server chooses for a game (a tournament's): the seed, and whether the game is
+/// practice (never rated or counted) all the same.
+pub(super) struct HouseDeal {
+    pub(super) seed: Seed,
+    pub(super) practice: bool,
+}
+
+/// Makes a game whose every seat is taken — the caller's, `others` and computer players — and
+/// does not deal it: a tournament's pairing makes its tables so, in its own short transaction,
+/// and [`deal_seated`] deals each afterwards.
+pub(super) fn create_undealt(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    request: &CreateGame,
+    others: &[(usize, i64)],
+    house: Option<HouseDeal>,
+    metrics: &Metrics,
+) -> Result<GameId, ApiError> {
+    let (seat_changes, own_index) = seat_plan(request, caller, others)?;
+    if seat_changes
+        .iter()
+        .any(|s| s.user_id.is_none() && s.bot.is_none())
+    {
+        return Err(ApiError::internal("an undealt game with an open seat"));
+    }
+    let turn = turn_policy(request.turn.as_ref())?;
+    let new = new_game(request, caller, seat_changes, turn, house)?;
+    let created = ServiceEvent::Created {
+        by: caller.name.clone(),
+        seats: request.seats.len() as i64,
+        rematch_of: None,
+    };
+    let first = LogEntry {
+        seat: Some(own_index as i32),
+        action: "created".to_owned(),
+        payload: None,
+        events: stored(&[service_event(&created)?])?,
+    };
+    let row = games::create(conn, &new, &first)?;
+    Metrics::add(&metrics.games_created, 1);
+    Ok(row.id)
+}
+
+/// Deals game `id` if it waits with every seat taken: the first hand and the computer players'
+/// answers, in one versioned write. Whether this call dealt it (not when it was dealt already,
+/// here or on another replica).
+pub(super) fn deal_seated(
+    conn: &mut AnyConnection,
+    id: GameId,
+    metrics: &Metrics,
+) -> Result<bool, ApiError> {
+    let loaded = load(conn, id)?;
+    let seats = &loaded.record.seats;
+    let full = seats.iter().all(|s| s.user_id.is_some() || s.bot.is_some());
+    if loaded.record.game.status != GameStatus::Waiting || !full {
+        return Ok(false);
+    }
+    let mut changes = Changes::new(None);
+    let game = start(&loaded.record, seats, &mut changes, metrics)?;
+    match commit_background(conn, &loaded, &game, seats, changes) {
+        Ok(()) => Ok(true),
+        Err(ApiError::VersionConflict { .. }) => Ok(false),
+        Err(other) => Err(other),
+    }
 }
 
 /// The row of a new game: its configuration checked by the rules themselves (by dealing once),

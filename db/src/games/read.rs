@@ -355,6 +355,30 @@ pub fn list_for_user(
     Ok((records, total))
 }
 
+/// Not a tournament's table: one of those waits only between its pairing and its deal, every
+/// seat taken, and is neither offered in the lobby nor closed for want of players.
+fn not_a_tournament_table() -> diesel::dsl::not<
+    diesel::dsl::EqAny<
+        diesel::dsl::Nullable<games::id>,
+        diesel::dsl::Select<
+            diesel::dsl::Filter<
+                crate::schema::tournament_seats::table,
+                diesel::dsl::IsNotNull<crate::schema::tournament_seats::game_id>,
+            >,
+            crate::schema::tournament_seats::game_id,
+        >,
+    >,
+> {
+    use crate::schema::tournament_seats;
+    diesel::dsl::not(
+        games::id.nullable().eq_any(
+            tournament_seats::table
+                .filter(tournament_seats::game_id.is_not_null())
+                .select(tournament_seats::game_id),
+        ),
+    )
+}
+
 /// A page of the lobby: public tables waiting for players, oldest first (the longest wait is
 /// served first), optionally of one kind and variant; and how many there are in all.
 pub fn lobby(
@@ -368,6 +392,7 @@ pub fn lobby(
         let mut query = games::table
             .filter(games::status.eq(GameStatus::Waiting))
             .filter(games::visibility.eq(Visibility::Public))
+            .filter(not_a_tournament_table())
             .into_boxed();
         if let Some(kind) = kind {
             query = query.filter(games::kind.eq(kind));
@@ -442,6 +467,7 @@ pub fn stale_open_tables(
     games::table
         .filter(games::status.eq(GameStatus::Waiting))
         .filter(games::visibility.eq(Visibility::Public))
+        .filter(not_a_tournament_table())
         .filter(games::created_at.lt(before))
         .order(games::created_at.asc())
         .limit(limit)

@@ -12,7 +12,7 @@ use cardroom_db::tournaments::{self, Format, NewTournament, Stage, TournamentRow
 use cardroom_db::{AnyConnection, users};
 use chrono::NaiveDateTime;
 
-pub use rounds::{Swept, step_claimed, sweep};
+pub use rounds::{Swept, deal_tables, step_claimed, sweep};
 
 use super::access::{is_admin, may_sit};
 use super::setup::{random_code, random_seed, turn_policy};
@@ -62,7 +62,7 @@ pub fn create(
     }
     let new = checked(request, caller.id, private)?;
     let row = tournaments::create(conn, &new)?;
-    summary(conn, caller, &row, 0)
+    summary(conn, Some(caller), &row, 0)
 }
 
 /// A request made into a tournament's row, every field within its bounds and the game checked
@@ -283,22 +283,65 @@ pub fn list(
     let counts: BTreeMap<i64, i64> = tournaments::counts(conn, &ids)?.into_iter().collect();
     let tournaments = rows
         .iter()
-        .map(|row| summary(conn, caller, row, counts.get(&row.id).copied().unwrap_or(0)))
+        .map(|row| {
+            summary(
+                conn,
+                Some(caller),
+                row,
+                counts.get(&row.id).copied().unwrap_or(0),
+            )
+        })
         .collect::<Result<_, _>>()?;
     Ok(TournamentList { tournaments })
 }
 
-/// A tournament's list entry, with `entrants` still in.
+/// How many finished tournaments the lobby shows.
+const FINISHED_IN_LOBBY: usize = 10;
+
+/// The lobby's tournaments: the public ones upcoming (soonest first) and running, and the
+/// latest finished; of one kind if asked.
+pub fn listed(
+    conn: &mut AnyConnection,
+    kind: Option<cardroom_core::GameKind>,
+) -> Result<Vec<TournamentSummary>, ApiError> {
+    let mut rows = tournaments::list(
+        conn,
+        &[Stage::Upcoming, Stage::Running, Stage::Finished],
+        0,
+        200,
+    )?;
+    rows.retain(|r| r.code.is_none() && kind.is_none_or(|k| r.kind == k));
+    rows.sort_by_key(|r| match r.status {
+        Stage::Upcoming => (0, r.starts_at.and_utc().timestamp()),
+        Stage::Running => (1, 0),
+        Stage::Finished | Stage::Cancelled => (2, 0),
+    });
+    let mut finished = 0;
+    rows.retain(|r| {
+        finished += usize::from(r.status == Stage::Finished);
+        r.status != Stage::Finished || finished <= FINISHED_IN_LOBBY
+    });
+    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+    let counts: BTreeMap<i64, i64> = tournaments::counts(conn, &ids)?.into_iter().collect();
+    rows.iter()
+        .map(|row| summary(conn, None, row, counts.get(&row.id).copied().unwrap_or(0)))
+        .collect()
+}
+
+/// A tournament's list entry, with `entrants` still in, for `caller` (none: anyone).
 fn summary(
     conn: &mut AnyConnection,
-    caller: &Caller,
+    caller: Option<&Caller>,
     row: &TournamentRow,
     entrants: i64,
 ) -> Result<TournamentSummary, ApiError> {
     let creator = users::by_id(conn, row.created_by)?
         .map(|u| u.name)
         .unwrap_or_default();
-    let joined = tournaments::entered_by(conn, caller.id)?.contains(&row.id);
+    let joined = match caller {
+        Some(caller) => tournaments::entered_by(conn, caller.id)?.contains(&row.id),
+        None => false,
+    };
     Ok(TournamentSummary {
         id: row.id,
         name: row.name.clone(),
@@ -316,7 +359,10 @@ fn summary(
         fill: row.fill.map(|level| level.name().to_owned()),
         rated: row.rated,
         private: row.code.is_some(),
-        code: row.code.clone().filter(|_| row.created_by == caller.id),
+        code: row
+            .code
+            .clone()
+            .filter(|_| caller.is_some_and(|c| c.id == row.created_by)),
         status: row.status,
         round: i64::from(row.round),
         entrants,
@@ -348,7 +394,7 @@ fn whole(
     let entrants = tournaments::entrants(conn, row.id)?;
     let seats = tournaments::seats(conn, row.id)?;
     let active = entrants.iter().filter(|e| e.withdrawn_at.is_none()).count() as i64;
-    let summary = summary(conn, caller, row, active)?;
+    let summary = summary(conn, Some(caller), row, active)?;
     let sides = rounds::sides_of(row)?;
     let table = standings::standings(row.format, sides, &entrants, &seats)?;
     let names: BTreeMap<i64, (&str, bool)> = entrants

@@ -1,7 +1,7 @@
 //! The pairing step: every sweep, on every replica, each tournament that is due is claimed
 //! (one replica at a time, see [`tournaments::with_claimed_tournament`]) and moved on — started,
 //! its finished games' results recorded, its next round (or an arena's free entrants) seated,
-//! or finished. Everything a step does is one transaction: a replica that dies in the middle
+//! or finished — and then deals the tables it seated. Everything a step does is one transaction: a replica that dies in the middle
 //! leaves nothing, and the next sweep does the step again.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -15,7 +15,7 @@ use cardroom_db::{AnyConnection, GameId, Visibility};
 use chrono::NaiveDateTime;
 use sha2::{Digest, Sha256};
 
-use super::super::setup::{HouseDeal, create_dealt, random_seed};
+use super::super::setup::{HouseDeal, create_undealt, deal_seated, random_seed};
 use super::standings::{entrant_id, standings};
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -39,7 +39,9 @@ pub fn sweep(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Swept, ApiEr
     let now = cardroom_db::now();
     let mut swept = Swept::default();
     for id in tournaments::due(conn, now, PER_SWEEP)? {
-        match step_claimed(conn, id, now, metrics) {
+        let stepped = step_claimed(conn, id, now, metrics)
+            .and_then(|stepped| deal_tables(conn, id, metrics).map(|_| stepped));
+        match stepped {
             Ok(stepped) => {
                 swept.changed |= stepped.changed;
                 swept.games.extend(stepped.games);
@@ -51,6 +53,21 @@ pub fn sweep(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Swept, ApiEr
         }
     }
     Ok(swept)
+}
+
+/// Deals the tables of tournament `id` paired and not dealt yet (just now, or by a replica that
+/// stopped between its pairing and its dealing); returns how many this call dealt. Each is its
+/// own versioned write: replicas dealing at once deal each table once.
+pub fn deal_tables(
+    conn: &mut AnyConnection,
+    id: i64,
+    metrics: &Metrics,
+) -> Result<usize, ApiError> {
+    let mut dealt = 0;
+    for game in tournaments::undealt(conn, id)? {
+        dealt += usize::from(deal_seated(conn, game, metrics)?);
+    }
+    Ok(dealt)
 }
 
 /// Claims tournament `id` and steps it (nothing when another replica holds it).
@@ -392,7 +409,7 @@ fn seat_tables(
     Ok(made)
 }
 
-/// One table's game: `people` in the first seats, computer players after them.
+/// One table's game, not dealt yet: `people` in the first seats, computer players after them.
 fn make_game(
     conn: &mut AnyConnection,
     row: &TournamentRow,
@@ -436,16 +453,14 @@ fn make_game(
         seed: board.unwrap_or_else(random_seed),
         practice: !row.rated,
     };
-    let created = create_dealt(
+    create_undealt(
         conn,
         &Caller::acting_for(&creator),
-        request,
+        &request,
         &others,
-        None,
         Some(house),
         metrics,
-    )?;
-    Ok(GameId::new(created.id))
+    )
 }
 
 /// Who met whom at the tables so far.

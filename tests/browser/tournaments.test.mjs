@@ -1,0 +1,103 @@
+// A tournament through the page, in English and in Arabic: a person finds it in the lobby,
+// joins, is taken to their table when the round starts, plays it out, and the standings move
+// on the tournament's page — live, on a watcher's page that never reloads.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  launch, player, idle, playToEnd, shot, uniqueName, signedInGuest, BASE,
+} from './harness.mjs';
+
+const PASSWORD = process.env.CARDROOM_TEST_ADMIN_PASSWORD || 'browser admin passphrase';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function call(method, path, token, body) {
+  const response = await fetch(`${BASE}/api/v1${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** Plays `token`'s turns at game `id` (first legal move, dealing when asked) until it ends. */
+async function opponent(token, id) {
+  for (let i = 0; i < 20000; i++) {
+    const { body: view } = await call('GET', `/games/${id}`, token);
+    if (view.status === 'finished') return;
+    if (view.status === 'hand_over') await call('POST', `/games/${id}/deal`, token, { expected_version: view.version });
+    else if (view.status === 'active' && view.to_act === view.your_seat) {
+      await call('POST', `/games/${id}/moves`, token, { expected_version: view.version, move: view.legal_moves[0] });
+    } else await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the opponent never finished');
+}
+
+for (const [lang, viewport] of [['en', { width: 1280, height: 900 }], ['ar', { width: 390, height: 844 }]]) {
+  test(`a person joins a tournament from the lobby, plays their round and sees the standings (${lang})`, async () => {
+    const admin = (await call('POST', '/auth/login', null, { name: 'root', password: PASSWORD })).body.token;
+    const name = `Cup ${lang} ${uniqueName('')}`;
+    const made = await call('POST', '/tournaments', admin, {
+      name, format: 'swiss', kind: 'basra', rounds: 1, options: { target: 31 }, starts_in: 20,
+    });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const id = made.body.id;
+
+    // A watcher follows the tournament's page from before the start.
+    const watcher = await player(browser, { lang, viewport });
+    await signedInGuest(watcher, uniqueName('Watcher'));
+    await watcher.goto(`${BASE}/#/tournament/${id}`);
+    await idle(watcher);
+    await watcher.waitForSelector(`.tournament[data-status="upcoming"]`);
+
+    // The person finds it in the lobby and joins.
+    const page = await player(browser, { lang, viewport });
+    await signedInGuest(page, uniqueName('Nour'));
+    await page.goto(`${BASE}/#/`);
+    await idle(page);
+    const row = `.tournaments .tournament-row[data-id="${id}"] a`;
+    await page.waitForSelector(row, { timeout: 10000 });
+    await shot(page, `tournament-lobby-${lang}`);
+    await page.click(row);
+    await page.waitForURL(new RegExp(`#/tournament/${id}$`));
+    await idle(page);
+    assert.match(await page.textContent('.countdown'), /\d:\d\d/, 'a countdown before the start');
+    await page.click('#tournament-join');
+    await page.waitForSelector('#tournament-withdraw');
+    await shot(page, `tournament-joined-${lang}`);
+    // The watcher's page hears of the entrant without a reload.
+    await watcher.waitForSelector('.standings tbody tr', { timeout: 10000 });
+
+    // A second entrant, over the API, plays the other seat.
+    const rival = (await call('POST', '/auth/guest', null, { name: uniqueName('Rival') })).body.token;
+    assert.equal((await call('POST', `/tournaments/${id}/join`, rival, {})).status, 200);
+
+    // The round starts: the page takes the person to their table.
+    await page.waitForURL(/#\/game\/\d+$/, { timeout: 40000 });
+    const game = Number(page.url().match(/#\/game\/(\d+)/)[1]);
+    await page.waitForSelector('.table[data-status="active"], .table[data-status="hand_over"]');
+    const [played] = await Promise.all([playToEnd(page, 'basra'), opponent(rival, game)]);
+    assert.ok(played.moves > 0);
+
+    // The watcher's page, never reloaded, shows the round over and both entrants' game.
+    await watcher.waitForSelector('.tournament[data-status="finished"]', { timeout: 20000 });
+    const games = await watcher.$$eval('.standings tbody tr td:nth-child(4)', (cells) => cells.map((c) => c.textContent));
+    assert.deepEqual(games, ['1', '1']);
+    // A table of two: first place is worth 1, second 0 (a shared first place ½ each).
+    const points = await watcher.$$eval('.standings tbody tr td.points', (cells) => cells.map((c) => Number(c.textContent)));
+    assert.equal(points[0] + points[1], 1, String(points));
+    await watcher.waitForSelector(`.table-result[data-game="${game}"]`);
+    await shot(watcher, `tournament-finished-${lang}`);
+    assert.equal(await watcher.evaluate(() => document.documentElement.dir), lang === 'ar' ? 'rtl' : 'ltr');
+    assert.deepEqual([...page.problems, ...watcher.problems], [], 'no script errors');
+    await page.context().close();
+    await watcher.context().close();
+  });
+}

@@ -1,0 +1,223 @@
+// Tournaments: the lobby's list (upcoming, running, finished — kept current by the lobby's
+// stream) and a tournament's page (#/tournament/ID or #/tournament/ID/CODE): the countdown,
+// Join and Withdraw, your table now, the standings and every round's tables with their results
+// (duplicate: each seat's matchpoints), all following the tournament's event stream.
+
+import * as api from './api.js';
+import { t } from './i18n.js';
+import { h, toast } from './ui.js';
+import { onAccountEvent } from './account.js';
+
+/** The stream the page follows now (one tournament at a time). */
+let following = null;
+
+export function leaveTournament() {
+  following?.abort();
+  following = null;
+}
+
+const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
+
+/** "in 3:05" until `iso`, or "" once it has passed. */
+function countdown(iso) {
+  const left = Math.round((new Date(iso).getTime() - Date.now()) / 1000);
+  if (left <= 0) return '';
+  const hours = Math.floor(left / 3600);
+  const minutes = Math.floor((left % 3600) / 60);
+  const seconds = String(left % 60).padStart(2, '0');
+  const clock = hours ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
+  return t('starts_in', { clock });
+}
+
+function gameName(tournament) {
+  return `${t(`kind_${tournament.kind}`)} · ${t(`variant_${tournament.kind}_${tournament.variant}`)}`;
+}
+
+/** What a tournament is, in a few words: format, rounds or minutes, entrants. */
+function shape(tournament) {
+  const length = tournament.format === 'arena'
+    ? t('arena_minutes', { n: tournament.minutes })
+    : t('rounds_count', { n: tournament.rounds });
+  return `${t(`format_${tournament.format}`)} · ${length} · ${t('entrants_count', { n: tournament.entrants })}`;
+}
+
+function tournamentRow(tournament) {
+  return h('li', { class: 'game-row tournament-row', 'data-status': tournament.status, 'data-id': String(tournament.id) },
+    h('a', { href: `#/tournament/${tournament.id}` }, h('strong', {}, tournament.name)),
+    h('span', {}, gameName(tournament)),
+    h('span', { class: 'note' }, shape(tournament)),
+    h('span', { class: 'tag' }, t(`tournament_${tournament.status}`)),
+    tournament.status === 'upcoming'
+      ? h('time', { datetime: tournament.starts_at }, when(tournament.starts_at))
+      : null);
+}
+
+/** The lobby's tournaments panel; `draw(list)` fills it (the lobby's listing carries them). */
+export function tournamentsPanel() {
+  const list = h('div', { class: 'tournament-list' });
+  const box = h('section', { class: 'panel tournaments' },
+    h('h2', {}, t('tournaments')), h('p', { class: 'note' }, t('tournaments_note')), list);
+  const draw = (tournaments) => {
+    const groups = ['running', 'upcoming', 'finished']
+      .map((status) => [status, tournaments.filter((x) => x.status === status)])
+      .filter(([, items]) => items.length);
+    list.replaceChildren(...(groups.length
+      ? groups.flatMap(([status, items]) => [
+        h('h3', {}, t(`tournaments_${status}`)),
+        h('ul', { class: 'games' }, items.map(tournamentRow))])
+      : [h('p', { class: 'note empty' }, t('no_tournaments'))]));
+  };
+  return { box, draw };
+}
+
+function standingsTable(tournament, me) {
+  const swiss = tournament.format === 'swiss';
+  const arena = tournament.format === 'arena';
+  const points = (x) => (tournament.format === 'duplicate' ? `${x.toFixed(1)}%` : String(x));
+  return h('table', { class: 'records standings' },
+    h('thead', {}, h('tr', {},
+      h('th', {}, '#'), h('th', {}, t('player')),
+      h('th', {}, t(tournament.format === 'duplicate' ? 'matchpoints' : 'points')),
+      h('th', {}, t('games_played')),
+      swiss ? h('th', {}, t('buchholz')) : null,
+      arena ? h('th', {}, t('streak')) : null)),
+    h('tbody', {}, tournament.standings.map((line) => h('tr', {
+      'data-entrant': String(line.entrant_id),
+      class: line.name === me ? 'me' : null,
+    },
+    h('td', {}, String(line.rank)),
+    h('th', {}, line.name, line.withdrawn ? h('span', { class: 'tag' }, t('withdrawn')) : null),
+    h('td', { class: 'points' }, points(line.points)),
+    h('td', {}, String(line.games)),
+    swiss ? h('td', {}, String(line.buchholz ?? 0)) : null,
+    arena ? h('td', {}, line.streak >= 2 ? `${line.streak} 🔥` : String(line.streak ?? 0)) : null))));
+}
+
+function roundsList(tournament) {
+  const duplicate = tournament.format === 'duplicate';
+  const names = new Map(tournament.players.map((p) => [p.entrant_id, p.name]));
+  return [...tournament.round_tables].reverse().map((round) => h('section', { class: 'round', 'data-round': String(round.round) },
+    h('h3', {}, t('round_n', { n: round.round })),
+    h('ul', { class: 'games' }, round.tables.map((table) => h('li', { class: 'game-row table-result', 'data-game': String(table.game_id) },
+      h('a', { href: `#/game/${table.game_id}` }, t('table_game', { id: table.game_id })),
+      h('span', {}, table.seats.map((seat) => h('span', { class: 'seat-result' },
+        seat.name,
+        seat.place === null || seat.place === undefined ? null
+          : ` (${duplicate ? `${(seat.matchpoints ?? 0).toFixed(0)}%` : t('place_n', { n: seat.place + 1 })}${seat.result === null ? '' : `, ${seat.result}`})`))
+        .flatMap((node, i) => (i ? [' · ', node] : [node]))),
+      h('span', { class: 'tag' }, t(table.over ? 'table_over' : 'table_playing'))))),
+    round.byes.length
+      ? h('p', { class: 'note' }, t('byes', { names: round.byes.map((id) => names.get(id) || '').join(', ') }))
+      : null));
+}
+
+function page(root, tournament, code, redraw) {
+  const me = (api.currentUser() || {}).name;
+  const open = tournament.status === 'upcoming'
+    || (tournament.status === 'running' && tournament.format === 'arena' && new Date(tournament.ends_at) > new Date());
+  const act = async (path, body) => {
+    try {
+      await api.ensureUser();
+      redraw(await api.request('POST', `/tournaments/${tournament.id}/${path}`, body));
+    } catch (error) {
+      toast(error.message, 'error');
+    }
+  };
+  const join = open && !tournament.joined
+    ? h('button', { type: 'button', class: 'button primary', id: 'tournament-join' }, t('join_tournament'))
+    : null;
+  join?.addEventListener('click', () => act('join', code ? { code } : {}));
+  const leave = tournament.joined && ['upcoming', 'running'].includes(tournament.status)
+    ? h('button', { type: 'button', class: 'button ghost', id: 'tournament-withdraw' }, t('withdraw'))
+    : null;
+  leave?.addEventListener('click', () => act('withdraw'));
+  const clock = h('p', { class: 'countdown', 'aria-live': 'off' });
+  const tick = () => {
+    if (!clock.isConnected && clock.dataset.shown) return;
+    clock.dataset.shown = '1';
+    clock.textContent = tournament.status === 'upcoming'
+      ? countdown(tournament.starts_at) || t('starting_now')
+      : tournament.status === 'running' && tournament.ends_at
+        ? t('ends_at', { time: when(tournament.ends_at) })
+        : '';
+    if (tournament.status === 'upcoming' || tournament.ends_at) setTimeout(tick, 1000);
+  };
+  tick();
+  const yours = tournament.your_table
+    ? h('section', { class: 'panel your-table' },
+      h('h2', {}, t('your_table')),
+      h('p', {}, t('round_n', { n: tournament.your_table.round })),
+      h('a', { href: `#/game/${tournament.your_table.game_id}`, class: 'button primary', id: 'your-table' }, t('go_to_table')))
+    : null;
+  root.replaceChildren(h('div', { class: 'tournament', 'data-status': tournament.status, 'data-id': String(tournament.id) },
+    h('h1', {}, tournament.name),
+    h('p', { class: 'lead' }, gameName(tournament), ' · ', shape(tournament)),
+    h('p', {}, h('span', { class: 'tag status' }, t(`tournament_${tournament.status}`)), ' ',
+      tournament.status === 'upcoming' ? t('starts_at', { time: when(tournament.starts_at) }) : null),
+    clock,
+    tournament.code ? h('p', { class: 'note' }, t('tournament_link'), ' ',
+      h('code', {}, `${location.origin}/#/tournament/${tournament.id}/${tournament.code}`)) : null,
+    h('p', {}, join, leave, tournament.joined ? h('span', { class: 'note' }, t('you_are_in')) : null),
+    yours,
+    h('section', { class: 'panel' }, h('h2', {}, t('standings')),
+      tournament.standings.length ? standingsTable(tournament, me) : h('p', { class: 'note empty' }, t('no_entrants'))),
+    tournament.round_tables.length
+      ? h('section', { class: 'panel rounds' }, h('h2', {}, t('pairings')), roundsList(tournament))
+      : null,
+    h('p', {}, h('a', { href: '#/', class: 'button' }, t('lobby')))));
+}
+
+/** Follows the tournament's event stream (SSE over fetch, which can send the token): each
+ * `tournament` event redraws the page. Ends when another page is shown. */
+function follow(id, code, redraw) {
+  leaveTournament();
+  const abort = new AbortController();
+  following = abort;
+  const query = code ? `?code=${encodeURIComponent(code)}` : '';
+  (async () => {
+    while (following === abort) {
+      try {
+        const response = await fetch(`/api/v1/tournaments/${id}${query}`, {
+          headers: { Authorization: `Bearer ${api.currentToken()}`, Accept: 'text/event-stream' },
+          signal: abort.signal,
+        });
+        if (!response.ok || !response.body) throw new Error(`stream: ${response.status}`);
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let end;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+            if (block.includes('event: tournament') && data) redraw(JSON.parse(data));
+          }
+        }
+      } catch (error) {
+        if (error.name === 'AbortError') return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  })();
+}
+
+export async function showTournament(root, id, code) {
+  await api.ensureUser();
+  const redraw = (tournament) => {
+    if (following && !root.isConnected) return;
+    page(root, tournament, code, redraw);
+  };
+  redraw(await api.request('GET', `/tournaments/${id}${code ? `?code=${encodeURIComponent(code)}` : ''}`));
+  follow(id, code, redraw);
+}
+
+/** A table of yours in a tournament is ready: said wherever you are; from the tournament's page
+ * it takes you there. */
+onAccountEvent((event) => {
+  if (event.type !== 'tournament_game' || event.id === undefined) return;
+  if (location.hash.startsWith(`#/tournament/${event.tournament_id}`)) location.hash = `#/game/${event.game_id}`;
+  else if (!location.hash.startsWith('#/game/')) toast(t('tournament_table_ready', { round: event.round }));
+});
