@@ -59,6 +59,9 @@ function filterForm(params, onSubmit) {
     field('Status', select('status', STATUSES)),
     field('Player', h('input', { name: 'player', value: params.get('player') || '', size: '12' })),
     field('Practice', select('practice', ['true', 'false'])),
+    field('Tournament', h('input', {
+      name: 'tournament', type: 'number', min: '1', value: params.get('tournament') || '', size: '6',
+    })),
     field('From', h('input', { type: 'date', name: 'from', value: params.get('from') || '' })),
     field('To', h('input', { type: 'date', name: 'to', value: params.get('to') || '' })),
     h('button', { type: 'submit', class: 'button primary' }, 'Filter'));

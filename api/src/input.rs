@@ -420,11 +420,11 @@ mod moves {
     }
 }
 
-/// Tournament statuses named in a query, comma-separated; empty names none.
+/// Tournament statuses named in a query, comma-separated (exactly, as the document's pattern
+/// says); empty names none.
 pub fn tournament_stages(list: &str) -> Result<Vec<cardroom_db::tournaments::Stage>, ApiError> {
     use cardroom_db::tournaments::Stage;
     list.split(',')
-        .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(|word| {
             Stage::try_from(word.to_owned()).map_err(|_| {

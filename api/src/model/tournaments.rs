@@ -91,8 +91,8 @@ pub struct CreateTournament {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JoinTournament {
-    /// A private tournament's code.
-    #[schema(max_length = 64)]
+    /// A private tournament's code (from its link).
+    #[schema(pattern = "^[a-z0-9]{1,32}$")]
     pub code: Option<String>,
 }
 
@@ -235,7 +235,10 @@ pub struct TournamentYourTable {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct TournamentQuery {
-    /// Comma-separated statuses (default `upcoming,running,finished`).
+    /// Comma-separated statuses: `upcoming`, `running`, `finished`, `cancelled` (default all).
+    #[param(
+        pattern = "^(upcoming|running|finished|cancelled)?(,(upcoming|running|finished|cancelled)?)*$"
+    )]
     pub status: Option<String>,
 }
 

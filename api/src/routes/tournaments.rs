@@ -20,6 +20,7 @@ use crate::state::AppState;
 #[into_params(parameter_in = Query)]
 pub struct TournamentCode {
     /// The code of a private tournament (its maker's link carries it).
+    #[param(pattern = "^[a-z0-9]{1,32}$")]
     pub code: Option<String>,
 }
 

@@ -355,20 +355,21 @@ pub fn list_for_user(
     Ok((records, total))
 }
 
+/// The games a tournament seated someone at.
+type TournamentGames = diesel::dsl::Select<
+    diesel::dsl::Filter<
+        crate::schema::tournament_seats::table,
+        diesel::dsl::IsNotNull<crate::schema::tournament_seats::game_id>,
+    >,
+    crate::schema::tournament_seats::game_id,
+>;
+/// A filter on games: not among [`TournamentGames`].
+type NotATournamentTable =
+    diesel::dsl::not<diesel::dsl::EqAny<diesel::dsl::Nullable<games::id>, TournamentGames>>;
+
 /// Not a tournament's table: one of those waits only between its pairing and its deal, every
 /// seat taken, and is neither offered in the lobby nor closed for want of players.
-fn not_a_tournament_table() -> diesel::dsl::not<
-    diesel::dsl::EqAny<
-        diesel::dsl::Nullable<games::id>,
-        diesel::dsl::Select<
-            diesel::dsl::Filter<
-                crate::schema::tournament_seats::table,
-                diesel::dsl::IsNotNull<crate::schema::tournament_seats::game_id>,
-            >,
-            crate::schema::tournament_seats::game_id,
-        >,
-    >,
-> {
+fn not_a_tournament_table() -> NotATournamentTable {
     use crate::schema::tournament_seats;
     diesel::dsl::not(
         games::id.nullable().eq_any(
