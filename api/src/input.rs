@@ -438,3 +438,19 @@ pub fn tournament_stages(list: &str) -> Result<Vec<cardroom_db::tournaments::Sta
         })
         .collect()
 }
+
+/// The code of a link (an open challenge's, a private tournament's) as a request gave it: 1 to
+/// 32 lowercase letters and digits, or `422 validation_failed`.
+pub fn link_code(code: Option<&str>) -> Result<Option<&str>, ApiError> {
+    let spelled = |c: &str| {
+        (1..=32).contains(&c.len())
+            && c.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    };
+    match code {
+        Some(c) if !spelled(c) => Err(ApiError::Invalid(
+            "code is 1 to 32 lowercase letters and digits".to_owned(),
+        )),
+        other => Ok(other),
+    }
+}

@@ -597,3 +597,12 @@ pub fn publish_round(conn: &mut AnyConnection, id: i64, round: i32) -> Result<()
         .execute(conn)?;
     Ok(())
 }
+
+/// The names of the accounts `ids`.
+pub fn names_of(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<(i64, String)>, DbError> {
+    users::table
+        .filter(users::id.eq_any(ids))
+        .select((users::id, users::name))
+        .load(conn)
+        .map_err(DbError::from)
+}

@@ -132,6 +132,7 @@ fn every_field_is_checked(backend: Backend) {
         with("name", json!("   ")),
         with("name", json!("x".repeat(61))),
         with("name", json!("tab\there")),
+        with("name", json!("gg \u{202E}won")),
         with("variant", json!("classic")),
         with("seats", json!(5)),
         with("seats", json!(-2)),

@@ -332,16 +332,7 @@ fn visible(
     id: i64,
     code: Option<&str>,
 ) -> Result<ChallengeRow, ApiError> {
-    let spelled = |c: &str| {
-        (1..=32).contains(&c.len())
-            && c.bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-    };
-    if code.is_some_and(|c| !spelled(c)) {
-        return Err(ApiError::Invalid(
-            "code is 1 to 32 lowercase letters and digits".to_owned(),
-        ));
-    }
+    let code = crate::input::link_code(code)?;
     let missing = || ApiError::NotFound(format!("there is no challenge {id} for you"));
     let row = challenges::get(conn, id)?.ok_or_else(missing)?;
     let allowed = row.challenger_id == caller.id

@@ -91,20 +91,7 @@ pub(super) fn create_seated(
     let (seat_changes, own_index) = seat_plan(&request, caller, others)?;
     let turn = turn_policy(request.turn.as_ref())?;
     let new = new_game(&request, caller, seat_changes, turn, None)?;
-    // A rematch is made by whoever accepted last, but set up by everyone at the old table:
-    // its first event says which game it follows.
-    let created = ServiceEvent::Created {
-        by: caller.name.clone(),
-        seats: n as i64,
-        rematch_of,
-    };
-    let first = LogEntry {
-        seat: Some(own_index as i32),
-        action: "created".to_owned(),
-        payload: None,
-        events: stored(&[service_event(&created)?])?,
-    };
-    let row = games::create(conn, &new, &first)?;
+    let row = games::create(conn, &new, &created(caller, n, own_index, rematch_of)?)?;
     Metrics::add(&metrics.games_created, 1);
     let loaded = load(conn, row.id)?;
     let view = if loaded
@@ -124,6 +111,28 @@ pub(super) fn create_seated(
         id: row.id.get(),
         invite_code: row.invite_code,
         view,
+    })
+}
+
+/// A new game's first log entry: who made it, with how many seats, from their seat. A rematch
+/// is made by whoever accepted last, but set up by everyone at the old table: its first event
+/// says which game it follows.
+fn created(
+    caller: &Caller,
+    seats: usize,
+    own_index: usize,
+    rematch_of: Option<i64>,
+) -> Result<LogEntry, ApiError> {
+    let created = ServiceEvent::Created {
+        by: caller.name.clone(),
+        seats: seats as i64,
+        rematch_of,
+    };
+    Ok(LogEntry {
+        seat: Some(own_index as i32),
+        action: "created".to_owned(),
+        payload: None,
+        events: stored(&[service_event(&created)?])?,
     })
 }
 
@@ -154,17 +163,7 @@ pub(super) fn create_undealt(
     }
     let turn = turn_policy(request.turn.as_ref())?;
     let new = new_game(request, caller, seat_changes, turn, house)?;
-    let created = ServiceEvent::Created {
-        by: caller.name.clone(),
-        seats: request.seats.len() as i64,
-        rematch_of: None,
-    };
-    let first = LogEntry {
-        seat: Some(own_index as i32),
-        action: "created".to_owned(),
-        payload: None,
-        events: stored(&[service_event(&created)?])?,
-    };
+    let first = created(caller, request.seats.len(), own_index, None)?;
     let row = games::create(conn, &new, &first)?;
     Metrics::add(&metrics.games_created, 1);
     Ok(row.id)

@@ -36,7 +36,7 @@ const DEFAULT_MINUTES: i64 = 30;
 const STARTS_IN: std::ops::RangeInclusive<i64> = 0..=2_592_000;
 const DEFAULT_STARTS_IN: i64 = 300;
 /// How many finished tournaments the list shows.
-const FINISHED_LISTED: i64 = 50;
+const FINISHED_LISTED: usize = 50;
 
 /// `POST /tournaments`: any registered player may make a private tournament; only admins a
 /// public one.
@@ -72,7 +72,7 @@ fn checked(
     created_by: i64,
     private: bool,
 ) -> Result<NewTournament, ApiError> {
-    let name = request.name.trim();
+    let name = crate::input::plain_text("name", request.name.trim())?;
     if name.is_empty() || name.chars().count() > 60 || name.chars().any(char::is_control) {
         return Err(ApiError::Invalid(
             "name is 1 to 60 characters, none of them control characters".to_owned(),
@@ -236,16 +236,7 @@ fn visible(
     id: i64,
     code: Option<&str>,
 ) -> Result<TournamentRow, ApiError> {
-    let spelled = |c: &str| {
-        (1..=32).contains(&c.len())
-            && c.bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-    };
-    if code.is_some_and(|c| !spelled(c)) {
-        return Err(ApiError::Invalid(
-            "code is 1 to 32 lowercase letters and digits".to_owned(),
-        ));
-    }
+    let code = crate::input::link_code(code)?;
     let missing = || ApiError::NotFound(format!("there is no tournament {id} for you"));
     let row = tournaments::get(conn, id)?.ok_or_else(missing)?;
     let Some(secret) = row.code.as_deref() else {
@@ -267,32 +258,55 @@ pub fn list(
     stages: &[Stage],
 ) -> Result<TournamentList, ApiError> {
     let mut rows = tournaments::list(conn, stages, caller.id, 500)?;
-    // Upcoming soonest first; the others latest first (as read); finished ones, the latest 50.
+    in_list_order(&mut rows, FINISHED_LISTED);
+    let tournaments = summaries(conn, Some(caller), &rows)?;
+    Ok(TournamentList { tournaments })
+}
+
+/// Upcoming tournaments soonest first, then running ones, then at most `finished` of those
+/// over (finished or cancelled), each group latest first as read.
+fn in_list_order(rows: &mut Vec<TournamentRow>, finished: usize) {
     rows.sort_by_key(|r| match r.status {
         Stage::Upcoming => (0, r.starts_at.and_utc().timestamp()),
         Stage::Running => (1, 0),
         Stage::Finished | Stage::Cancelled => (2, 0),
     });
-    let mut finished = 0;
+    let mut over = 0;
     rows.retain(|r| {
-        let over = matches!(r.status, Stage::Finished | Stage::Cancelled);
-        finished += i64::from(over);
-        !over || finished <= FINISHED_LISTED
+        let done = matches!(r.status, Stage::Finished | Stage::Cancelled);
+        over += usize::from(done);
+        !done || over <= finished
     });
+}
+
+/// The list entries of `rows` for `caller` (none: anyone): three queries whatever their
+/// number.
+fn summaries(
+    conn: &mut AnyConnection,
+    caller: Option<&Caller>,
+    rows: &[TournamentRow],
+) -> Result<Vec<TournamentSummary>, ApiError> {
     let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
     let counts: BTreeMap<i64, i64> = tournaments::counts(conn, &ids)?.into_iter().collect();
-    let tournaments = rows
-        .iter()
+    let entered: Vec<i64> = match caller {
+        Some(caller) => tournaments::entered_by(conn, caller.id)?,
+        None => Vec::new(),
+    };
+    let mut makers: Vec<i64> = rows.iter().map(|r| r.created_by).collect();
+    makers.sort_unstable();
+    makers.dedup();
+    let names: BTreeMap<i64, String> = tournaments::names_of(conn, &makers)?.into_iter().collect();
+    rows.iter()
         .map(|row| {
-            summary(
-                conn,
-                Some(caller),
+            summary_of(
                 row,
                 counts.get(&row.id).copied().unwrap_or(0),
+                names.get(&row.created_by).cloned().unwrap_or_default(),
+                entered.contains(&row.id),
+                caller.map(|c| c.id),
             )
         })
-        .collect::<Result<_, _>>()?;
-    Ok(TournamentList { tournaments })
+        .collect()
 }
 
 /// How many finished tournaments the lobby shows.
@@ -311,21 +325,8 @@ pub fn listed(
         200,
     )?;
     rows.retain(|r| r.code.is_none() && kind.is_none_or(|k| r.kind == k));
-    rows.sort_by_key(|r| match r.status {
-        Stage::Upcoming => (0, r.starts_at.and_utc().timestamp()),
-        Stage::Running => (1, 0),
-        Stage::Finished | Stage::Cancelled => (2, 0),
-    });
-    let mut finished = 0;
-    rows.retain(|r| {
-        finished += usize::from(r.status == Stage::Finished);
-        r.status != Stage::Finished || finished <= FINISHED_IN_LOBBY
-    });
-    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-    let counts: BTreeMap<i64, i64> = tournaments::counts(conn, &ids)?.into_iter().collect();
-    rows.iter()
-        .map(|row| summary(conn, None, row, counts.get(&row.id).copied().unwrap_or(0)))
-        .collect()
+    in_list_order(&mut rows, FINISHED_IN_LOBBY);
+    summaries(conn, None, &rows)
 }
 
 /// A tournament's list entry, with `entrants` still in, for `caller` (none: anyone).
@@ -342,6 +343,18 @@ fn summary(
         Some(caller) => tournaments::entered_by(conn, caller.id)?.contains(&row.id),
         None => false,
     };
+    summary_of(row, entrants, creator, joined, caller.map(|c| c.id))
+}
+
+/// A tournament's list entry from what was read for it: its maker's name, and whether the
+/// caller (`caller`, none for anyone) is in.
+fn summary_of(
+    row: &TournamentRow,
+    entrants: i64,
+    creator: String,
+    joined: bool,
+    caller: Option<i64>,
+) -> Result<TournamentSummary, ApiError> {
     Ok(TournamentSummary {
         id: row.id,
         name: row.name.clone(),
@@ -359,10 +372,7 @@ fn summary(
         fill: row.fill.map(|level| level.name().to_owned()),
         rated: row.rated,
         private: row.code.is_some(),
-        code: row
-            .code
-            .clone()
-            .filter(|_| caller.is_some_and(|c| c.id == row.created_by)),
+        code: row.code.clone().filter(|_| caller == Some(row.created_by)),
         status: row.status,
         round: i64::from(row.round),
         entrants,

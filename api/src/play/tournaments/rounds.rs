@@ -190,13 +190,25 @@ fn record_results(conn: &mut AnyConnection, row: &TournamentRow) -> Result<bool,
     for &id in &over {
         let record = cardroom_db::games::load(conn, id)?
             .ok_or_else(|| ApiError::internal(format!("tournament game {id} is gone")))?;
-        let state =
-            record.game.state.as_deref().ok_or_else(|| {
-                ApiError::internal(format!("tournament game {id} was never dealt"))
-            })?;
-        let game: AnyGame = serde_json::from_str(state)
-            .map_err(|e| ApiError::defect(format!("game {id} snapshot"), e))?;
-        tournaments::record(conn, row.id, id, &results_of(&game))?;
+        let results = match record.game.state.as_deref() {
+            Some(state) => {
+                let game: AnyGame = serde_json::from_str(state)
+                    .map_err(|e| ApiError::defect(format!("game {id} snapshot"), e))?;
+                results_of(&game)
+            }
+            // Closed before its deal (nothing else closes a tournament table): nobody played,
+            // everyone ties.
+            None => (0..record.game.seat_count)
+                .map(|seat| Recorded {
+                    seat,
+                    place: 0,
+                    points: 0,
+                    result: 0,
+                    first: 1,
+                })
+                .collect(),
+        };
+        tournaments::record(conn, row.id, id, &results)?;
     }
     Ok(!over.is_empty())
 }
@@ -299,6 +311,15 @@ fn seat_free(
         .filter(|s| s.game_id.is_some() && s.place.is_none())
         .map(|s| s.entrant_id)
         .collect();
+    let table = usize::try_from(row.table_seats).unwrap_or(2);
+    let waiting = entrants
+        .iter()
+        .filter(|e| e.withdrawn_at.is_none() && !busy.contains(&e.id))
+        .count();
+    // (Most sweeps of a running arena find too few free to seat: nothing more to read.)
+    if waiting == 0 || (waiting < table && fill_level(row).is_none()) {
+        return Ok(Vec::new());
+    }
     let so_far = standings(row.format, sides_of(row)?, entrants, seats)?;
     let points: BTreeMap<i64, f64> = so_far.lines.iter().map(|l| (l.entrant, l.points)).collect();
     // Each entrant's last table and when they left it.
@@ -333,7 +354,6 @@ fn seat_free(
                 .collect::<Result<_, _>>()?,
         });
     }
-    let table = usize::try_from(row.table_seats).unwrap_or(2);
     let mut tables: Vec<Vec<i64>> = arena::pair(&free, table)
         .iter()
         .map(|t| t.iter().map(|&e| i64::from(e)).collect())
