@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::admin::{ADMIN, admin_token};
 use crate::on_both_backends;
 use crate::support::{Backend, Server};
-use crate::tournaments::{SWEEP, enter, make};
+use crate::tournament_checks::{SWEEP, enter, make};
 
 fn create(server: &Server, token: &str, body: Value) -> crate::support::Reply {
     server.post("/api/v1/tournaments", Some(token), &body)

@@ -1,0 +1,103 @@
+//! Every game and variant of the catalogue in every format: a small tournament of each — Swiss
+//! and duplicate of two tables, an arena of one table for a minute — all at once on one server,
+//! played out by guests, and each checked against its stored games.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::admin::{ADMIN, admin_token};
+use crate::on_both_backends;
+use crate::support::{Backend, Server};
+use crate::tournament_checks::{
+    SWEEP, check_arena, check_duplicate, check_swiss, enter, make, play_all, seated_once_a_round,
+};
+
+/// One tournament made: its id, format, game, table size and whether its lowest total wins.
+struct Made {
+    id: i64,
+    format: &'static str,
+    game: String,
+    table: usize,
+    lower_wins: bool,
+}
+
+fn every_variant_in_every_format_plays_to_the_end(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN, SWEEP]);
+    let admin = admin_token(&server);
+    let catalogue = server.get("/api/v1/games/kinds", None).body;
+    let mut made = Vec::new();
+    let mut entrants = Vec::new();
+    for kind in catalogue["kinds"].as_array().unwrap() {
+        for variant in kind["variants"].as_array().unwrap() {
+            let table = variant["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(Value::as_u64)
+                .min()
+                .unwrap() as usize;
+            // The shortest game the variant allows: every bounded option (a target, a number
+            // of rounds, the move cap) at its least.
+            let mut options = json!({});
+            for option in variant["options"].as_array().unwrap() {
+                if let Some(least) = option["min"].as_i64() {
+                    options[option["name"].as_str().unwrap()] = json!(least);
+                }
+            }
+            for format in ["swiss", "duplicate", "arena"] {
+                let mut body = json!({"name": format!("{} {}", kind["kind"], variant["name"]),
+                    "format": format, "kind": kind["kind"], "variant": variant["name"],
+                    "seats": table, "options": options});
+                if format == "arena" {
+                    body["minutes"] = json!(1);
+                } else {
+                    body["rounds"] = json!(1);
+                }
+                let id = make(&server, &admin, body);
+                let n = if format == "arena" { table } else { 2 * table };
+                entrants.extend(enter(&server, id, n, 0));
+                made.push(Made {
+                    id,
+                    format,
+                    game: format!("{} {}", kind["kind"], variant["name"]),
+                    table,
+                    lower_wins: kind["kind"] == "rummy" && variant["name"] == "classic",
+                });
+            }
+        }
+    }
+    assert_eq!(made.len(), 27, "nine variants, three formats");
+    let ids: Vec<i64> = made.iter().map(|m| m.id).collect();
+    let states = play_all(
+        &[&server],
+        &admin,
+        &ids,
+        &entrants,
+        Duration::from_secs(480),
+    );
+    for (tournament, state) in made.iter().zip(&states) {
+        let what = format!("{} {}", tournament.format, tournament.game);
+        assert_eq!(state["status"], "finished", "{what}: {state}");
+        seated_once_a_round(state, tournament.table);
+        let rounds = state["round_tables"].as_array().unwrap();
+        assert!(!rounds.is_empty(), "{what}");
+        for line in state["standings"].as_array().unwrap() {
+            let games = line["games"].as_i64().unwrap();
+            if tournament.format == "arena" {
+                assert!(games >= 1, "{what}: {line}");
+            } else {
+                assert_eq!(games, 1, "{what}: {line}");
+            }
+        }
+        match tournament.format {
+            "swiss" => {
+                check_swiss(&server, &admin, state, tournament.lower_wins);
+            }
+            "duplicate" => check_duplicate(&server, &admin, state, tournament.lower_wins),
+            _ => check_arena(&server, &admin, state, tournament.lower_wins),
+        }
+    }
+}
+
+on_both_backends!(every_variant_in_every_format_plays_to_the_end);
