@@ -1,0 +1,91 @@
+//! A tournament's format and stage, as their text columns store them.
+
+use serde::{Deserialize, Serialize};
+
+/// A tournament's format.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Deserialize,
+    Serialize,
+    diesel::expression::AsExpression,
+    diesel::deserialize::FromSqlRow,
+)]
+#[diesel(sql_type = diesel::sql_types::Text)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// A fixed time; whoever is free is seated at once; a win is worth 2, 4 on a streak.
+    Arena,
+    /// A fixed number of rounds; equal scores sit together; byes worth a win.
+    Swiss,
+    /// A fixed number of rounds whose tables all play the same deals; matchpoints per seat.
+    Duplicate,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 3] = [Format::Arena, Format::Swiss, Format::Duplicate];
+
+    /// The name, as stored and answered.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Format::Arena => "arena",
+            Format::Swiss => "swiss",
+            Format::Duplicate => "duplicate",
+        }
+    }
+}
+
+crate::words::text_column!(Format, "tournament format", not ["knockout", "Arena", ""], test format_column);
+
+/// Where a tournament stands.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Deserialize,
+    Serialize,
+    diesel::expression::AsExpression,
+    diesel::deserialize::FromSqlRow,
+)]
+#[diesel(sql_type = diesel::sql_types::Text)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// Before its start: entrants join and withdraw.
+    Upcoming,
+    /// Rounds are being paired and played.
+    Running,
+    /// Every round played (an arena: its time up and its last games over); final.
+    Finished,
+    /// Too few entrants when it was to start.
+    Cancelled,
+}
+
+impl Stage {
+    /// Every stage, in order.
+    pub const ALL: [Stage; 4] = [
+        Stage::Upcoming,
+        Stage::Running,
+        Stage::Finished,
+        Stage::Cancelled,
+    ];
+
+    /// The name, as stored and answered.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Stage::Upcoming => "upcoming",
+            Stage::Running => "running",
+            Stage::Finished => "finished",
+            Stage::Cancelled => "cancelled",
+        }
+    }
+}
+
+crate::words::text_column!(Stage, "tournament status", not ["open", "Running", ""], test stage_column);
