@@ -173,6 +173,14 @@ fn scope_of(method: &str, path: &str) -> Option<&'static str> {
     if path.starts_with("/api/v1/challenges") {
         return Some(if method == "GET" { "read" } else { "challenge" });
     }
+    // Making a tournament asks others to play, as a challenge does; entering one is playing.
+    if path.starts_with("/api/v1/tournaments") {
+        return Some(match (method, path) {
+            ("GET", _) => "read",
+            ("POST", "/api/v1/tournaments") => "challenge",
+            _ => "play",
+        });
+    }
     if path == "/api/v1/stream/events" || (method == "GET" && reading.contains(&path)) {
         return Some("read");
     }
