@@ -71,19 +71,24 @@ fn a_whole_swiss_tournament_of_sixteen_standings_as_recomputed(backend: Backend)
     whole_swiss(&server, &[&server]);
 }
 
-/// A duplicate tournament of 16 at 31 (tables of three): five tables and one entrant completed
-/// by two computer players each round; every table of a round deals the same cards; nobody
-/// watches a round's tables until it is over; matchpoints as recomputed.
 fn a_whole_duplicate_tournament_of_sixteen_every_table_dealt_alike(backend: Backend) {
     let server = Server::start_with(backend, &[ADMIN, SWEEP]);
-    let admin = admin_token(&server);
+    whole_duplicate(&server, &[&server]);
+}
+
+/// A duplicate tournament of 16 at 31 (tables of three), two rounds, played through `servers`:
+/// five tables and one entrant completed by two computer players each round; every table of a
+/// round deals the same cards; nobody watches a round's tables until it is over; matchpoints
+/// as recomputed.
+fn whole_duplicate(server: &Server, servers: &[&Client]) {
+    let admin = admin_token(server);
     let id = make(
-        &server,
+        server,
         &admin,
         json!({"name": "Duplicate 31", "format": "duplicate", "kind": "thirty_one",
                "seats": 3, "rounds": 2, "fill": "easy"}),
     );
-    let entrants = enter(&server, id, 14, 2);
+    let entrants = enter(server, id, 14, 2);
     let outsider = server.guest("outsider");
     // While round 1 is played, its tables are private: an outsider cannot watch one.
     let first_game = loop {
@@ -103,7 +108,7 @@ fn a_whole_duplicate_tournament_of_sixteen_every_table_dealt_alike(backend: Back
         watched.status == 403 || watched.status == 404,
         "{watched:?}"
     );
-    let state = play_through(&[&server], &admin, id, &entrants, Duration::from_secs(240));
+    let state = play_through(servers, &admin, id, &entrants, Duration::from_secs(240));
     assert_eq!(state["status"], "finished");
     seated_once_a_round(&state, 3);
     for round in state["round_tables"].as_array().unwrap() {
@@ -121,7 +126,7 @@ fn a_whole_duplicate_tournament_of_sixteen_every_table_dealt_alike(backend: Back
             assert_eq!(watched.status, 200, "{watched:?}");
         }
     }
-    check_duplicate(&server, &admin, &state, false);
+    check_duplicate(server, &admin, &state, false);
 }
 
 /// A one-minute arena at Basra of five: whoever is free is seated at once; the points follow
@@ -155,14 +160,15 @@ on_both_backends!(
 );
 
 /// Two replicas on one PostgreSQL both pair (each sweeping every 150 ms) and the moves go
-/// through both: each round is paired exactly once — no game beyond the rounds' tables is
-/// ever made (a losing pairing's games are undone with it) — and the standings are as
-/// recomputed.
+/// through both, for a whole Swiss and a whole duplicate tournament: each round is paired
+/// exactly once — no game beyond the rounds' tables is ever made (a losing pairing's games are
+/// undone with it) — and the standings are as recomputed.
 #[test]
 fn two_replicas_pair_each_round_exactly_once() {
     let a = Server::start_with(Backend::Postgres, &[ADMIN, SWEEP]);
     let b = a.replica(&[ADMIN, SWEEP]);
     whole_swiss(&a, &[&a, &b]);
+    whole_duplicate(&a, &[&b, &a]);
     let pool = cardroom_db::connect(&a.database_url, 1, Duration::from_secs(5)).unwrap();
     let mut pooled = pool.get().unwrap();
     let conn: &mut cardroom_db::AnyConnection = &mut pooled;
@@ -171,5 +177,9 @@ fn two_replicas_pair_each_round_exactly_once() {
         .count()
         .get_result(conn)
         .unwrap();
-    assert_eq!(games, 24, "three rounds of eight tables, and nothing else");
+    assert_eq!(
+        games,
+        24 + 12,
+        "Swiss: three rounds of eight tables; duplicate: two of six; nothing else"
+    );
 }
