@@ -302,16 +302,6 @@ pub fn seats(conn: &mut AnyConnection, id: i64) -> Result<Vec<SeatRow>, DbError>
         .map_err(DbError::from)
 }
 
-/// The tournament and round a game was played in, if any.
-pub fn of_game(conn: &mut AnyConnection, game: GameId) -> Result<Option<(i64, i32)>, DbError> {
-    tournament_seats::table
-        .filter(tournament_seats::game_id.eq(game))
-        .select((tournament_seats::tournament_id, tournament_seats::round))
-        .first(conn)
-        .optional()
-        .map_err(DbError::from)
-}
-
 /// The games of `id` that are over (finished or abandoned) and whose results are not recorded.
 pub fn unrecorded(conn: &mut AnyConnection, id: i64) -> Result<Vec<GameId>, DbError> {
     let mut over: Vec<GameId> = tournament_seats::table

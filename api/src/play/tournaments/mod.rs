@@ -544,11 +544,3 @@ pub fn withdraw(
     }
     whole(conn, caller, &row)
 }
-
-/// The tournament and round a game belongs to, for its header.
-pub fn of_game(
-    conn: &mut AnyConnection,
-    game: cardroom_db::GameId,
-) -> Result<Option<(i64, i32)>, ApiError> {
-    Ok(tournaments::of_game(conn, game)?)
-}

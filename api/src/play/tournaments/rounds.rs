@@ -1,8 +1,9 @@
 //! The pairing step: every sweep, on every replica, each tournament that is due is claimed
-//! (one replica at a time, see [`tournaments::with_claimed_tournament`]) and moved on — started,
-//! its finished games' results recorded, its next round (or an arena's free entrants) seated,
-//! or finished — and then deals the tables it seated. Everything a step does is one transaction: a replica that dies in the middle
-//! leaves nothing, and the next sweep does the step again.
+//! (one replica at a time, see [`tournaments::with_claimed_tournament`]) and moved on in one
+//! transaction — started, its finished games' results recorded, its next round (or an arena's
+//! free entrants) seated, or finished. A replica that dies in the middle leaves nothing, and the
+//! next sweep does the step again. The tables a step seated are dealt after it commits, each in
+//! its own versioned write ([`deal_tables`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -35,7 +35,9 @@ pub(super) fn entrant_id(id: i64) -> Result<EntrantId, ApiError> {
     EntrantId::try_from(id).map_err(ApiError::because("an entrant id beyond u32"))
 }
 
-/// The sides of a table of the tournament's game, for a bye's worth (a win).
+/// The standings of a tournament of `format` from its entrants and every seat of every round
+/// (`sides`: how many sides a table of its game has, for a bye's worth, a win); games still
+/// being played do not count yet.
 pub(super) fn standings(
     format: Format,
     sides: usize,
