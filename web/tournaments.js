@@ -193,7 +193,8 @@ function follow(id, code, redraw) {
             const block = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
             const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
-            if (block.includes('event: tournament') && data) redraw(JSON.parse(data));
+            // (Not after the page has moved on: the stream is this page's only.)
+            if (following === abort && block.includes('event: tournament') && data) redraw(JSON.parse(data));
           }
         }
       } catch (error) {
@@ -206,8 +207,10 @@ function follow(id, code, redraw) {
 
 export async function showTournament(root, id, code) {
   await api.ensureUser();
+  const shown = location.hash;
   const redraw = (tournament) => {
-    if (following && !root.isConnected) return;
+    // (An answer that comes after the address changed belongs to no page now.)
+    if (location.hash !== shown) return;
     page(root, tournament, code, redraw);
   };
   redraw(await api.request('GET', `/tournaments/${id}${code ? `?code=${encodeURIComponent(code)}` : ''}`));

@@ -49,7 +49,7 @@ pub fn for_generators(document: &mut Value) {
 }
 
 /// The streams, and the schema of each of their items: `(path, media type, item)`.
-const STREAMS: [(&str, &str, &str); 4] = [
+const STREAMS: [(&str, &str, &str); 5] = [
     ("/api/v1/games/{id}/events", "text/event-stream", "EventOut"),
     (
         "/api/v1/stream/events",
@@ -62,6 +62,11 @@ const STREAMS: [(&str, &str, &str); 4] = [
         "AccountEventOut",
     ),
     ("/api/v1/lobby", "text/event-stream", "Lobby"),
+    (
+        "/api/v1/tournaments/{id}",
+        "text/event-stream",
+        "Tournament",
+    ),
 ];
 
 /// A stream's body is text; what each of its items holds is a named schema, given as the
