@@ -38,21 +38,12 @@ export function followAccount() {
         if (response.status === 401) return;
         if (!response.ok || !response.body) throw new Error(`stream: ${response.status}`);
         failures = 0;
-        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = '';
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += value;
-          let end;
-          while ((end = buffer.indexOf('\n')) >= 0) {
-            const line = buffer.slice(0, end).trim();
-            buffer = buffer.slice(end + 1);
-            if (!line) continue;
-            const event = JSON.parse(line);
-            if (event.id !== undefined) current.after = event.id;
-            for (const listener of [...listeners]) listener(event);
-          }
+        for await (const piece of api.pieces(response, '\n')) {
+          const line = piece.trim();
+          if (!line) continue;
+          const event = JSON.parse(line);
+          if (event.id !== undefined) current.after = event.id;
+          for (const listener of [...listeners]) listener(event);
         }
       } catch (error) {
         if (error.name === 'AbortError') return;

@@ -72,6 +72,23 @@ export async function request(method, path, body, { headers = {}, signal } = {})
   return data;
 }
 
+/** The text of a streamed response, piece by piece: each piece ends at `separator` (a line of
+ * newline-delimited JSON, or a blank line after a Server-Sent Event), which is left out. */
+export async function* pieces(response, separator) {
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf(separator)) >= 0) {
+      yield buffer.slice(0, end);
+      buffer = buffer.slice(end + separator.length);
+    }
+  }
+}
+
 /** A guest account under `name`, unless this browser already has one. */
 export async function ensureUser(name) {
   const user = currentUser();

@@ -182,20 +182,10 @@ function follow(id, code, redraw) {
           signal: abort.signal,
         });
         if (!response.ok || !response.body) throw new Error(`stream: ${response.status}`);
-        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = '';
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += value;
-          let end;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
-            // (Not after the page has moved on: the stream is this page's only.)
-            if (following === abort && block.includes('event: tournament') && data) redraw(JSON.parse(data));
-          }
+        for await (const block of api.pieces(response, '\n\n')) {
+          const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          // (Not after the page has moved on: the stream is this page's only.)
+          if (following === abort && block.includes('event: tournament') && data) redraw(JSON.parse(data));
         }
       } catch (error) {
         if (error.name === 'AbortError') return;

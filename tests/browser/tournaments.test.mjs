@@ -101,3 +101,94 @@ for (const [lang, viewport] of [['en', { width: 1280, height: 900 }], ['ar', { w
     await watcher.context().close();
   });
 }
+
+/** Waits until tournament `id` is at `status` (over the API, as `token`). */
+async function reached(token, id, status) {
+  for (let i = 0; i < 200; i++) {
+    const { body } = await call('GET', `/tournaments/${id}`, token);
+    if (body.status === status) return body;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`tournament ${id} never became ${status}`);
+}
+
+test('the tournament page in every format and state, as an entrant, an outsider and by a private link, in English and Arabic', async () => {
+  const admin = (await call('POST', '/auth/login', null, { name: 'root', password: PASSWORD })).body.token;
+  const make = async (token, body) => {
+    const made = await call('POST', '/tournaments', token, { name: `States ${uniqueName('')}`, ...body });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    return made.body;
+  };
+  const guest = async () => (await call('POST', '/auth/guest', null, { name: uniqueName('Entrant') })).body;
+  const enter = async (id, token, code) => assert.equal((await call('POST', `/tournaments/${id}/join`, token, code ? { code } : {})).status, 200);
+
+  // Upcoming: an arena starting in ten minutes (a countdown, Join).
+  const upcoming = await make(admin, { format: 'arena', kind: 'basra', minutes: 30, starts_in: 600 });
+  // Cancelled: nobody entered.
+  const cancelled = await make(admin, { format: 'swiss', kind: 'thirty_one', starts_in: 1 });
+  // Running: a duplicate of Tarneeb and an arena of Rummy, two entrants each with computer
+  // players completing the tables (matchpoints, streaks, your table).
+  const duplicate = await make(admin, { format: 'duplicate', kind: 'tarneeb', rounds: 2, fill: 'easy', starts_in: 2 });
+  const arena = await make(admin, { format: 'arena', kind: 'rummy', variant: 'classic', minutes: 5, fill: 'easy', starts_in: 2 });
+  const entrant = await guest();
+  for (const t of [duplicate, arena]) {
+    await enter(t.id, entrant.token);
+    await enter(t.id, (await guest()).token);
+  }
+  // Private, made by a registered player: reached through its link only.
+  const owner = (await call('POST', '/auth/register', null, { name: uniqueName('Owner'), password: 'a long passphrase' })).body.token;
+  const hidden = await make(owner, { format: 'swiss', kind: 'rummy', private: true, starts_in: 600 });
+  await reached(admin, cancelled.id, 'cancelled');
+  await reached(admin, duplicate.id, 'running');
+  await reached(admin, arena.id, 'running');
+
+  const cells = [
+    ['upcoming arena', upcoming.id, 'upcoming', null],
+    ['cancelled swiss', cancelled.id, 'cancelled', null],
+    ['running duplicate, entrant', duplicate.id, 'running', entrant],
+    ['running duplicate, outsider', duplicate.id, 'running', null],
+    ['running arena, entrant', arena.id, 'running', entrant],
+    ['private swiss by its link', `${hidden.id}/${hidden.code}`, 'upcoming', null],
+  ];
+  for (const [lang, viewport] of [['en', { width: 1280, height: 900 }], ['ar', { width: 390, height: 844 }]]) {
+    for (const [label, path, status, who] of cells) {
+      const page = await player(browser, { lang, viewport });
+      if (who) {
+        await page.context().addInitScript(([tk, u]) => {
+          localStorage.setItem('cardroom.token', tk);
+          localStorage.setItem('cardroom.user', u);
+        }, [who.token, JSON.stringify(who.user)]);
+      } else {
+        await signedInGuest(page, uniqueName('Visitor'));
+      }
+      await page.goto(`${BASE}/#/tournament/${path}`);
+      await idle(page);
+      await page.waitForSelector(`.tournament[data-status="${status}"]`);
+      const faults = await page.evaluate(() => {
+        const out = [];
+        const text = document.body.innerText;
+        const bad = text.match(/\b(null|undefined|NaN)\b|\[object Object\]/);
+        if (bad) out.push(`shows "${bad[0]}"`);
+        const root = document.documentElement;
+        if (root.scrollWidth > root.clientWidth + 1) {
+          // (The skip link waits off screen until focused: not what is wide.)
+          const wide = [...document.body.querySelectorAll('*')].reverse().find((e) => {
+            const box = e.getBoundingClientRect();
+            return !e.matches('.skip') && box.width > 0 && (box.left < -1 || box.right > root.clientWidth + 1);
+          });
+          out.push(`scrolls sideways: ${root.scrollWidth}px in ${root.clientWidth}px (${wide ? `${wide.tagName}.${wide.className}: ${wide.textContent.slice(0, 80)}` : '?'})`);
+        }
+        return out;
+      });
+      assert.deepEqual(faults, [], `${label} (${lang})`);
+      const has = async (selector) => (await page.$$(selector)).length > 0;
+      assert.equal(await has('#tournament-join'), status === 'upcoming', `${label} (${lang}): Join`);
+      assert.equal(await has('#your-table'), who !== null, `${label} (${lang}): your table`);
+      if (status === 'running') assert.ok(await has('.round .table-result'), `${label} (${lang}): the round's tables`);
+      if (label.includes('arena') && status === 'running') assert.ok(await has('.standings'), label);
+      await shot(page, `tournament-${label.replace(/[^a-z]+/g, '-')}-${lang}`);
+      assert.deepEqual(page.problems, [], `${label} (${lang}): no script errors`);
+      await page.context().close();
+    }
+  }
+});

@@ -296,7 +296,8 @@ fn joining_in_every_stage(backend: Backend) {
     panic!("the newcomer was never seated");
 }
 
-/// The same join twice at once enters once; two people joining at once are both in.
+/// The same join twice at once enters once; two people joining at once are both in; the same
+/// withdrawal twice at once withdraws once.
 fn joins_at_once(backend: Backend) {
     let server = Server::start_with(backend, &[ADMIN]);
     let admin = admin_token(&server);
@@ -327,6 +328,22 @@ fn joins_at_once(backend: Backend) {
         "{state:?}"
     );
     assert_eq!(state.body["entrants"], 2);
+    // The same withdrawal twice at once: one takes effect, the other finds nobody to withdraw.
+    let out = format!("/api/v1/tournaments/{id}/withdraw");
+    let replies: Vec<_> = std::thread::scope(|scope| {
+        let calls = [&amal, &amal].map(|who| {
+            let (out, server) = (&out, &server);
+            scope.spawn(move || server.post(out, Some(&who.token), &json!({})))
+        });
+        calls.map(|c| c.join().unwrap()).into_iter().collect()
+    });
+    let mut statuses: Vec<u16> = replies.iter().map(|r| r.status).collect();
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 409], "{replies:?}");
+    let refused = replies.iter().find(|r| r.status == 409).unwrap();
+    assert_eq!(refused.body["code"], "not_entered", "{refused:?}");
+    let state = server.get(&format!("/api/v1/tournaments/{id}"), Some(&admin));
+    assert_eq!(state.body["entrants"], 1);
 }
 
 /// The stream sends the tournament at once and again when someone enters.
