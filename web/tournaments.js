@@ -1,7 +1,8 @@
 // Tournaments: the lobby's list (upcoming, running, finished — kept current by the lobby's
 // stream) and a tournament's page (#/tournament/ID or #/tournament/ID/CODE): the countdown,
 // Join and Withdraw, your table now, the standings and every round's tables with their results
-// (duplicate: each seat's matchpoints), all following the tournament's event stream.
+// (duplicate: each seat's matchpoints; team matches: the teams, and each match's two tables
+// side by side with the board's result), all following the tournament's event stream.
 
 import * as api from './api.js';
 import { t } from './i18n.js';
@@ -38,7 +39,8 @@ function shape(tournament) {
   const length = tournament.format === 'arena'
     ? t('arena_minutes', { n: tournament.minutes })
     : t('rounds_count', { n: tournament.rounds });
-  return `${t(`format_${tournament.format}`)} · ${length} · ${t('entrants_count', { n: tournament.entrants })}`;
+  const format = tournament.teams ? 'teams' : tournament.format;
+  return `${t(`format_${format}`)} · ${length} · ${t('entrants_count', { n: tournament.entrants })}`;
 }
 
 function tournamentRow(tournament) {
@@ -70,14 +72,20 @@ export function tournamentsPanel() {
   return { box, draw };
 }
 
+/** A signed number: "+15", "−3", "0". */
+const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
+
 function standingsTable(tournament, me) {
   const swiss = tournament.format === 'swiss';
   const arena = tournament.format === 'arena';
-  const points = (x) => (tournament.format === 'duplicate' ? `${x.toFixed(1)}%` : String(x));
+  const { teams } = tournament;
+  const matchpoints = tournament.format === 'duplicate' && !teams;
+  const points = (x) => (matchpoints ? `${x.toFixed(1)}%` : String(x));
   return h('table', { class: 'records standings' },
     h('thead', {}, h('tr', {},
-      h('th', {}, '#'), h('th', {}, t('player')),
-      h('th', {}, t(tournament.format === 'duplicate' ? 'matchpoints' : 'points')),
+      h('th', {}, '#'), teams ? h('th', {}, t('team')) : null, h('th', {}, t('player')),
+      h('th', {}, t(matchpoints ? 'matchpoints' : 'points')),
+      teams ? h('th', {}, t('boards_total')) : null,
       h('th', {}, t('games_played')),
       swiss ? h('th', {}, t('buchholz')) : null,
       arena ? h('th', {}, t('streak')) : null)),
@@ -86,26 +94,83 @@ function standingsTable(tournament, me) {
       class: line.name === me ? 'me' : null,
     },
     h('td', {}, String(line.rank)),
+    teams ? h('td', { class: 'team-number' }, line.team ? String(line.team) : '') : null,
     h('th', {}, line.name, line.withdrawn ? h('span', { class: 'tag' }, t('withdrawn')) : null),
     h('td', { class: 'points' }, points(line.points)),
+    teams ? h('td', { class: 'points' }, signed(line.difference ?? 0)) : null,
     h('td', {}, String(line.games)),
     swiss ? h('td', {}, String(line.buchholz ?? 0)) : null,
     arena ? h('td', {}, line.streak >= 2 ? `${line.streak} 🔥` : String(line.streak ?? 0)) : null))));
 }
 
+/** Team matches: each team's two pairs, as drawn (yours marked). */
+function teamsList(tournament, me) {
+  const teams = new Map();
+  for (const player of tournament.players) {
+    if (!player.team) continue;
+    if (!teams.has(player.team)) teams.set(player.team, [[], []]);
+    teams.get(player.team)[player.pair - 1].push(player);
+  }
+  // (Every pair was drawn with a person; a short one's other seat is a computer player.)
+  const pair = (members) => [
+    ...members.map((p) => p.name + (p.withdrawn ? ` (${t('withdrawn')})` : '')),
+    ...(members.length < 2 ? [t('computer_player')] : []),
+  ].join(' & ');
+  return h('ul', { class: 'games team-list' }, [...teams].sort(([a], [b]) => a - b).map(([team, pairs]) => h('li', {
+    'data-team': String(team),
+    class: pairs.flat().some((p) => p.name === me) ? 'game-row me' : 'game-row',
+  }, h('strong', {}, t('team_n', { n: team })),
+  h('span', {}, t('pair_one'), ' ', pair(pairs[0])),
+  h('span', {}, t('pair_two'), ' ', pair(pairs[1])))));
+}
+
+function tableResult(tournament, table) {
+  const duplicate = tournament.format === 'duplicate' && !tournament.teams;
+  const outcome = (seat) => {
+    if (seat.place === null || seat.place === undefined) return null;
+    if (tournament.teams) return ` (${signed(seat.result ?? 0)})`;
+    const mark = duplicate ? `${(seat.matchpoints ?? 0).toFixed(0)}%` : t('place_n', { n: seat.place + 1 });
+    return ` (${mark}${seat.result === null ? '' : `, ${seat.result}`})`;
+  };
+  return h('li', { class: 'game-row table-result', 'data-game': String(table.game_id) },
+    h('a', { href: `#/game/${table.game_id}` }, t('table_game', { id: table.game_id })),
+    h('span', {}, table.seats.map((seat) => h('span', { class: 'seat-result' }, seat.name, outcome(seat)))
+      .flatMap((node, i) => (i ? [' · ', node] : [node]))),
+    h('span', { class: 'tag' }, t(table.over ? 'table_over' : 'table_playing')));
+}
+
+/** Team matches: a round's tables two by two (a match's tables play one board), each match
+ * with every team's result on the board once both tables are over. */
+function matchesOf(tournament, round) {
+  const team = new Map(tournament.players.map((p) => [p.entrant_id, p.team]));
+  const byId = new Map(round.tables.map((table) => [table.game_id, table]));
+  const done = new Set();
+  const matches = [];
+  for (const table of round.tables) {
+    if (done.has(table.game_id)) continue;
+    const other = byId.get(table.match_game_id);
+    const both = other ? [table, other] : [table];
+    both.forEach((x) => done.add(x.game_id));
+    const boards = new Map();
+    for (const seat of both.flatMap((x) => x.seats)) {
+      if (seat.board !== null && seat.board !== undefined) boards.set(team.get(seat.entrant_id), seat.board);
+    }
+    matches.push(h('li', { class: 'team-match' },
+      h('p', { class: 'board-result' }, boards.size
+        ? [...boards].sort(([a], [b]) => a - b).map(([n, board]) => `${t('team_n', { n })} ${signed(board)}`).join(' · ')
+        : t('board_pending')),
+      h('ul', { class: 'games' }, both.map((x) => tableResult(tournament, x)))));
+  }
+  return h('ul', { class: 'matches' }, matches);
+}
+
 function roundsList(tournament) {
-  const duplicate = tournament.format === 'duplicate';
   const names = new Map(tournament.players.map((p) => [p.entrant_id, p.name]));
   return [...tournament.round_tables].reverse().map((round) => h('section', { class: 'round', 'data-round': String(round.round) },
     h('h3', {}, t('round_n', { n: round.round })),
-    h('ul', { class: 'games' }, round.tables.map((table) => h('li', { class: 'game-row table-result', 'data-game': String(table.game_id) },
-      h('a', { href: `#/game/${table.game_id}` }, t('table_game', { id: table.game_id })),
-      h('span', {}, table.seats.map((seat) => h('span', { class: 'seat-result' },
-        seat.name,
-        seat.place === null || seat.place === undefined ? null
-          : ` (${duplicate ? `${(seat.matchpoints ?? 0).toFixed(0)}%` : t('place_n', { n: seat.place + 1 })}${seat.result === null ? '' : `, ${seat.result}`})`))
-        .flatMap((node, i) => (i ? [' · ', node] : [node]))),
-      h('span', { class: 'tag' }, t(table.over ? 'table_over' : 'table_playing'))))),
+    tournament.teams
+      ? matchesOf(tournament, round)
+      : h('ul', { class: 'games' }, round.tables.map((table) => tableResult(tournament, table))),
     round.byes.length
       ? h('p', { class: 'note' }, t('byes', { names: round.byes.map((id) => names.get(id) || '').join(', ') }))
       : null));
@@ -159,6 +224,9 @@ function page(root, tournament, code, redraw) {
       h('code', {}, `${location.origin}/#/tournament/${tournament.id}/${tournament.code}`)) : null,
     h('p', {}, join, leave, tournament.joined ? h('span', { class: 'note' }, t('you_are_in')) : null),
     yours,
+    tournament.teams && tournament.players.some((p) => p.team)
+      ? h('section', { class: 'panel teams' }, h('h2', {}, t('teams')), teamsList(tournament, me))
+      : null,
     h('section', { class: 'panel' }, h('h2', {}, t('standings')),
       tournament.standings.length ? standingsTable(tournament, me) : h('p', { class: 'note empty' }, t('no_entrants'))),
     tournament.round_tables.length

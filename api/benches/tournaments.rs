@@ -52,6 +52,7 @@ fn field(conn: &mut AnyConnection, format: Format, kind: GameKind, seats: i32, n
             seed: "11".repeat(32),
             created_by: maker.id,
             starts_at: cardroom_db::now(),
+            teams: false,
         },
     )
     .unwrap();

@@ -263,6 +263,7 @@ diesel::table! {
         ends_at -> Nullable<Timestamp>,
         created_at -> Timestamp,
         finished_at -> Nullable<Timestamp>,
+        teams -> Bool,
     }
 }
 
@@ -273,6 +274,8 @@ diesel::table! {
         user_id -> BigInt,
         joined_at -> Timestamp,
         withdrawn_at -> Nullable<Timestamp>,
+        team -> Nullable<Integer>,
+        team_position -> Nullable<Integer>,
     }
 }
 

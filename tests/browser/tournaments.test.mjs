@@ -102,9 +102,9 @@ for (const [lang, viewport] of [['en', { width: 1280, height: 900 }], ['ar', { w
   });
 }
 
-/** Waits until tournament `id` is at `status` (over the API, as `token`). */
-async function reached(token, id, status) {
-  for (let i = 0; i < 200; i++) {
+/** Waits until tournament `id` is at `status` (over the API, as `token`; `seconds` at most). */
+async function reached(token, id, status, seconds = 20) {
+  for (let i = 0; i < seconds * 10; i++) {
     const { body } = await call('GET', `/tournaments/${id}`, token);
     if (body.status === status) return body;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -122,6 +122,14 @@ test('the tournament page in every format and state, as an entrant, an outsider 
   const guest = async () => (await call('POST', '/auth/guest', null, { name: uniqueName('Entrant') })).body;
   const enter = async (id, token, code) => assert.equal((await call('POST', `/tournaments/${id}/join`, token, code ? { code } : {})).status, 200);
 
+  // Finished: a team match of Tarneeb, five guests who never move — after one 5-second timeout
+  // each a computer player takes their seat — so its one round plays itself out: two teams (a
+  // three and a two, computer players in the empty seats), two tables, the board's result.
+  const finishedTeams = await make(admin, {
+    format: 'duplicate', teams: true, kind: 'tarneeb', options: { target: 31 }, rounds: 1, fill: 'easy',
+    turn: { seconds: 5, takeover_after: 1 }, starts_in: 1,
+  });
+  for (let i = 0; i < 5; i++) await enter(finishedTeams.id, (await guest()).token);
   // Upcoming: an arena starting in ten minutes (a countdown, Join).
   const upcoming = await make(admin, { format: 'arena', kind: 'basra', minutes: 30, starts_in: 600 });
   // Cancelled: nobody entered.
@@ -130,17 +138,23 @@ test('the tournament page in every format and state, as an entrant, an outsider 
   // players completing the tables (matchpoints, streaks, your table).
   const duplicate = await make(admin, { format: 'duplicate', kind: 'tarneeb', rounds: 2, fill: 'easy', starts_in: 2 });
   const arena = await make(admin, { format: 'arena', kind: 'rummy', variant: 'classic', minutes: 5, fill: 'easy', starts_in: 2 });
+  // Running: a team match of five, the entrant among them (teams, a match's two tables).
+  const teams = await make(admin, { format: 'duplicate', teams: true, kind: 'tarneeb', rounds: 2, fill: 'easy', starts_in: 2 });
   const entrant = await guest();
   for (const t of [duplicate, arena]) {
     await enter(t.id, entrant.token);
     await enter(t.id, (await guest()).token);
   }
+  await enter(teams.id, entrant.token);
+  for (let i = 0; i < 4; i++) await enter(teams.id, (await guest()).token);
   // Private, made by a registered player: reached through its link only.
   const owner = (await call('POST', '/auth/register', null, { name: uniqueName('Owner'), password: 'a long passphrase' })).body.token;
   const hidden = await make(owner, { format: 'swiss', kind: 'rummy', private: true, starts_in: 600 });
   await reached(admin, cancelled.id, 'cancelled');
   await reached(admin, duplicate.id, 'running');
   await reached(admin, arena.id, 'running');
+  await reached(admin, teams.id, 'running');
+  await reached(admin, finishedTeams.id, 'finished', 180);
 
   const cells = [
     ['upcoming arena', upcoming.id, 'upcoming', null],
@@ -148,6 +162,8 @@ test('the tournament page in every format and state, as an entrant, an outsider 
     ['running duplicate, entrant', duplicate.id, 'running', entrant],
     ['running duplicate, outsider', duplicate.id, 'running', null],
     ['running arena, entrant', arena.id, 'running', entrant],
+    ['running team match, entrant', teams.id, 'running', entrant],
+    ['finished team match', finishedTeams.id, 'finished', null],
     ['private swiss by its link', `${hidden.id}/${hidden.code}`, 'upcoming', null],
   ];
   for (const [lang, viewport] of [['en', { width: 1280, height: 900 }], ['ar', { width: 390, height: 844 }]]) {
@@ -186,6 +202,22 @@ test('the tournament page in every format and state, as an entrant, an outsider 
       assert.equal(await has('#your-table'), who !== null, `${label} (${lang}): your table`);
       if (status === 'running') assert.ok(await has('.round .table-result'), `${label} (${lang}): the round's tables`);
       if (label.includes('arena') && status === 'running') assert.ok(await has('.standings'), label);
+      if (label.includes('team match')) {
+        // The teams as drawn, and the round as matches of two tables each.
+        assert.equal((await page.$$('.teams .team-list li')).length, 2, `${label} (${lang}): two teams`);
+        const tables = await page.$$eval('.team-match', (ms) => ms.map((m) => m.querySelectorAll('.table-result').length));
+        assert.deepEqual(tables, [2], `${label} (${lang}): one match of two tables`);
+        const board = await page.$eval('.team-match .board-result', (e) => e.textContent);
+        if (status === 'finished') {
+          // Each team's result on the board, opposite numbers.
+          const results = [...board.matchAll(/([+−]?)(\d+)/g)].filter((m, i) => i % 2 === 1)
+            .map(([, sign, n]) => (sign === '−' ? -Number(n) : Number(n)));
+          assert.equal(results.length, 2, `${label} (${lang}): ${board}`);
+          assert.equal(results[0] + results[1], 0, `${label} (${lang}): ${board}`);
+        } else {
+          assert.ok(!/\d/.test(board), `${label} (${lang}): not played yet: ${board}`);
+        }
+      }
       await shot(page, `tournament-${label.replace(/[^a-z]+/g, '-')}-${lang}`);
       assert.deepEqual(page.problems, [], `${label} (${lang}): no script errors`);
       await page.context().close();

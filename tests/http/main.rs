@@ -34,6 +34,7 @@ mod timers;
 mod tournament_checks;
 mod tournament_entry;
 mod tournament_kinds;
+mod tournament_teams;
 mod tournaments;
 mod verification;
 mod visibility;

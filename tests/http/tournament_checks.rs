@@ -76,6 +76,19 @@ pub(crate) fn play_all(
     entrants: &[Entrant],
     limit: Duration,
 ) -> Vec<Value> {
+    play_all_choosing(servers, admin, ids, entrants, limit, &|_| 0)
+}
+
+/// [`play_all`], each move the legal move at the index `choose` gives for the view (modulo the
+/// number of legal moves).
+pub(crate) fn play_all_choosing(
+    servers: &[&Client],
+    admin: &str,
+    ids: &[i64],
+    entrants: &[Entrant],
+    limit: Duration,
+    choose: &dyn Fn(&Value) -> usize,
+) -> Vec<Value> {
     let by_name: BTreeMap<&str, &Player> = entrants
         .iter()
         .map(|e| (e.name.as_str(), &e.player))
@@ -113,7 +126,7 @@ pub(crate) fn play_all(
                     let game = table["game_id"].as_i64().unwrap();
                     for seat in table["seats"].as_array().unwrap() {
                         let player = by_name[seat["name"].as_str().unwrap()];
-                        progressed |= act_once(server, player, game);
+                        progressed |= act_once(server, player, game, choose);
                     }
                 }
             }
@@ -125,8 +138,9 @@ pub(crate) fn play_all(
     ids.iter().map(|id| finals.remove(id).unwrap()).collect()
 }
 
-/// One action of `player` at `game` if it is theirs to take; whether there was one.
-fn act_once(server: &Client, player: &Player, game: i64) -> bool {
+/// One action of `player` at `game` if it is theirs to take (a move: the legal move `choose`
+/// picks); whether there was one.
+fn act_once(server: &Client, player: &Player, game: i64, choose: &dyn Fn(&Value) -> usize) -> bool {
     let view = server.view(player, game);
     match view["status"].as_str() {
         Some("hand_over") => {
@@ -142,7 +156,8 @@ fn act_once(server: &Client, player: &Player, game: i64) -> bool {
             true
         }
         Some("active") if view["to_act"] == view["your_seat"] => {
-            let reply = server.play(player, &view, &view["legal_moves"][0]);
+            let legal = view["legal_moves"].as_array().map_or(1, Vec::len).max(1);
+            let reply = server.play(player, &view, &view["legal_moves"][choose(&view) % legal]);
             assert!(
                 reply.status == 200 || reply.body["code"] == "version_conflict",
                 "move: {reply:?}"

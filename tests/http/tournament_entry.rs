@@ -148,6 +148,8 @@ fn every_field_is_checked(backend: Backend) {
         with("turn", json!({"seconds": 60, "takeover_after": 11})),
         with("options", json!({"target": 5})),
         with("options", json!({"no_such_rule": true})),
+        json!({"name": "Each alone", "format": "duplicate", "kind": "basra", "seats": 4,
+               "options": {"partnerships": false}, "teams": true}),
         json!({"name": "Arena", "format": "arena", "kind": "basra", "rounds": 3}),
         json!({"name": "Arena", "format": "arena", "kind": "basra", "minutes": 0}),
         json!({"name": "Both", "format": "swiss", "kind": "basra", "starts_in": 5,
@@ -193,7 +195,21 @@ fn every_field_is_checked(backend: Backend) {
                     let reply = create(&server, &admin, body.clone());
                     assert_eq!(reply.status, 201, "{body}: {reply:?}");
                     assert_eq!(reply.body["seats"], *seats);
+                    assert_eq!(reply.body["teams"], false);
                     made += 1;
+                    // Team matches: duplicate only, of two partnerships at a table of four
+                    // (Tarneeb; Basra's four, partners by default).
+                    let mut teams = body.clone();
+                    teams["teams"] = json!(true);
+                    let partnerships = kind["kind"] == "tarneeb"
+                        || (kind["kind"] == "basra" && variant["name"] == "standard" && seats == 4);
+                    let reply = create(&server, &admin, teams.clone());
+                    if format == "duplicate" && partnerships {
+                        assert_eq!(reply.status, 201, "{teams}: {reply:?}");
+                        assert_eq!(reply.body["teams"], true);
+                    } else {
+                        reply.assert_problem(422, "validation_failed");
+                    }
                 }
             }
         }

@@ -1,6 +1,7 @@
 //! Every game and variant of the catalogue in every format: a small tournament of each — Swiss
-//! and duplicate of two tables, an arena of one table for a minute — all at once on one server,
-//! played out by guests, and each checked against its stored games.
+//! and duplicate of two tables, an arena of one table for a minute, and for Tarneeb's variants a
+//! team match of two teams — all at once on one server, played out by guests, and each checked
+//! against its stored games.
 
 use std::time::Duration;
 
@@ -12,6 +13,7 @@ use crate::support::{Backend, Server};
 use crate::tournament_checks::{
     SWEEP, check_arena, check_duplicate, check_swiss, enter, make, play_all, seated_once_a_round,
 };
+use crate::tournament_teams::check_teams;
 
 /// One tournament made: its id, format, game, table size and whether its lowest total wins.
 struct Made {
@@ -45,10 +47,21 @@ fn every_variant_in_every_format_plays_to_the_end(backend: Backend) {
                     options[option["name"].as_str().unwrap()] = json!(least);
                 }
             }
-            for format in ["swiss", "duplicate", "arena"] {
+            // Partnership games (Tarneeb) are team matches too.
+            let teams = kind["kind"] == "tarneeb";
+            let formats: &[&'static str] = if teams {
+                &["swiss", "duplicate", "arena", "teams"]
+            } else {
+                &["swiss", "duplicate", "arena"]
+            };
+            for &format in formats {
                 let mut body = json!({"name": format!("{} {}", kind["kind"], variant["name"]),
                     "format": format, "kind": kind["kind"], "variant": variant["name"],
                     "seats": table, "options": options});
+                if format == "teams" {
+                    body["format"] = json!("duplicate");
+                    body["teams"] = json!(true);
+                }
                 if format == "arena" {
                     body["minutes"] = json!(1);
                 } else {
@@ -67,7 +80,11 @@ fn every_variant_in_every_format_plays_to_the_end(backend: Backend) {
             }
         }
     }
-    assert_eq!(made.len(), 27, "nine variants, three formats");
+    assert_eq!(
+        made.len(),
+        27 + 2,
+        "nine variants, three formats; two Tarneeb team matches"
+    );
     let ids: Vec<i64> = made.iter().map(|m| m.id).collect();
     let states = play_all(
         &[&server],
@@ -95,6 +112,7 @@ fn every_variant_in_every_format_plays_to_the_end(backend: Backend) {
                 check_swiss(&server, &admin, state, tournament.lower_wins);
             }
             "duplicate" => check_duplicate(&server, &admin, state, tournament.lower_wins),
+            "teams" => check_teams(&server, &admin, state, false),
             _ => check_arena(&server, &admin, state, tournament.lower_wins),
         }
     }

@@ -23,7 +23,8 @@ pub enum FormatName {
     /// repeat meetings; points by finishing place; a bye is worth a win.
     Swiss,
     /// A fixed number of `rounds` whose tables all play the same deals; each result is scored
-    /// against every result from the same seat (matchpoints, as a percentage).
+    /// against every result from the same seat (matchpoints, as a percentage). With `teams`, a
+    /// partnership game is played as team matches instead.
     Duplicate,
 }
 
@@ -85,6 +86,15 @@ pub struct CreateTournament {
     /// A private tournament is not listed; entering needs its `code`. Any registered player
     /// may make a private one; only admins make public ones.
     pub private: Option<bool>,
+    /// Duplicate of a partnership game (Tarneeb; Basra at four in partnerships) as team matches
+    /// (default false): at the start the entrants are drawn into teams of two pairs; each round
+    /// two teams meet over two tables dealt the same board, each team with one pair North–South
+    /// at one and its other pair East–West at the other. A board's result for a team is its
+    /// margin at both tables together, in game points; a match won is worth 1 point, tied ½, a
+    /// bye 1; teams stand by points, then by the sum of their boards. A team short of four (the
+    /// entrants did not divide by four) has computer players in its empty seats; an odd team
+    /// out gets a bye, or with `fill` a team of computer players to meet.
+    pub teams: Option<bool>,
 }
 
 /// `POST /tournaments/{id}/join`.
@@ -119,6 +129,8 @@ pub struct TournamentSummary {
     pub fill: Option<String>,
     pub rated: bool,
     pub private: bool,
+    /// Duplicate as team matches (see `CreateTournament.teams`).
+    pub teams: bool,
     /// For its creator, a private tournament's code (the page's link
     /// `/#/tournament/{id}/{code}`).
     pub code: Option<String>,
@@ -162,6 +174,11 @@ pub struct TournamentEntrant {
     /// A bot account (a program).
     pub bot: bool,
     pub withdrawn: bool,
+    /// Team matches, once the teams are drawn: the entrant's team (from 1).
+    pub team: Option<i64>,
+    /// Team matches: the entrant's pair in its team, 1 or 2 (at a match's two tables the two
+    /// pairs sit opposite ways, one North–South and the other East–West).
+    pub pair: Option<i64>,
 }
 
 /// An entrant's place in the standings.
@@ -173,7 +190,7 @@ pub struct TournamentStanding {
     pub name: String,
     /// Swiss: points by finishing place (first of n sides n−1, shared places the average; a
     /// bye a win). Arena: 2 a win, 4 on a streak, 1 a shared win. Duplicate: the average
-    /// matchpoint percentage.
+    /// matchpoint percentage. Team matches: the team's points, 1 a match won, ½ a tie, 1 a bye.
     pub points: f64,
     /// Games finished.
     pub games: i64,
@@ -184,6 +201,10 @@ pub struct TournamentStanding {
     /// Arena: wins in a row now; on fire (the next win worth 4) from 2.
     pub streak: Option<i64>,
     pub withdrawn: bool,
+    /// Team matches: the entrant's team (its members share one line's numbers).
+    pub team: Option<i64>,
+    /// Team matches: the sum of the team's board results (the tie-break).
+    pub difference: Option<i64>,
 }
 
 /// One round's tables and byes.
@@ -203,6 +224,8 @@ pub struct TournamentTable {
     pub over: bool,
     /// The entrants' seats (a seat filled by a computer player is not listed).
     pub seats: Vec<TournamentSeat>,
+    /// Team matches: the match's other table (the same board, each pair the other way round).
+    pub match_game_id: Option<i64>,
 }
 
 /// An entrant at a table, and once the game is over how they did.
@@ -216,11 +239,14 @@ pub struct TournamentSeat {
     /// What the game was worth in the standings (Swiss: place points; arena: its points).
     pub points: Option<f64>,
     /// The side's final total (for classic Rummy, where the lowest wins, negated: higher is
-    /// always better).
+    /// always better). Team matches: the side's margin, its total minus the other side's.
     pub result: Option<i64>,
     /// Duplicate: the result's matchpoints against every result from the same seat in the round
     /// (a percentage).
     pub matchpoints: Option<f64>,
+    /// Team matches, once both tables are over: the team's result on the board, its margins at
+    /// the two tables added.
+    pub board: Option<i64>,
 }
 
 /// The caller's game being played.

@@ -8,6 +8,8 @@
 //!   score, not the table they just left; a win is worth 2, or 4 after two wins in a row.
 //! - [`duplicate`]: every table plays the same boards; each result is scored against every
 //!   other result of the same board and seat (matchpoints).
+//! - [`teams`]: duplicate for partnership games — teams of two pairs meet over two tables that
+//!   play the same board, each pair sitting the other way round.
 //!
 //! Entrants are numbered by the caller (`EntrantId`); nothing here knows accounts, games or
 //! storage, so pairing a round of a thousand is a function of the standings alone, the same on
@@ -16,6 +18,7 @@
 pub mod arena;
 pub mod duplicate;
 pub mod swiss;
+pub mod teams;
 
 use std::collections::{BTreeMap, BTreeSet};
 

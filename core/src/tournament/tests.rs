@@ -5,6 +5,7 @@ use proptest::prelude::*;
 use super::arena::{self, Finish, Free, Score};
 use super::duplicate::{matchpoints, session, team_board};
 use super::swiss::{self, Entry};
+use super::teams;
 use super::{EntrantId, Met, TableResult, place_points, side_places, standings};
 
 fn entries(n: u32) -> Vec<Entry> {
@@ -299,4 +300,95 @@ fn sides_are_placed_winners_first_then_by_total_in_the_games_direction() {
     // Two winners share first place; a game stopped by the move cap is placed by totals.
     assert_eq!(side_places(&[5, 5, 1], &[0, 1], false), vec![0, 0, 2]);
     assert_eq!(side_places(&[3, 9], &[], false), vec![1, 0]);
+}
+
+proptest! {
+    /// Every entrant is in exactly one team; every pair of every team holds a person; no team
+    /// has more than four.
+    #[test]
+    fn teams_take_everyone_once_with_a_person_in_every_pair(n in 2u32..60) {
+        let order: Vec<EntrantId> = (0..n).map(|i| i * 7 + 3).collect();
+        let formed = teams::form(&order);
+        let members: Vec<EntrantId> = formed.iter().flatten().flatten().copied().collect();
+        prop_assert_eq!(members.len(), order.len());
+        prop_assert_eq!(members.iter().collect::<BTreeSet<_>>().len(), order.len());
+        for team in &formed {
+            prop_assert!(team[0].is_some() || team[1].is_some(), "{:?}", team);
+            prop_assert!(team[2].is_some() || team[3].is_some(), "{:?}", team);
+        }
+        // Only the last team or two may be short.
+        let short = formed.iter().filter(|t| t.iter().any(Option::is_none)).count();
+        prop_assert!(short <= 2);
+    }
+}
+
+#[test]
+fn teams_are_fours_then_a_short_one_spread_over_both_pairs() {
+    assert!(teams::form(&[7]).is_empty());
+    assert_eq!(teams::form(&[1, 2]), vec![[Some(1), None, Some(2), None]]);
+    assert_eq!(
+        teams::form(&[1, 2, 3, 4, 5, 6]),
+        vec![
+            [Some(1), Some(3), Some(2), Some(4)],
+            [Some(5), None, Some(6), None]
+        ]
+    );
+    // Five: a three and a two, never a lone person with three computer players.
+    assert_eq!(
+        teams::form(&[1, 2, 3, 4, 5]),
+        vec![
+            [Some(1), Some(3), Some(2), None],
+            [Some(4), None, Some(5), None]
+        ]
+    );
+}
+
+#[test]
+fn a_match_seats_each_pair_the_other_way_round_at_the_other_table() {
+    let a = [Some(1), Some(2), Some(3), Some(4)];
+    let b = [Some(5), Some(6), Some(7), None];
+    let [first, second] = teams::match_tables(&a, &b);
+    // Seats 0 and 2 are North–South, 1 and 3 East–West.
+    assert_eq!(first, [Some(1), Some(5), Some(2), Some(6)]);
+    assert_eq!(second, [Some(7), Some(3), None, Some(4)]);
+    // A's first pair North–South at one table, its second pair East–West at the other.
+    assert_eq!((first[0], first[2]), (a[0], a[1]));
+    assert_eq!((second[1], second[3]), (a[2], a[3]));
+}
+
+#[test]
+fn team_standings_rank_by_match_points_then_by_the_boards_total() {
+    use teams::Outcome::{Bye, Played};
+    // A team's board result is its margin at both tables: 12 − 30 at one, 41 − 8 at the other.
+    assert_eq!(team_board(12, 41, 30, 8), 15);
+    let outcomes = [
+        (1, vec![Played(15), Played(-3)]),
+        (2, vec![Played(-15), Bye]),
+        (3, vec![Played(3), Played(0)]),
+        (4, vec![Bye, Played(-40)]),
+        (5, vec![]),
+    ]
+    .into_iter()
+    .collect();
+    let table = teams::standings(&outcomes);
+    let lines: Vec<(u32, u32, i64, u32)> = table
+        .iter()
+        .map(|s| (s.team, s.points, s.difference, s.rank))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            (3, 3, 3, 1),
+            (1, 2, 12, 2),
+            (2, 2, -15, 3),
+            (4, 2, -40, 4),
+            (5, 0, 0, 5)
+        ]
+    );
+    // Equal on both counts: one rank.
+    let tied = [(1, vec![Played(5)]), (2, vec![Played(5)])]
+        .into_iter()
+        .collect();
+    let ranks: Vec<u32> = teams::standings(&tied).iter().map(|s| s.rank).collect();
+    assert_eq!(ranks, vec![1, 1]);
 }

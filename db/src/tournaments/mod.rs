@@ -58,6 +58,8 @@ pub struct TournamentRow {
     pub ends_at: Option<NaiveDateTime>,
     pub created_at: NaiveDateTime,
     pub finished_at: Option<NaiveDateTime>,
+    /// Duplicate of a partnership game as team matches: entrants drawn into teams of four.
+    pub teams: bool,
 }
 
 /// A new tournament.
@@ -79,6 +81,7 @@ pub struct NewTournament {
     pub seed: String,
     pub created_by: i64,
     pub starts_at: NaiveDateTime,
+    pub teams: bool,
 }
 
 /// An entrant, with the account's name.
@@ -91,6 +94,10 @@ pub struct EntrantRow {
     pub bot: bool,
     pub joined_at: NaiveDateTime,
     pub withdrawn_at: Option<NaiveDateTime>,
+    /// A team match's team (from 1), once drawn.
+    pub team: Option<i32>,
+    /// The entrant's position in its team: 0 and 1 the first pair, 2 and 3 the second.
+    pub team_position: Option<i32>,
 }
 
 /// Where an entrant sits in a round, and once its game is over how it did.
@@ -150,6 +157,7 @@ pub fn create(conn: &mut AnyConnection, new: &NewTournament) -> Result<Tournamen
             tournaments::version.eq(0i64),
             tournaments::starts_at.eq(new.starts_at),
             tournaments::created_at.eq(crate::now()),
+            tournaments::teams.eq(new.teams),
         ))
         .returning(tournaments::all_columns)
         .get_result(conn)
@@ -272,9 +280,25 @@ pub fn entrants(conn: &mut AnyConnection, id: i64) -> Result<Vec<EntrantRow>, Db
             users::bot,
             tournament_entrants::joined_at,
             tournament_entrants::withdrawn_at,
+            tournament_entrants::team,
+            tournament_entrants::team_position,
         ))
         .load(conn)
         .map_err(DbError::from)
+}
+
+/// Writes a team match's draw: each entrant's team and position in it (`(entrant, team,
+/// position)`). Part of the step that starts the tournament.
+pub fn draw_teams(conn: &mut AnyConnection, drawn: &[(i64, i32, i32)]) -> Result<(), DbError> {
+    for &(entrant, team, position) in drawn {
+        diesel::update(tournament_entrants::table.find(entrant))
+            .set((
+                tournament_entrants::team.eq(Some(team)),
+                tournament_entrants::team_position.eq(Some(position)),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
 }
 
 /// How many entrants have not withdrawn, for each of `ids`.

@@ -4,12 +4,16 @@
 
 mod rounds;
 mod standings;
+mod tables;
+mod teams;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use cardroom_core::{AnyGame, BotLevel, Options, Setup};
-use cardroom_db::tournaments::{self, Format, NewTournament, Stage, TournamentRow};
-use cardroom_db::{AnyConnection, users};
+use cardroom_db::tournaments::{
+    self, EntrantRow, Format, NewTournament, SeatRow, Stage, TournamentRow,
+};
+use cardroom_db::{AnyConnection, GameId, users};
 use chrono::NaiveDateTime;
 
 pub use rounds::{Swept, deal_tables, step_claimed, sweep};
@@ -111,7 +115,7 @@ fn checked(
         )));
     }
     let options: Options = request.options.clone();
-    AnyGame::create(
+    let (game, _) = AnyGame::create(
         request.kind,
         Some(variant.name),
         seats,
@@ -123,6 +127,14 @@ fn checked(
         },
     )
     .map_err(|e| ApiError::Invalid(e.to_string()))?;
+    let teams = request.teams.unwrap_or(false);
+    if teams && (request.format != Format::Duplicate || !partnerships_of_two(&game)) {
+        return Err(ApiError::Invalid(
+            "team matches (`teams`) are a duplicate format for a partnership game at tables of \
+             four"
+                .to_owned(),
+        ));
+    }
     let (rounds, minutes) = match request.format {
         Format::Arena => {
             if request.rounds.is_some() {
@@ -187,7 +199,16 @@ fn checked(
         seed: random_seed().to_hex(),
         created_by,
         starts_at: starts_at(request)?,
+        teams,
     })
+}
+
+/// Whether a game's table is two partnerships of two, opposite seats together (seats 0 and 2
+/// against 1 and 3), as team matches seat them.
+fn partnerships_of_two(game: &AnyGame) -> bool {
+    let table = game.table();
+    let side = |seat: u8| table.side_of(cardroom_core::Seat::new(seat));
+    table.seats() == 4 && table.sides().count() == 2 && side(0) == side(2) && side(1) == side(3)
 }
 
 /// `value` within `range`, as an `i32`.
@@ -372,6 +393,7 @@ fn summary_of(
         fill: row.fill.map(|level| level.name().to_owned()),
         rated: row.rated,
         private: row.code.is_some(),
+        teams: row.teams,
         code: row.code.clone().filter(|_| caller == Some(row.created_by)),
         status: row.status,
         round: i64::from(row.round),
@@ -406,7 +428,7 @@ fn whole(
     let active = entrants.iter().filter(|e| e.withdrawn_at.is_none()).count() as i64;
     let summary = summary(conn, Some(caller), row, active)?;
     let sides = rounds::sides_of(row)?;
-    let table = standings::standings(row.format, sides, &entrants, &seats)?;
+    let table = standings::standings(row, sides, &entrants, &seats)?;
     let names: BTreeMap<i64, (&str, bool)> = entrants
         .iter()
         .map(|e| (e.id, (e.name.as_str(), e.withdrawn_at.is_some())))
@@ -425,8 +447,11 @@ fn whole(
             sonneborn_berger: line.sonneborn_berger,
             streak: line.streak.map(i64::from),
             withdrawn: names.get(&line.entrant).is_some_and(|n| n.1),
+            team: line.team.map(i64::from),
+            difference: line.difference,
         })
         .collect();
+    let partner_tables = partner_tables(&entrants, &seats);
     let mut by_round: BTreeMap<i32, TournamentRound> = BTreeMap::new();
     let mut your_table = None;
     let mine = entrants
@@ -460,12 +485,13 @@ fn whole(
                     game_id: game.get(),
                     over,
                     seats: Vec::new(),
+                    match_game_id: partner_tables.get(&game).map(|g| g.get()),
                 });
                 round.tables.len() - 1
             }
         };
         let worth = table.worth.get(&(seat.round, seat.entrant_id)).copied();
-        let duplicate = row.format == Format::Duplicate;
+        let duplicate = row.format == Format::Duplicate && !row.teams;
         round.tables[index].seats.push(TournamentSeat {
             seat: i64::from(seat.seat.unwrap_or(0)),
             entrant_id: seat.entrant_id,
@@ -474,6 +500,7 @@ fn whole(
             points: worth.filter(|_| !duplicate),
             result: seat.result,
             matchpoints: worth.filter(|_| duplicate),
+            board: table.boards.get(&(seat.round, seat.entrant_id)).copied(),
         });
     }
     Ok(Tournament {
@@ -485,12 +512,37 @@ fn whole(
                 name: e.name.clone(),
                 bot: e.bot,
                 withdrawn: e.withdrawn_at.is_some(),
+                team: e.team.map(i64::from),
+                pair: e.team_position.map(|p| i64::from(p / 2 + 1)),
             })
             .collect(),
         standings,
         round_tables: by_round.into_values().collect(),
         your_table,
     })
+}
+
+/// Team matches: each game's partner, the match's other table — the other game a team played
+/// in the same round.
+fn partner_tables(entrants: &[EntrantRow], seats: &[SeatRow]) -> BTreeMap<GameId, GameId> {
+    let team_of: BTreeMap<i64, i32> = entrants
+        .iter()
+        .filter_map(|e| Some((e.id, e.team?)))
+        .collect();
+    let mut games: BTreeMap<(i32, i32), BTreeSet<GameId>> = BTreeMap::new();
+    for seat in seats {
+        if let (Some(game), Some(&team)) = (seat.game_id, team_of.get(&seat.entrant_id)) {
+            games.entry((seat.round, team)).or_default().insert(game);
+        }
+    }
+    let mut partners = BTreeMap::new();
+    for pair in games.values() {
+        if let [a, b] = pair.iter().copied().collect::<Vec<_>>()[..] {
+            partners.insert(a, b);
+            partners.insert(b, a);
+        }
+    }
+    partners
 }
 
 fn closed(detail: &str) -> ApiError {

@@ -8,20 +8,17 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use cardroom_core::tournament::{Met, arena, place_points, swiss};
-use cardroom_core::{AnyGame, Options, Seed, Setup};
-use cardroom_db::tournaments::{
-    self, EntrantRow, Format, NewSeat, Recorded, SeatRow, Stage, TournamentRow,
-};
-use cardroom_db::{AnyConnection, GameId, Visibility};
+use cardroom_core::{AnyGame, Options, Setup};
+use cardroom_db::tournaments::{self, EntrantRow, Format, Recorded, SeatRow, Stage, TournamentRow};
+use cardroom_db::{AnyConnection, GameId};
 use chrono::NaiveDateTime;
-use sha2::{Digest, Sha256};
 
-use super::super::setup::{HouseDeal, create_undealt, deal_seated, random_seed};
+use super::super::setup::{deal_seated, random_seed};
 use super::standings::{entrant_id, standings};
-use crate::auth::Caller;
+use super::tables::{board_seed, fill_level, seat_tables};
+use super::teams;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
-use crate::model::{AccountEvent, CreateGame, SeatRequest, TurnPolicy};
 
 /// How many due tournaments one sweep steps.
 const PER_SWEEP: i64 = 100;
@@ -117,14 +114,23 @@ fn start(
     now: NaiveDateTime,
     metrics: &Metrics,
 ) -> Result<Vec<GameId>, ApiError> {
-    let entrants = tournaments::entrants(conn, row.id)?;
+    let mut entrants = tournaments::entrants(conn, row.id)?;
     let active = entrants.iter().filter(|e| e.withdrawn_at.is_none()).count();
     let table = usize::try_from(row.table_seats).unwrap_or(2);
-    // Two at least; a full table's worth unless computer players fill the tables.
-    let needed = if fill_level(row).is_some() { 2 } else { table };
+    // Two at least; a full table's worth unless computer players fill the tables (team
+    // matches: two teams of two, or one team against computer players).
+    let needed = match (row.teams, fill_level(row).is_some()) {
+        (_, true) => 2,
+        (true, false) => 4,
+        (false, false) => table,
+    };
     if active < needed {
         tournaments::advance(conn, row, Stage::Cancelled, 0, None)?;
         return Ok(Vec::new());
+    }
+    if row.teams {
+        tournaments::draw_teams(conn, &teams::draw(row, &entrants)?)?;
+        entrants = tournaments::entrants(conn, row.id)?;
     }
     let ends_at = match (row.format, row.minutes) {
         (Format::Arena, Some(minutes)) => Some(now + chrono::Duration::minutes(i64::from(minutes))),
@@ -195,7 +201,7 @@ fn record_results(conn: &mut AnyConnection, row: &TournamentRow) -> Result<bool,
             Some(state) => {
                 let game: AnyGame = serde_json::from_str(state)
                     .map_err(|e| ApiError::defect(format!("game {id} snapshot"), e))?;
-                results_of(&game)
+                results_of(&game, row.teams)
             }
             // Closed before its deal (nothing else closes a tournament table): nobody played,
             // everyone ties.
@@ -215,8 +221,9 @@ fn record_results(conn: &mut AnyConnection, row: &TournamentRow) -> Result<bool,
 }
 
 /// How each seat of a game that is over did: its side's place, the place's points (doubled),
-/// the side's total (higher better) and whether it won.
-pub(super) fn results_of(game: &AnyGame) -> Vec<Recorded> {
+/// the side's total (higher better; with `margins`, a team match's, its total minus the best
+/// other side's) and whether it won.
+pub(super) fn results_of(game: &AnyGame, margins: bool) -> Vec<Recorded> {
     let table = game.table();
     let sides = table.sides().count();
     // (An abandoned game has no outcome: every side ties.)
@@ -224,6 +231,25 @@ pub(super) fn results_of(game: &AnyGame) -> Vec<Recorded> {
     let points = place_points(&places);
     let firsts = places.iter().filter(|&&p| p == 0).count();
     let sign = if game.lower_total_wins() { -1 } else { 1 };
+    let totals: Vec<i64> = table
+        .totals()
+        .iter()
+        .map(|&t| sign * i64::from(t))
+        .collect();
+    let result = |side: usize| {
+        let mine = totals.get(side).copied().unwrap_or(0);
+        if !margins {
+            return mine;
+        }
+        let best_other = totals
+            .iter()
+            .enumerate()
+            .filter(|&(other, _)| other != side)
+            .map(|(_, &t)| t)
+            .max()
+            .unwrap_or(mine);
+        mine - best_other
+    };
     (0..table.seats())
         .map(|seat| {
             let side = usize::from(table.side_of(cardroom_core::Seat::new(seat)));
@@ -232,7 +258,7 @@ pub(super) fn results_of(game: &AnyGame) -> Vec<Recorded> {
                 seat: i32::from(seat),
                 place: i32::from(place),
                 points: i32::try_from(points.get(side).copied().unwrap_or(0)).unwrap_or(0),
-                result: sign * i64::from(table.totals().get(side).copied().unwrap_or(0)),
+                result: result(side),
                 first: match (place, firsts) {
                     (0, 1) => 2,
                     (0, _) => 1,
@@ -253,8 +279,11 @@ fn pair_round(
     round: i32,
     metrics: &Metrics,
 ) -> Result<Vec<GameId>, ApiError> {
+    if row.teams {
+        return teams::pair(conn, row, entrants, seats, round, metrics);
+    }
     let sides = sides_of(row)?;
-    let so_far = standings(row.format, sides, entrants, seats)?;
+    let so_far = standings(row, sides, entrants, seats)?;
     let points: BTreeMap<i64, f64> = so_far.lines.iter().map(|l| (l.entrant, l.points)).collect();
     let mut byes: BTreeMap<i64, u32> = BTreeMap::new();
     for seat in seats.iter().filter(|s| s.game_id.is_none()) {
@@ -280,14 +309,19 @@ fn pair_round(
     let met = meetings(seats);
     let table = usize::try_from(row.table_seats).unwrap_or(2);
     let paired = swiss::pair(&field, table, &met);
-    let mut tables: Vec<Vec<i64>> = paired
+    let mut tables: Vec<Vec<Option<i64>>> = paired
         .tables
         .iter()
-        .map(|t| t.iter().map(|&e| i64::from(e)).collect())
+        .map(|t| t.iter().map(|&e| Some(i64::from(e))).collect())
         .collect();
     let mut bye_list: Vec<i64> = paired.byes.iter().map(|&e| i64::from(e)).collect();
     if fill_level(row).is_some() && !bye_list.is_empty() {
-        tables.push(std::mem::take(&mut bye_list));
+        tables.push(
+            std::mem::take(&mut bye_list)
+                .into_iter()
+                .map(Some)
+                .collect(),
+        );
     }
     let board = (row.format == Format::Duplicate)
         .then(|| board_seed(row, round))
@@ -321,7 +355,7 @@ fn seat_free(
     if waiting == 0 || (waiting < table && fill_level(row).is_none()) {
         return Ok(Vec::new());
     }
-    let so_far = standings(row.format, sides_of(row)?, entrants, seats)?;
+    let so_far = standings(row, sides_of(row)?, entrants, seats)?;
     let points: BTreeMap<i64, f64> = so_far.lines.iter().map(|l| (l.entrant, l.points)).collect();
     // Each entrant's last table and when they left it.
     let mut last: BTreeMap<i64, (i32, Vec<i64>)> = BTreeMap::new();
@@ -355,133 +389,27 @@ fn seat_free(
                 .collect::<Result<_, _>>()?,
         });
     }
-    let mut tables: Vec<Vec<i64>> = arena::pair(&free, table)
+    let mut tables: Vec<Vec<Option<i64>>> = arena::pair(&free, table)
         .iter()
-        .map(|t| t.iter().map(|&e| i64::from(e)).collect())
+        .map(|t| t.iter().map(|&e| Some(i64::from(e))).collect())
         .collect();
     if fill_level(row).is_some() {
-        let seated: BTreeSet<i64> = tables.iter().flatten().copied().collect();
+        let seated: BTreeSet<i64> = tables.iter().flatten().flatten().copied().collect();
         let waiting: Vec<i64> = free
             .iter()
             .map(|f| i64::from(f.entrant))
             .filter(|e| !seated.contains(e))
             .collect();
-        tables.extend(waiting.chunks(table).map(<[i64]>::to_vec));
+        tables.extend(
+            waiting
+                .chunks(table)
+                .map(|chunk| chunk.iter().copied().map(Some).collect()),
+        );
     }
     if tables.is_empty() {
         return Ok(Vec::new());
     }
     seat_tables(conn, row, entrants, &tables, &[], round, None, metrics)
-}
-
-/// Makes each table's game (seats in the table's order, computer players of the fill level in
-/// the seats short of entrants), writes the round's seats and byes, and tells each entrant.
-#[allow(clippy::too_many_arguments, reason = "one round's whole description")]
-fn seat_tables(
-    conn: &mut AnyConnection,
-    row: &TournamentRow,
-    entrants: &[EntrantRow],
-    tables: &[Vec<i64>],
-    byes: &[i64],
-    round: i32,
-    board: Option<Seed>,
-    metrics: &Metrics,
-) -> Result<Vec<GameId>, ApiError> {
-    let users: BTreeMap<i64, i64> = entrants.iter().map(|e| (e.id, e.user_id)).collect();
-    let mut new_seats = Vec::new();
-    let mut notices = Vec::new();
-    let mut made = Vec::new();
-    for table in tables {
-        let people = table
-            .iter()
-            .map(|e| {
-                users
-                    .get(e)
-                    .copied()
-                    .ok_or_else(|| ApiError::internal("a paired entrant who never entered"))
-            })
-            .collect::<Result<Vec<i64>, _>>()?;
-        let game = make_game(conn, row, &people, board, metrics)?;
-        made.push(game);
-        for (seat, (&entrant, &user)) in table.iter().zip(&people).enumerate() {
-            new_seats.push(NewSeat {
-                entrant_id: entrant,
-                game_id: Some(game),
-                seat: Some(seat as i32),
-            });
-            notices.push(
-                AccountEvent::TournamentGame {
-                    tournament_id: row.id,
-                    round: i64::from(round),
-                    game_id: game.get(),
-                    seat: seat as i64,
-                }
-                .notice(user),
-            );
-        }
-    }
-    new_seats.extend(byes.iter().map(|&entrant| NewSeat {
-        entrant_id: entrant,
-        game_id: None,
-        seat: None,
-    }));
-    tournaments::seat(conn, row.id, round, &new_seats)?;
-    cardroom_db::account_events::add(conn, &notices)?;
-    Ok(made)
-}
-
-/// One table's game, not dealt yet: `people` in the first seats, computer players after them.
-fn make_game(
-    conn: &mut AnyConnection,
-    row: &TournamentRow,
-    people: &[i64],
-    board: Option<Seed>,
-    metrics: &Metrics,
-) -> Result<GameId, ApiError> {
-    let first = people
-        .first()
-        .ok_or_else(|| ApiError::internal("a table of no one"))?;
-    let creator = cardroom_db::users::by_id(conn, *first)?
-        .ok_or_else(|| ApiError::internal("an entrant without an account"))?;
-    let level = fill_level(row).unwrap_or(row.kind.describe().default_level);
-    let n = usize::try_from(row.table_seats).unwrap_or(2);
-    let request = CreateGame {
-        kind: row.kind,
-        variant: Some(row.variant.clone()),
-        seats: (0..n)
-            .map(|seat| SeatRequest {
-                bot: (seat >= people.len()).then(|| level.name().to_owned()),
-            })
-            .collect(),
-        options: serde_json::from_str(&row.options).map_err(ApiError::because("stored options"))?,
-        seat: Some(0),
-        seed: None,
-        deck: None,
-        turn: Some(TurnPolicy {
-            seconds: i64::from(row.turn_seconds),
-            takeover_after: Some(i64::from(row.takeover_after)),
-        }),
-        // A duplicate round's deals are the same at every table: no one watches until the
-        // round is over.
-        visibility: Some(if row.format == Format::Duplicate {
-            Visibility::Private
-        } else {
-            Visibility::Public
-        }),
-    };
-    let others: Vec<(usize, i64)> = people.iter().copied().enumerate().skip(1).collect();
-    let house = HouseDeal {
-        seed: board.unwrap_or_else(random_seed),
-        practice: !row.rated,
-    };
-    create_undealt(
-        conn,
-        &Caller::acting_for(&creator),
-        &request,
-        &others,
-        Some(house),
-        metrics,
-    )
 }
 
 /// Who met whom at the tables so far.
@@ -497,22 +425,6 @@ fn meetings(seats: &[SeatRow]) -> Met {
         met.table(table);
     }
     met
-}
-
-/// A duplicate round's board: the seed every table of the round deals from, from the
-/// tournament's secret seed and the round's number.
-fn board_seed(row: &TournamentRow, round: i32) -> Result<Seed, ApiError> {
-    let secret = Seed::from_hex(&row.seed).map_err(ApiError::because("stored tournament seed"))?;
-    let mut hash = Sha256::new();
-    hash.update(b"cardroom board");
-    hash.update(secret.to_hex().as_bytes());
-    hash.update(round.to_be_bytes());
-    Ok(Seed::from_bytes(hash.finalize().into()))
-}
-
-/// The computer level that completes a table short of entrants, if the tournament has one.
-pub(super) fn fill_level(row: &TournamentRow) -> Option<cardroom_core::BotLevel> {
-    row.fill
 }
 
 /// How many sides a table of the tournament's game has (a bye is worth first of them).

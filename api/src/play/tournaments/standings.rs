@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use cardroom_core::tournament::{self, EntrantId, TableResult, arena, duplicate};
+use cardroom_core::tournament::{self, EntrantId, TableResult, arena, duplicate, teams};
 use cardroom_db::GameId;
-use cardroom_db::tournaments::{EntrantRow, Format, SeatRow};
+use cardroom_db::tournaments::{EntrantRow, Format, SeatRow, TournamentRow};
 
 use crate::error::ApiError;
 
@@ -20,6 +20,9 @@ pub(super) struct Line {
     pub(super) buchholz: Option<f64>,
     pub(super) sonneborn_berger: Option<f64>,
     pub(super) streak: Option<u32>,
+    /// Team matches: the entrant's team, and its boards' results added.
+    pub(super) team: Option<i32>,
+    pub(super) difference: Option<i64>,
 }
 
 /// The standings, and what each recorded seat was worth: `(round, entrant)` → points (Swiss:
@@ -28,6 +31,8 @@ pub(super) struct Line {
 pub(super) struct Standings {
     pub(super) lines: Vec<Line>,
     pub(super) worth: BTreeMap<(i32, i64), f64>,
+    /// Team matches: `(round, entrant)` → the team's result on the round's board.
+    pub(super) boards: BTreeMap<(i32, i64), i64>,
 }
 
 /// An entrant's number for the pairing and scoring functions.
@@ -35,11 +40,11 @@ pub(super) fn entrant_id(id: i64) -> Result<EntrantId, ApiError> {
     EntrantId::try_from(id).map_err(ApiError::because("an entrant id beyond u32"))
 }
 
-/// The standings of a tournament of `format` from its entrants and every seat of every round
-/// (`sides`: how many sides a table of its game has, for a bye's worth, a win); games still
-/// being played do not count yet.
+/// The standings of a tournament from its entrants and every seat of every round (`sides`: how
+/// many sides a table of its game has, for a bye's worth, a win); games still being played do
+/// not count yet.
 pub(super) fn standings(
-    format: Format,
+    row: &TournamentRow,
     sides: usize,
     entrants: &[EntrantRow],
     seats: &[SeatRow],
@@ -52,9 +57,10 @@ pub(super) fn standings(
     for seat in &recorded {
         *games.entry(seat.entrant_id).or_default() += 1;
     }
-    let mut out = match format {
+    let mut out = match row.format {
         Format::Swiss => swiss(sides, entrants, seats, &recorded)?,
         Format::Arena => arena(entrants, &recorded),
+        Format::Duplicate if row.teams => team_matches(entrants, seats),
         Format::Duplicate => duplicate(entrants, &recorded),
     };
     for line in &mut out.lines {
@@ -104,9 +110,15 @@ fn swiss(
             buchholz: Some(f64::from(s.buchholz) / 2.0),
             sonneborn_berger: Some(f64::from(s.sonneborn_berger) / 4.0),
             streak: None,
+            team: None,
+            difference: None,
         })
         .collect();
-    Ok(Standings { lines, worth })
+    Ok(Standings {
+        lines,
+        worth,
+        boards: BTreeMap::new(),
+    })
 }
 
 /// Arena points, game by game in the order they were paired: 2 a win, 4 on fire.
@@ -136,10 +148,16 @@ fn arena(entrants: &[EntrantRow], recorded: &[&SeatRow]) -> Standings {
             buchholz: None,
             sonneborn_berger: None,
             streak: Some(score.streak),
+            team: None,
+            difference: None,
         })
         .collect();
     rank(&mut lines);
-    Standings { lines, worth }
+    Standings {
+        lines,
+        worth,
+        boards: BTreeMap::new(),
+    }
 }
 
 /// Duplicate: each result against every result of the same round (board) and seat; an
@@ -171,10 +189,93 @@ fn duplicate(entrants: &[EntrantRow], recorded: &[&SeatRow]) -> Standings {
             buchholz: None,
             sonneborn_berger: None,
             streak: None,
+            team: None,
+            difference: None,
         })
         .collect();
     rank(&mut lines);
-    Standings { lines, worth }
+    Standings {
+        lines,
+        worth,
+        boards: BTreeMap::new(),
+    }
+}
+
+/// Team matches: each team's outcome in each round — a bye, or once both of its tables are over
+/// its margins at them added — and the team standings, a line for each member. Entrants
+/// without a team (withdrawn before the draw, or before it is made) stand last, with nothing.
+fn team_matches(entrants: &[EntrantRow], seats: &[SeatRow]) -> Standings {
+    let team_of: BTreeMap<i64, i32> = entrants
+        .iter()
+        .filter_map(|e| Some((e.id, e.team?)))
+        .collect();
+    // (round, team) → its seats that round.
+    let mut rounds: BTreeMap<(i32, i32), Vec<&SeatRow>> = BTreeMap::new();
+    for seat in seats {
+        if let Some(&team) = team_of.get(&seat.entrant_id) {
+            rounds.entry((seat.round, team)).or_default().push(seat);
+        }
+    }
+    let mut outcomes: BTreeMap<u32, Vec<teams::Outcome>> = team_of
+        .values()
+        .map(|&t| (u32::try_from(t).unwrap_or(0), Vec::new()))
+        .collect();
+    let mut worth = BTreeMap::new();
+    let mut boards = BTreeMap::new();
+    for (&(round, team), at) in &rounds {
+        let outcome = if at.iter().any(|s| s.game_id.is_none()) {
+            teams::Outcome::Bye
+        } else if at.iter().all(|s| s.place.is_some()) {
+            // One margin a table: the team's members at a table are one side.
+            let mut margins: BTreeMap<GameId, i64> = BTreeMap::new();
+            for seat in at {
+                if let Some(game) = seat.game_id {
+                    margins.insert(game, seat.result.unwrap_or(0));
+                }
+            }
+            teams::Outcome::Played(margins.values().sum())
+        } else {
+            continue;
+        };
+        outcomes
+            .entry(u32::try_from(team).unwrap_or(0))
+            .or_default()
+            .push(outcome);
+        for seat in at {
+            worth.insert((round, seat.entrant_id), f64::from(outcome.halves()) / 2.0);
+            if let teams::Outcome::Played(board) = outcome {
+                boards.insert((round, seat.entrant_id), board);
+            }
+        }
+    }
+    let table: BTreeMap<i32, teams::TeamStanding> = teams::standings(&outcomes)
+        .into_iter()
+        .map(|s| (i32::try_from(s.team).unwrap_or(0), s))
+        .collect();
+    let last = table.values().map(|s| s.rank).max().unwrap_or(0) + 1;
+    let mut lines: Vec<Line> = entrants
+        .iter()
+        .map(|e| {
+            let standing = e.team.and_then(|t| table.get(&t));
+            Line {
+                entrant: e.id,
+                rank: standing.map_or(last, |s| s.rank),
+                points: standing.map_or(0.0, |s| f64::from(s.points) / 2.0),
+                games: 0,
+                buchholz: None,
+                sonneborn_berger: None,
+                streak: None,
+                team: e.team,
+                difference: standing.map(|s| s.difference),
+            }
+        })
+        .collect();
+    lines.sort_by_key(|l| (l.rank, l.team, l.entrant));
+    Standings {
+        lines,
+        worth,
+        boards,
+    }
 }
 
 /// Best points first; equal points share a rank.

@@ -1,0 +1,3 @@
+ALTER TABLE tournament_entrants DROP COLUMN team_position;
+ALTER TABLE tournament_entrants DROP COLUMN team;
+ALTER TABLE tournaments DROP COLUMN teams;
