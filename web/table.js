@@ -530,6 +530,12 @@ class Table {
     const title = `${t(`kind_${view.kind}`)} · ${t(`variant_${view.kind}_${view.variant}`)}`;
     const bar = h('div', { class: 'table-head' },
       h('h1', {}, title),
+      view.tournament
+        ? h('a', { href: `#/tournament/${view.tournament.id}`, class: 'tag tournament-link', 'data-tournament': String(view.tournament.id) },
+          view.tournament.name
+            ? t('tournament_round', { name: view.tournament.name, n: view.tournament.round })
+            : t('a_tournament_round', { n: view.tournament.round }))
+        : null,
       view.practice ? h('span', { class: 'tag' }, t('practice')) : null,
       this.watching() ? h('span', { class: 'tag watching' }, t('watching')) : null,
       view.spectators > 0

@@ -83,6 +83,11 @@ for (const [lang, viewport] of [['en', { width: 1280, height: 900 }], ['ar', { w
     await page.waitForURL(/#\/game\/\d+$/, { timeout: 40000 });
     const game = Number(page.url().match(/#\/game\/(\d+)/)[1]);
     await page.waitForSelector('.table[data-status="active"], .table[data-status="hand_over"]');
+    // The table's header names the tournament and round, and leads back to it.
+    const link = await page.$eval('.table-head .tournament-link', (a) => [a.getAttribute('href'), a.textContent]);
+    assert.equal(link[0], `#/tournament/${id}`);
+    assert.ok(link[1].includes(name) && link[1].includes('1'), link[1]);
+    await shot(page, `tournament-table-${lang}`);
     const [played] = await Promise.all([playToEnd(page, 'basra'), opponent(rival, game)]);
     assert.ok(played.moves > 0);
 

@@ -468,7 +468,80 @@ fn a_pairing_that_dies_half_done_leaves_nothing(backend: Backend) {
     assert_eq!(status(&server), "active");
 }
 
+/// A tournament's game names its tournament and round in every view of it (a move's answer
+/// too); a private tournament's name only to those seated, a spectator seeing its number; an
+/// ordinary game names none.
+fn a_tournament_game_names_its_tournament(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN, SWEEP]);
+    let admin = admin_token(&server);
+    let nadia = server.register("nadia");
+    let swiss = json!({"format": "swiss", "kind": "basra", "rounds": 1, "fill": "easy",
+                       "starts_in": 2});
+    let mut public = swiss.clone();
+    public["name"] = json!("Open Basra");
+    let public = create(&server, &admin, public);
+    let mut private = swiss.clone();
+    private["name"] = json!("Nadia's night");
+    private["private"] = json!(true);
+    let private = create(&server, &nadia.token, private);
+    let watcher = server.guest("watcher");
+    // Two entrants each (one alone is no tournament), entered before either starts.
+    let mut entered = Vec::new();
+    for (made, name, private) in [
+        (&public, "Open Basra", false),
+        (&private, "Nadia's night", true),
+    ] {
+        let id = made.body["id"].as_i64().unwrap();
+        let code = made.body["code"].as_str().map(str::to_owned);
+        let pair = [
+            server.guest(&format!("in{id}")),
+            server.guest(&format!("also{id}")),
+        ];
+        for who in &pair {
+            let joined = server.post(
+                &format!("/api/v1/tournaments/{id}/join"),
+                Some(&who.token),
+                &json!({"code": code}),
+            );
+            assert_eq!(joined.status, 200, "{joined:?}");
+        }
+        entered.push((id, name, private, pair));
+    }
+    for (id, name, private, pair) in &entered {
+        let running = wait_for(&server, &pair[0].token, *id, "running");
+        let game = running["your_table"]["game_id"].as_i64().unwrap();
+        // Whoever of the two is to move, once the table is dealt.
+        let (mover, view) = loop {
+            let found = pair
+                .iter()
+                .map(|p| (p, server.view(p, game)))
+                .find(|(_, v)| v["status"] == "active" && v["to_act"] == v["your_seat"]);
+            if let Some(found) = found {
+                break found;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let expected = json!({"id": id, "round": 1, "name": name});
+        assert_eq!(view["tournament"], expected, "{view}");
+        let moved = server.play(mover, &view, &view["legal_moves"][0]);
+        assert_eq!(moved.status, 200, "{moved:?}");
+        assert_eq!(moved.body["view"]["tournament"], expected);
+        let watched = server.view(&watcher, game);
+        let shown = if *private { Value::Null } else { json!(name) };
+        assert_eq!(
+            watched["tournament"],
+            json!({"id": id, "round": 1, "name": shown})
+        );
+    }
+    let (plain, _) = server.create(
+        &nadia,
+        json!({"kind": "basra", "seats": [{}, {"bot": "easy"}]}),
+    );
+    assert_eq!(server.view(&nadia, plain)["tournament"], Value::Null);
+}
+
 on_both_backends!(
+    a_tournament_game_names_its_tournament,
     who_makes_what_and_private_tournaments_need_their_code,
     every_field_is_checked,
     joining_in_every_stage,

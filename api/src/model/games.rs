@@ -256,6 +256,17 @@ pub struct GameView {
     pub spectators: i64,
     /// Once the game is finished: who wants a rematch, and the new game once everyone does.
     pub rematch: Option<RematchState>,
+    /// A tournament's game: which tournament, and which round (an arena's pairing).
+    pub tournament: Option<GameTournament>,
+}
+
+/// The tournament a game is a round of.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GameTournament {
+    pub id: i64,
+    pub round: i64,
+    /// Its name; none for a spectator of a private tournament's game.
+    pub name: Option<String>,
 }
 
 /// `201` to `POST /games`.

@@ -17,9 +17,10 @@ pub use events::{
 };
 pub use games::{
     ActionResponse, Catalogue, ChallengeStatusName, CreateGame, DealOut, EventOut, EventsPage,
-    EventsQuery, EventsResponse, GameCreated, GameList, GameStatusName, GameSummary, GameView,
-    Health, JoinRequest, ListQuery, LogEntryOut, LogResponse, MoveRequest, ScoreResponse, SeatInfo,
-    SeatRequest, SeekStatusName, TurnBounds, TurnPolicy, VariantName, VisibilityName,
+    EventsQuery, EventsResponse, GameCreated, GameList, GameStatusName, GameSummary,
+    GameTournament, GameView, Health, JoinRequest, ListQuery, LogEntryOut, LogResponse,
+    MoveRequest, ScoreResponse, SeatInfo, SeatRequest, SeekStatusName, TurnBounds, TurnPolicy,
+    VariantName, VisibilityName,
 };
 pub use lobby::{LiveTable, Lobby, LobbyQuery, LobbySeat, OpenTable, Seek, SeekQuery, SeekRequest};
 pub use table::{

@@ -228,6 +228,7 @@ fn hand_seat_to_computer(
         game: loaded.game.clone(),
         recent: loaded.recent.clone(),
         spectators: loaded.spectators,
+        tournament: loaded.tournament.clone(),
     })
 }
 

@@ -23,6 +23,8 @@ pub(super) struct Loaded {
     pub(super) recent: Vec<games::RecentEntry>,
     /// People watching the game now.
     pub(super) spectators: i64,
+    /// The tournament whose round the game is, if any.
+    pub(super) tournament: Option<games::TournamentOf>,
 }
 
 impl Loaded {
@@ -92,6 +94,7 @@ impl Loaded {
             game: self.game.clone(),
             recent: self.recent.clone(),
             spectators: self.spectators,
+            tournament: self.tournament.clone(),
         }
     }
 
@@ -118,6 +121,7 @@ pub(super) fn load(conn: &mut AnyConnection, id: GameId) -> Result<Loaded, ApiEr
         record,
         recent,
         spectators,
+        tournament,
     } = games::load_with_recent(conn, id, RECENT_VERSIONS, crate::presence::since())?
         .ok_or_else(|| ApiError::NotFound(format!("there is no game {id}")))?;
     let game = match &record.game.state {
@@ -132,5 +136,6 @@ pub(super) fn load(conn: &mut AnyConnection, id: GameId) -> Result<Loaded, ApiEr
         game,
         recent,
         spectators,
+        tournament,
     })
 }

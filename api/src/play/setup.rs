@@ -387,6 +387,7 @@ pub fn join(
                 game: None,
                 recent: loaded.recent.clone(),
                 spectators: loaded.spectators,
+                tournament: loaded.tournament.clone(),
             };
             Ok(commit_and_view(conn, &loaded, game, changes, None, viewer, metrics)?.1)
         } else {

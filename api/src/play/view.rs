@@ -13,7 +13,7 @@ use super::seats::seat_infos;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::events::visible;
-use crate::model::{EventOut, GameView, TurnPolicy};
+use crate::model::{EventOut, GameTournament, GameView, TurnPolicy};
 
 pub(super) fn status_name(record: &GameRecord, game: Option<&AnyGame>) -> GameStatus {
     match (record.game.status, game) {
@@ -82,6 +82,12 @@ pub(super) fn game_view(
         deadline: deadline.map(|d| d.and_utc()),
         spectators: loaded.spectators,
         rematch: None,
+        // (A private tournament's name is its entrants': a spectator sees only its number.)
+        tournament: loaded.tournament.as_ref().map(|t| GameTournament {
+            id: t.id,
+            round: i64::from(t.round),
+            name: (!t.private || your_seat.is_some()).then(|| t.name.clone()),
+        }),
     })
 }
 

@@ -14,9 +14,9 @@ pub use crate::rows::{
 pub use commit::commit;
 pub(crate) use read::seats_of_games;
 pub use read::{
-    GameNews, LoadedGame, RecentEntry, bot_pending, deals, entries_of, idempotent_answer,
-    list_for_user, live_public, load, load_with_recent, lobby, log_after, news_since,
-    past_deadline, seat_held_by, stale_open_tables, version, version_and_status,
+    GameNews, LoadedGame, RecentEntry, TournamentOf, bot_pending, deals, entries_of,
+    idempotent_answer, list_for_user, live_public, load, load_with_recent, lobby, log_after,
+    news_since, past_deadline, seat_held_by, stale_open_tables, version, version_and_status,
 };
 pub use write::{
     Claim, ImportedGame, append_service, clear_deadline, create, import, with_claimed_game,

@@ -47,6 +47,42 @@ pub struct LoadedGame {
     pub recent: Vec<RecentEntry>,
     /// People seen following the game who are not seated at it.
     pub spectators: i64,
+    /// The tournament whose round this game is, if any.
+    pub tournament: Option<TournamentOf>,
+}
+
+/// The tournament a game belongs to.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct TournamentOf {
+    pub id: i64,
+    pub round: i32,
+    pub name: String,
+    /// A private tournament (entered with a code).
+    pub private: bool,
+}
+
+impl TournamentOf {
+    /// From the load's line `tournament round private name`.
+    fn parse(line: &str) -> Result<TournamentOf, DbError> {
+        let bad = || DbError::Corrupt(format!("a game's tournament line: {line:?}"));
+        let mut parts = line.splitn(4, ' ');
+        let mut number = || {
+            parts
+                .next()
+                .and_then(|p| p.parse::<i64>().ok())
+                .ok_or_else(bad)
+        };
+        let id = number()?;
+        let round = i32::try_from(number()?).map_err(|_| bad())?;
+        let private = number()? != 0;
+        let name = parts.next().unwrap_or_default().to_owned();
+        Ok(TournamentOf {
+            id,
+            round,
+            name,
+            private,
+        })
+    }
 }
 
 /// A game with its seats (each person connected or not: seen since `seen_since`), the events
@@ -92,6 +128,11 @@ pub fn load_with_recent(
         },
         recent,
         spectators: row.spectators,
+        tournament: row
+            .tournament
+            .as_deref()
+            .map(TournamentOf::parse)
+            .transpose()?,
     }))
 }
 

@@ -53,6 +53,9 @@ pub(crate) struct LoadedRow {
     /// People following the game who are not seated at it.
     #[diesel(sql_type = BigInt)]
     pub spectators: i64,
+    /// A tournament's game: `tournament round private name` (`private` 1 or 0), or `NULL`.
+    #[diesel(sql_type = Nullable<Text>)]
+    pub tournament: Option<String>,
 }
 
 impl Query for LoadGame {
@@ -68,6 +71,10 @@ const GAME_COLUMNS: &str = "SELECT g.id, g.kind, g.variant, g.options, g.seat_co
     g.created_at, g.updated_at, g.finished_at, g.hands, g.moves, g.winners, g.end_reason, \
     g.to_act, g.bot_pending, g.basras, g.knocks, g.thirty_ones, g.contracts_made, \
     g.contracts_set, g.turn_seconds, g.takeover_after, g.deadline, g.visibility, ";
+
+/// `, (…) AS tournament`: the tournament whose round the game is, as one line of text (the same
+/// in both dialects: `||` makes text of the numbers).
+const TOURNAMENT_OF: &str = ", (SELECT ts.tournament_id || ' ' || ts.round || ' ' ||     CASE WHEN t.code IS NULL THEN 0 ELSE 1 END || ' ' || t.name     FROM tournament_seats ts JOIN tournaments t ON t.id = ts.tournament_id     WHERE ts.game_id = g.id LIMIT 1) AS tournament";
 
 /// The rest of a person's presence row's test, after `p.seen_at > since`: a held stream, or a
 /// request (game -1) after which none of their streams closed. The same rule as
@@ -96,6 +103,7 @@ impl QueryFragment<Pg> for LoadGame {
         out.push_bind_param::<BigInt, _>(&self.versions)?;
         out.push_sql(") AS recent_log, ");
         self.walk_spectators(&mut out)?;
+        out.push_sql(TOURNAMENT_OF);
         out.push_sql(" FROM games g WHERE g.id = ");
         out.push_bind_param::<BigInt, _>(&self.id)?;
         Ok(())
@@ -123,6 +131,7 @@ impl QueryFragment<Sqlite> for LoadGame {
         out.push_bind_param::<BigInt, _>(&self.versions)?;
         out.push_sql(") AS recent_log, ");
         self.walk_spectators(&mut out)?;
+        out.push_sql(TOURNAMENT_OF);
         out.push_sql(" FROM games g WHERE g.id = ");
         out.push_bind_param::<BigInt, _>(&self.id)?;
         Ok(())
