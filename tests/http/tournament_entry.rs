@@ -540,7 +540,56 @@ fn a_tournament_game_names_its_tournament(backend: Backend) {
     assert_eq!(server.view(&nadia, plain)["tournament"], Value::Null);
 }
 
+/// A team match starts with two teams: four entrants without a fill level would be one team
+/// of four with no one to meet, so it is cancelled; five are a three and a two, one match of
+/// two tables; with a fill level two entrants are one team meeting computer players, one
+/// person at each of the two tables.
+fn a_team_match_starts_with_two_teams_or_computer_players(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN, SWEEP]);
+    let admin = admin_token(&server);
+    let mut made = Vec::new();
+    for (entrants, fill) in [(4, None), (5, None), (2, Some("easy"))] {
+        let mut body = json!({"name": "Teams", "format": "duplicate", "kind": "tarneeb",
+                              "teams": true, "rounds": 1, "starts_in": 2});
+        if let Some(level) = fill {
+            body["fill"] = json!(level);
+        }
+        let reply = create(&server, &admin, body);
+        assert_eq!(reply.status, 201, "{reply:?}");
+        let id = reply.body["id"].as_i64().unwrap();
+        enter(&server, id, entrants, 0);
+        made.push(id);
+    }
+    wait_for(&server, &admin, made[0], "cancelled");
+    let team_sizes = |state: &Value| {
+        let mut sizes = std::collections::BTreeMap::<i64, usize>::new();
+        for player in state["players"].as_array().unwrap() {
+            *sizes.entry(player["team"].as_i64().unwrap()).or_default() += 1;
+        }
+        sizes.into_values().collect::<Vec<_>>()
+    };
+    let five = wait_for(&server, &admin, made[1], "running");
+    assert_eq!(team_sizes(&five), [3, 2], "{five}");
+    let tables = five["round_tables"][0]["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 2, "{five}");
+    assert_eq!(
+        tables
+            .iter()
+            .map(|t| t["seats"].as_array().unwrap().len())
+            .sum::<usize>(),
+        5
+    );
+    let two = wait_for(&server, &admin, made[2], "running");
+    assert_eq!(team_sizes(&two), [2], "{two}");
+    let tables = two["round_tables"][0]["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 2, "{two}");
+    for table in tables {
+        assert_eq!(table["seats"].as_array().unwrap().len(), 1, "{table}");
+    }
+}
+
 on_both_backends!(
+    a_team_match_starts_with_two_teams_or_computer_players,
     a_tournament_game_names_its_tournament,
     who_makes_what_and_private_tournaments_need_their_code,
     every_field_is_checked,

@@ -93,7 +93,8 @@ pub struct CreateTournament {
     /// margin at both tables together, in game points; a match won is worth 1 point, tied ½, a
     /// bye 1; teams stand by points, then by the sum of their boards. A team short of four (the
     /// entrants did not divide by four) has computer players in its empty seats; an odd team
-    /// out gets a bye, or with `fill` a team of computer players to meet.
+    /// out gets a bye, or with `fill` a team of computer players to meet. It starts with five
+    /// entrants at least (two teams), or with `fill` two.
     pub teams: Option<bool>,
 }
 

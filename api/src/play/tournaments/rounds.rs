@@ -118,10 +118,11 @@ fn start(
     let active = entrants.iter().filter(|e| e.withdrawn_at.is_none()).count();
     let table = usize::try_from(row.table_seats).unwrap_or(2);
     // Two at least; a full table's worth unless computer players fill the tables (team
-    // matches: two teams of two, or one team against computer players).
+    // matches: two teams — five entrants, a three and a two, since four would draw one team of
+    // four with no one to meet — or with computer players one team to meet them).
     let needed = match (row.teams, fill_level(row).is_some()) {
         (_, true) => 2,
-        (true, false) => 4,
+        (true, false) => 5,
         (false, false) => table,
     };
     if active < needed {
