@@ -1,9 +1,10 @@
-//! The hub: the per-process channels that wake requests waiting on a game, on every game or
-//! on an account, fed by this process's own commits and (on PostgreSQL) by every replica's
+//! The hub: the per-process channels that wake requests waiting on a game, on every game, on a
+//! tournament or on an account, fed by this process's own commits and (on PostgreSQL) by every replica's
 //! through `LISTEN/NOTIFY`; and the signal that the process is stopping.
 
 use cardroom_db::GameId;
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
@@ -27,10 +28,10 @@ pub type Notice = (i64, Instant);
 /// begun after it sees them all).
 #[derive(Debug)]
 pub struct Hub {
-    games: Mutex<GameChannels>,
+    games: Mutex<Channels<GameId>>,
     any_game: watch::Sender<Instant>,
-    /// The time of any tournament's latest change.
-    tournaments: watch::Sender<Instant>,
+    /// For each tournament followed on this process, the time of its latest change.
+    tournaments: Mutex<Channels<i64>>,
     accounts: broadcast::Sender<Notice>,
     shutdown: Notify,
     shutting_down: AtomicBool,
@@ -39,26 +40,64 @@ pub struct Hub {
     pub(crate) streams_by_account: Mutex<HashMap<i64, usize>>,
 }
 
-/// The games' channels: one a game someone on this process follows.
+/// Channels of one kind of thing (games, tournaments): one for each someone on this process
+/// follows.
 #[derive(Debug)]
-struct GameChannels {
-    map: HashMap<GameId, watch::Sender<Instant>>,
+struct Channels<K> {
+    map: HashMap<K, watch::Sender<Instant>>,
     /// The size at which channels nobody follows any more are next dropped.
     prune_at: usize,
 }
 
-/// Below this many game channels, none is dropped.
+/// Below this many channels of a kind, none is dropped.
 const KEEP_CHANNELS: usize = 256;
+
+impl<K: Hash + Eq + Copy> Channels<K> {
+    fn new() -> Channels<K> {
+        Channels {
+            map: HashMap::new(),
+            prune_at: KEEP_CHANNELS,
+        }
+    }
+
+    /// `id` changed at `now` (with `None`, every one may have).
+    fn send(&self, id: Option<K>, now: Instant) {
+        match id {
+            Some(id) => {
+                if let Some(channel) = self.map.get(&id) {
+                    channel.send_replace(now);
+                }
+            }
+            None => {
+                for channel in self.map.values() {
+                    channel.send_replace(now);
+                }
+            }
+        }
+    }
+
+    /// `id`'s changes from now on (its channel made if nobody follows it yet, the channels
+    /// nobody follows any more dropped as the map grows).
+    fn subscribe(&mut self, id: K) -> watch::Receiver<Instant> {
+        if let Some(channel) = self.map.get(&id) {
+            return channel.subscribe();
+        }
+        if self.map.len() >= self.prune_at {
+            self.map.retain(|_, channel| channel.receiver_count() > 0);
+            self.prune_at = (self.map.len() * 2).max(KEEP_CHANNELS);
+        }
+        let (channel, changes) = watch::channel(Instant::now());
+        self.map.insert(id, channel);
+        changes
+    }
+}
 
 impl Default for Hub {
     fn default() -> Hub {
         Hub {
-            games: Mutex::new(GameChannels {
-                map: HashMap::new(),
-                prune_at: KEEP_CHANNELS,
-            }),
+            games: Mutex::new(Channels::new()),
             any_game: watch::channel(Instant::now()).0,
-            tournaments: watch::channel(Instant::now()).0,
+            tournaments: Mutex::new(Channels::new()),
             accounts: broadcast::channel(4096).0,
             shutdown: Notify::new(),
             shutting_down: AtomicBool::new(false),
@@ -72,21 +111,10 @@ impl Hub {
     /// Game `id` changed (or, with `None`, anything may have).
     pub fn publish(&self, id: Option<GameId>) {
         let now = Instant::now();
-        {
-            let games = self.games.lock().unwrap_or_else(PoisonError::into_inner);
-            match id {
-                Some(id) => {
-                    if let Some(channel) = games.map.get(&id) {
-                        channel.send_replace(now);
-                    }
-                }
-                None => {
-                    for channel in games.map.values() {
-                        channel.send_replace(now);
-                    }
-                }
-            }
-        }
+        self.games
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .send(id, now);
         self.any_game.send_replace(now);
     }
 
@@ -95,29 +123,29 @@ impl Hub {
         let Some(id) = id else {
             return self.any_game.subscribe();
         };
-        let mut games = self.games.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(channel) = games.map.get(&id) {
-            return channel.subscribe();
-        }
-        if games.map.len() >= games.prune_at {
-            games.map.retain(|_, channel| channel.receiver_count() > 0);
-            games.prune_at = (games.map.len() * 2).max(KEEP_CHANNELS);
-        }
-        let (channel, changes) = watch::channel(Instant::now());
-        games.map.insert(id, channel);
-        changes
+        self.games
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .subscribe(id)
     }
 
-    /// A tournament changed: its followers and the lobby's look again.
-    pub fn publish_tournament(&self) {
+    /// Tournament `id` changed (with `None`, any may have): its followers and the lobby's look
+    /// again — not the followers of other tournaments.
+    pub fn publish_tournament(&self, id: Option<i64>) {
         let now = Instant::now();
-        self.tournaments.send_replace(now);
+        self.tournaments
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .send(id, now);
         self.any_game.send_replace(now);
     }
 
-    /// Tournaments' changes, from now on.
-    pub fn tournament_changes(&self) -> watch::Receiver<Instant> {
-        self.tournaments.subscribe()
+    /// Tournament `id`'s changes, from now on.
+    pub fn tournament_changes(&self, id: i64) -> watch::Receiver<Instant> {
+        self.tournaments
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .subscribe(id)
     }
 
     /// Account `id` has new events.
@@ -131,10 +159,10 @@ impl Hub {
         match notice {
             Notice::Game(id) => self.publish(Some(id)),
             Notice::Account(id) => self.publish_account(id),
-            Notice::Tournament(_) => self.publish_tournament(),
+            Notice::Tournament(id) => self.publish_tournament(Some(id)),
             Notice::Everything => {
                 self.publish(None);
-                self.publish_tournament();
+                self.publish_tournament(None);
                 self.publish_account(EVERY_ACCOUNT);
             }
         }
@@ -184,5 +212,33 @@ mod tests {
         // The followed game's channel is still the one its follower listens on.
         hub.publish(Some(GameId::new(-5)));
         assert!(followed.has_changed().unwrap_or(false));
+    }
+
+    #[test]
+    fn a_tournament_s_change_wakes_its_followers_and_the_lobby_only() {
+        let hub = Hub::default();
+        let mut seven = hub.tournament_changes(7);
+        let mut eight = hub.tournament_changes(8);
+        let mut lobby = hub.changes(None);
+        hub.publish_tournament(Some(8));
+        assert!(
+            !seven.has_changed().unwrap_or(true),
+            "another tournament's change"
+        );
+        assert!(eight.has_changed().unwrap_or(false));
+        assert!(lobby.has_changed().unwrap_or(false));
+        eight.mark_unchanged();
+        lobby.mark_unchanged();
+        // Everything (notices were missed): every follower looks again.
+        hub.publish_tournament(None);
+        assert!(seven.has_changed().unwrap_or(false));
+        assert!(eight.has_changed().unwrap_or(false));
+        assert!(lobby.has_changed().unwrap_or(false));
+        seven.mark_unchanged();
+        eight.mark_unchanged();
+        // A notice from another replica names its tournament.
+        hub.hear(cardroom_db::notify::Notice::Tournament(7));
+        assert!(seven.has_changed().unwrap_or(false));
+        assert!(!eight.has_changed().unwrap_or(true));
     }
 }

@@ -49,8 +49,8 @@ pub async fn recovery_sweep(state: web::Data<AppState>) {
         .await;
         match result {
             Ok((recovered, timed_out, expired, matched, challenges, tournaments)) => {
-                if tournaments.changed {
-                    state.hub.publish_tournament();
+                for &id in &tournaments.changed {
+                    state.hub.publish_tournament(Some(id));
                 }
                 if !tournaments.games.is_empty() {
                     tracing::info!(games = tournaments.games.len(), "seated tournament tables");

@@ -49,7 +49,7 @@ pub async fn create(
         tournaments::create(conn, &caller, &request)
     })
     .await?;
-    state.hub.publish_tournament();
+    state.hub.publish_tournament(Some(made.id));
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/tournaments/{}", made.id)))
         .json(made))
@@ -160,7 +160,7 @@ pub async fn join(
         tournaments::join(conn, &caller, id, code.as_deref())
     })
     .await?;
-    state.hub.publish_tournament();
+    state.hub.publish_tournament(Some(id));
     Ok(HttpResponse::Ok().json(tournament))
 }
 
@@ -189,6 +189,6 @@ pub async fn withdraw(
         tournaments::withdraw(conn, &caller, id)
     })
     .await?;
-    state.hub.publish_tournament();
+    state.hub.publish_tournament(Some(id));
     Ok(HttpResponse::Ok().json(tournament))
 }

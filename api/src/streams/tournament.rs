@@ -33,7 +33,7 @@ pub fn tournament_stream(
     let response = sse_response(state.settings.heartbeat, inbox);
     actix_web::rt::spawn(async move {
         let _slot = slot;
-        let mut changes = state.hub.tournament_changes();
+        let mut changes = state.hub.tournament_changes(id);
         let mut sent: Option<String> = None;
         loop {
             let looked = Instant::now();

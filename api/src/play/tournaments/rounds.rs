@@ -28,8 +28,8 @@ const PER_SWEEP: i64 = 100;
 pub struct Swept {
     /// The games it made.
     pub games: Vec<GameId>,
-    /// Whether any tournament changed (started, a result recorded, a round paired, finished).
-    pub changed: bool,
+    /// The tournaments that changed (started, a result recorded, a round paired, finished).
+    pub changed: Vec<i64>,
 }
 
 /// The sweep's part: steps every tournament that is due.
@@ -41,7 +41,7 @@ pub fn sweep(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Swept, ApiEr
             .and_then(|stepped| deal_tables(conn, id, metrics).map(|_| stepped));
         match stepped {
             Ok(stepped) => {
-                swept.changed |= stepped.changed;
+                swept.changed.extend(stepped.changed);
                 swept.games.extend(stepped.games);
             }
             Err(ApiError::Unavailable) => return Err(ApiError::Unavailable),
@@ -102,7 +102,11 @@ fn step(
     };
     let advanced = tournaments::get(conn, row.id)?.is_some_and(|now| now.version != version);
     Ok(Swept {
-        changed: recorded || advanced || !games.is_empty(),
+        changed: if recorded || advanced || !games.is_empty() {
+            vec![row.id]
+        } else {
+            Vec::new()
+        },
         games,
     })
 }
