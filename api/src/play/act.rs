@@ -215,21 +215,7 @@ fn hand_seat_to_computer(
         ..Default::default()
     });
     changes.record_takeover(seat, level, TakeoverReason::Resigned)?;
-    let mut record = loaded.record.clone();
-    for s in &mut record.seats {
-        if s.seat == mine {
-            s.user_id = None;
-            s.name = None;
-            s.bot = Some(level);
-        }
-    }
-    Ok(Loaded {
-        record,
-        game: loaded.game.clone(),
-        recent: loaded.recent.clone(),
-        spectators: loaded.spectators,
-        tournament: loaded.tournament.clone(),
-    })
+    Ok(loaded.with_seats(&changes.seats))
 }
 
 fn make_move(

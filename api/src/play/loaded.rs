@@ -76,11 +76,16 @@ impl Loaded {
         }
     }
 
-    /// The same game with these changes of who plays its seats (names unchanged).
+    /// The same game with these changes of who plays its seats: a seat keeps its person's
+    /// name while the person keeps it (a computer player standing in for them), and loses it
+    /// with them (a computer player's seat now).
     pub(super) fn with_seats(&self, changes: &[SeatChange]) -> Loaded {
         let mut seats = self.record.seats.clone();
         for change in changes {
             if let Some(row) = seats.iter_mut().find(|s| s.seat == change.seat) {
+                if change.user_id != row.user_id {
+                    row.name = None;
+                }
                 row.user_id = change.user_id;
                 row.bot = change.bot;
                 row.timeouts = change.timeouts;
