@@ -3,9 +3,9 @@
 //! perfectly?
 //!
 //! The method is the one strong solvers share:
-//! - **zero-window alpha-beta**: each search answers one question, "can seats 0 and 2 take at
-//!   least `t` tricks?", and the exact count is found by a few such questions, stepping from a
-//!   guess;
+//! - **zero-window alpha-beta, fail-soft, driven by MTD(f)**: each search asks "can seats 0
+//!   and 2 take at least `t` tricks?" and answers with a bound (at least so many when yes, at
+//!   most so many when no) that moves the next question past every count it rules out;
 //! - **a transposition table with partition search** at the start of each trick: a result is
 //!   stored not for one position but for every position with the same leader and suit lengths
 //!   in which the cards that decided a trick by their rank (and every card above them) are held
@@ -13,12 +13,18 @@
 //!   rested on, so one entry answers for the many positions that differ only in small cards.
 //!   Entries hold lower and upper bounds on the tricks still to come, and the lead that proved
 //!   them (tried first next time); they may be kept across searches, positions and deals as
-//!   long as the trump is the same;
+//!   long as the trump is the same. A bucket (one leader, one set of suit lengths) keeps its
+//!   entries together, the most useful first, so a lookup is one sweep through memory;
 //! - **equivalent cards**: cards of one hand with no other card still out (or on the table)
-//!   between them are one move;
-//! - **quick tricks**: the winners the side on lead can cash at once end a search early;
-//! - **move ordering**: the cheapest winner first, low cards when partner wins, leads toward
-//!   one's own or partner's winners.
+//!   between them are one move; and once a card's result rested on no rank below some card
+//!   of its suit, the hand's lower cards of that suit are not tried;
+//! - **bounds at each trick's start**: the winners the side on lead can cash at once, its own
+//!   or through an entry to partner's; and the trumps that win whatever happens (higher than
+//!   every trump of the other side) for either side;
+//! - **move ordering**: the move that last cut off a similar position (a table of cut-off
+//!   moves by what the seat to act sees) is tried before the others are even listed; then the
+//!   cheapest winner first, low cards when partner wins, leads toward one's own or partner's
+//!   winners.
 //!
 //! The solver is pure and deterministic; it knows nothing of any game's scoring. Seats 0 and 2
 //! are one side, 1 and 3 the other; play passes 0 → 1 → 2 → 3.
@@ -63,7 +69,7 @@ impl Default for Solver {
 }
 
 impl Solver {
-    /// A solver whose table holds up to about a million results (some 40 MB) before it starts
+    /// A solver whose table holds up to about a million results (some 25 MB) before it starts
     /// again empty.
     pub fn new() -> Solver {
         Solver::with_capacity(1 << 20)
@@ -152,16 +158,17 @@ impl Solver {
     /// end fast.
     fn value(&mut self, state: &mut State, guess: u8) -> u8 {
         let (mut lo, mut hi) = (state.ns, state.ns + state.left);
-        let mut target = guess.clamp(lo + 1, hi.max(lo + 1));
+        let mut value = guess.clamp(lo, hi);
         while lo < hi {
-            if state.search(&mut self.table, target).0 {
-                lo = target;
-                target += 1;
+            // Test whether the value reaches `target`: each answer is a bound that moves lo or
+            // hi (MTD(f)).
+            let target = if value <= lo { lo + 1 } else { value.min(hi) };
+            value = state.search(&mut self.table, target).0;
+            if value >= target {
+                lo = value;
             } else {
-                hi = target - 1;
-                target = target.saturating_sub(1);
+                hi = value;
             }
-            target = target.clamp(lo + 1, hi.max(lo + 1));
         }
         self.nodes += std::mem::take(&mut state.nodes);
         self.stored += std::mem::take(&mut state.stored);

@@ -78,6 +78,36 @@ impl State {
         out.sort();
     }
 
+    /// The move of `seat` that plays the card of `suit` and `rank`, with the cards equivalent
+    /// to it, if that card is in its hand and may be played.
+    pub(super) fn candidate_of(&self, seat: usize, suit: usize, rank: Ranks) -> Option<Candidate> {
+        let hand = &self.hands[seat];
+        let following = self.count > 0 && hand[self.lead_suit] != 0;
+        if hand[suit] & rank == 0 || (following && suit != self.lead_suit) {
+            return None;
+        }
+        let mut cards = self.rest[suit] | self.on_table[suit];
+        let (mut group, mut low): (Ranks, Ranks) = (0, 0);
+        while cards != 0 {
+            let card = top(cards);
+            cards &= !card;
+            if hand[suit] & card != 0 {
+                group |= card;
+                low = card;
+            } else if group & rank != 0 {
+                break;
+            } else {
+                group = 0;
+            }
+        }
+        Some(Candidate {
+            suit,
+            low,
+            group,
+            weight: 0,
+        })
+    }
+
     /// A move with its ordering weight: how likely it is to be best.
     fn weighted(&self, seat: usize, suit: usize, low: Ranks, group: Ranks) -> Candidate {
         let rank = low.trailing_zeros() as i32;

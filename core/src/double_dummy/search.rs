@@ -4,134 +4,201 @@
 use super::bits::{NO_TRUMP, Ranks, top};
 use super::moves::{Candidate, Candidates};
 use super::state::State;
-use super::table::{Bounds, NO_MOVE, Pattern, Table, Wins};
+use super::table::{Bounds, Entry, Pattern, Table, Wins};
 
 impl State {
-    /// The tricks `leader` can cash at once without giving up the lead: its top cards in each
-    /// suit that no opponent can ruff. A lower bound on its side's tricks from here, with the
-    /// cards it counted as winning ranks.
+    /// The tricks `leader`'s side can cash at once: the leader's top cards in each suit that
+    /// no opponent can ruff; or those, then a small card to partner's top card in a suit, and
+    /// partner's top cards. A lower bound on the side's tricks from here, with the cards it
+    /// counted as winning ranks.
     fn quick_tricks(&self, leader: usize) -> (u8, Wins) {
-        let hand = &self.hands[leader];
+        let partner = (leader + 2) % 4;
         let opponents = [(leader + 1) % 4, (leader + 3) % 4];
-        let mut wins = [0; 4];
-        // The run of top cards of a suit the leader holds.
-        let run = |suit: usize| -> u32 {
-            let mine = hand[suit];
+        let trump = self.trump;
+        // A hand's cards of a suit above every other hand's.
+        let run = |seat: usize, suit: usize| -> u32 {
+            let mine = self.hands[seat][suit];
             let others = self.rest[suit] & !mine;
-            if mine == 0 {
-                return 0;
-            }
-            if others == 0 {
+            if mine == 0 || others == 0 {
                 return mine.count_ones();
             }
             (mine & !((top(others) << 1) - 1)).count_ones()
         };
-        let mut tricks = 0;
-        let mut count = |suit: usize, cash: u32, wins: &mut Wins| {
-            if cash > 0 {
-                tricks += cash;
+        let len = |seat: usize, suit: usize| self.hands[seat][suit].count_ones();
+        // Cashing the top trumps first draws the opponents' when they have no more.
+        let trump_run = if trump == NO_TRUMP {
+            0
+        } else {
+            run(leader, trump)
+        };
+        let drawn = trump == NO_TRUMP || opponents.iter().all(|&o| len(o, trump) <= trump_run);
+        // The tricks a run of `seat`'s takes in a side suit: no more than an opponent who can
+        // ruff follows.
+        let cash = |seat: usize, suit: usize| -> u32 {
+            let mut cash = run(seat, suit);
+            if !drawn {
+                for &o in &opponents {
+                    if len(o, trump) != 0 {
+                        cash = cash.min(len(o, suit));
+                    }
+                }
+            }
+            cash
+        };
+        let mut mine = [0u32; 4];
+        let mut theirs = [0u32; 4];
+        for suit in (0..4).filter(|&s| s != trump) {
+            mine[suit] = cash(leader, suit);
+            theirs[suit] = cash(partner, suit);
+        }
+        if trump != NO_TRUMP {
+            mine[trump] = trump_run;
+        }
+        let alone: u32 = mine.iter().sum();
+        // Partner's plan: cash the leader's winners, cross in a suit where the leader has a
+        // card and partner's top card wins, then cash partner's. Partner follows the leader's
+        // winners, discarding cards it does not count when it has run out.
+        let crossing = (0..4).any(|s| s != trump && theirs[s] > 0 && len(leader, s) > 0);
+        let mut discards = 0;
+        let mut followed = 0;
+        for (suit, &cashed) in mine.iter().enumerate() {
+            discards += cashed.saturating_sub(len(partner, suit));
+            followed += cashed.min(len(partner, suit));
+        }
+        let counted: u32 = theirs.iter().sum();
+        let spare = (self.left as u32).saturating_sub(counted + followed);
+        let together = if crossing && discards <= spare {
+            alone + counted
+        } else {
+            0
+        };
+        let mut wins = [0; 4];
+        let mut note = |seat: usize, suit: usize, cash: u32| {
+            // Where the hand holds every card of the suit its rank decides nothing.
+            if cash > 0 && self.rest[suit] != self.hands[seat][suit] {
                 wins[suit] |= self.nth_highest(suit, cash as u8);
             }
         };
-        if self.trump == NO_TRUMP {
-            for suit in 0..4 {
-                count(suit, run(suit), &mut wins);
-            }
-        } else {
-            let trump_run = run(self.trump);
-            count(self.trump, trump_run, &mut wins);
-            let their_trumps = opponents
-                .iter()
-                .map(|&o| self.hands[o][self.trump].count_ones())
-                .max()
-                .unwrap_or(0);
-            // Cashing the top trumps first draws theirs when they have no more.
-            let drawn = their_trumps <= trump_run;
-            for suit in (0..4).filter(|&s| s != self.trump) {
-                let mut cash = run(suit);
-                if !drawn {
-                    for &o in &opponents {
-                        if self.hands[o][self.trump] != 0 {
-                            cash = cash.min(self.hands[o][suit].count_ones());
-                        }
-                    }
-                }
-                count(suit, cash, &mut wins);
+        for suit in 0..4 {
+            note(leader, suit, mine[suit]);
+            if together > alone {
+                note(partner, suit, theirs[suit]);
             }
         }
-        (tricks.min(u32::from(self.left)) as u8, wins)
+        (alone.max(together).min(u32::from(self.left)) as u8, wins)
     }
 
-    /// Whether seats 0 and 2 take at least `target` tricks since the root, and the winning
-    /// ranks the answer rests on.
-    pub(super) fn search(&mut self, table: &mut Table, target: u8) -> (bool, Wins) {
+    /// Tricks the side of `seat` takes whatever anyone plays: in a trump game, the trumps of
+    /// one of its hands that are higher than every trump the other side holds (each wins the
+    /// trick it is played to, or partner's higher one does). In no-trump, when the other side
+    /// is on lead and holds the top card of none of the suits its leader holds, the first trick.
+    /// With the ranks that rests on.
+    fn sure_tricks(&self, seat: usize) -> (u8, Wins) {
+        let mut wins = [0; 4];
+        let leader = self.to_act;
+        if self.trump == NO_TRUMP {
+            if leader % 2 == seat % 2 {
+                return (0, wins);
+            }
+            let theirs = self.hands[leader];
+            let partner = self.hands[(leader + 2) % 4];
+            for suit in 0..4 {
+                if theirs[suit] == 0 {
+                    continue;
+                }
+                let highest = top(self.rest[suit]);
+                if (theirs[suit] | partner[suit]) & highest != 0 {
+                    return (0, [0; 4]);
+                }
+                wins[suit] = highest;
+            }
+            return (1, wins);
+        }
+        let trump = self.trump;
+        let opposing = self.hands[(seat + 1) % 4][trump] | self.hands[(seat + 3) % 4][trump];
+        let above = if opposing == 0 {
+            Ranks::MAX
+        } else {
+            !((top(opposing) << 1) - 1)
+        };
+        let mut best = 0;
+        for hand in [seat, (seat + 2) % 4] {
+            let masters = self.hands[hand][trump] & above;
+            if masters.count_ones() > best {
+                best = masters.count_ones();
+                wins[trump] = masters & masters.wrapping_neg();
+            }
+        }
+        if opposing == 0 {
+            // No trump of theirs to rank above: the trumps win by being trumps, not by rank.
+            wins[trump] = 0;
+        }
+        (best as u8, wins)
+    }
+
+    /// A bound on the tricks seats 0 and 2 take since the root, searched against `target`: at
+    /// least the value returned when that reaches `target`, at most it when it falls short
+    /// (fail-soft), with the winning ranks the bound rests on.
+    pub(super) fn search(&mut self, table: &mut Table, target: u8) -> (u8, Wins) {
         self.nodes += 1;
         if self.ns >= target {
-            return (true, [0; 4]);
+            return (self.ns, [0; 4]);
         }
         if self.ns + self.left < target {
-            return (false, [0; 4]);
+            return (self.ns + self.left, [0; 4]);
         }
         if self.count != 0 {
-            let (result, wins, _) = self.try_moves(table, target, None);
-            return (result, wins);
+            let (value, wins, _) = self.try_moves(table, target, None);
+            return (value, wins);
         }
         let need = target - self.ns;
         if self.left == 1 {
             let (won, wins) = self.last_trick();
-            return (won >= need, wins);
+            return (self.ns + won, wins);
         }
         let leader = self.to_act;
         let (quick, wins) = self.quick_tricks(leader);
-        if leader.is_multiple_of(2) {
-            if quick >= need {
-                return (true, wins);
-            }
-        } else if self.left - quick < need {
-            return (false, wins);
+        let (sure, sure_wins) = self.sure_tricks(leader);
+        let (ours, wins) = if sure > quick {
+            (sure, sure_wins)
+        } else {
+            (quick, wins)
+        };
+        let (theirs, their_wins) = self.sure_tricks((leader + 1) % 4);
+        let (at_least, at_most) = if leader.is_multiple_of(2) {
+            ((ours, wins), (self.left - theirs, their_wins))
+        } else {
+            ((theirs, their_wins), (self.left - ours, wins))
+        };
+        if at_least.0 >= need {
+            return (self.ns + at_least.0, at_least.1);
+        }
+        if at_most.0 < need {
+            return (self.ns + at_most.0, at_most.1);
         }
         let shape = self.shape();
         let (codes, counts) = self.layout();
-        let pattern = |sizes: [u8; 4]| {
-            let mut owners = [0u32; 4];
-            for suit in 0..4 {
-                let shift = 2 * u32::from(counts[suit] - sizes[suit]);
-                owners[suit] = codes[suit].checked_shr(shift).unwrap_or(0);
-            }
-            Pattern {
-                shape,
-                counts: sizes,
-                owners,
-            }
-        };
-        let mut hint = None;
-        if let Some(sizes) = table.sizes.get_mut(&shape) {
-            for i in 0..sizes.len() {
-                let size = sizes[i];
-                let Some(bounds) = table.results.get(&pattern(size)) else {
-                    continue;
+        let answers = |b: &Bounds| b.lower >= need || b.upper < need;
+        let hint = match table.probe(shape, &codes, &counts, answers) {
+            Ok(Entry { pattern, bounds }) => {
+                let mut wins = [0; 4];
+                for (suit, win) in wins.iter_mut().enumerate() {
+                    *win = self.nth_highest(suit, pattern.counts[suit]);
+                }
+                let value = if bounds.lower >= need {
+                    bounds.lower
+                } else {
+                    bounds.upper
                 };
-                if bounds.lower >= need || bounds.upper < need {
-                    let mut wins = [0; 4];
-                    for (suit, win) in wins.iter_mut().enumerate() {
-                        *win = self.nth_highest(suit, size[suit]);
-                    }
-                    // Sizes that answer come to the front: the next lookup tries them first.
-                    if i > 0 {
-                        sizes.swap(i, i / 2);
-                    }
-                    return (bounds.lower >= need, wins);
-                }
-                if hint.is_none() && bounds.best_suit != NO_MOVE {
-                    let suit = usize::from(bounds.best_suit);
-                    let card = self.nth_highest(suit, bounds.best_above + 1);
-                    if card != 0 {
-                        hint = Some((suit, card));
-                    }
-                }
+                return (self.ns + value, wins);
             }
-        }
-        let (result, wins, cut) = self.try_moves(table, target, hint);
+            Err(hint) => hint.and_then(|(suit, above)| {
+                let suit = usize::from(suit);
+                let card = self.nth_highest(suit, above + 1);
+                (card != 0).then_some((suit, card))
+            }),
+        };
+        let (value, wins, cut) = self.try_moves(table, target, hint);
         // The pattern the result holds for: each suit's cards down to its lowest winning rank.
         let mut size = [0u8; 4];
         for suit in 0..4 {
@@ -143,30 +210,19 @@ impl State {
                 size[suit] = counts[suit];
             }
         }
-        let left = self.left;
-        let bounds = table.results.entry(pattern(size)).or_insert_with(|| {
-            self.stored += 1;
-            Bounds {
-                lower: 0,
-                upper: left,
-                best_suit: NO_MOVE,
-                best_above: 0,
-            }
-        });
-        if result {
-            bounds.lower = bounds.lower.max(need);
+        let (bounds, new) = table.entry(shape, Pattern::of(&codes, &counts, size), self.left);
+        self.stored += usize::from(new);
+        let tricks = value - self.ns;
+        if value >= target {
+            bounds.lower = bounds.lower.max(tricks);
         } else {
-            bounds.upper = bounds.upper.min(need - 1);
+            bounds.upper = bounds.upper.min(tricks);
         }
         if let Some((suit, rank)) = cut {
             bounds.best_suit = suit as u8;
             bounds.best_above = (self.rest[suit] & !((rank << 1) - 1)).count_ones() as u8;
         }
-        let sizes = table.sizes.entry(shape).or_default();
-        if !sizes.contains(&size) {
-            sizes.push(size);
-        }
-        (result, wins)
+        (value, wins)
     }
 
     /// The last trick, every hand down to one card: 1 if seats 0 and 2 win it, and the winning
@@ -203,32 +259,48 @@ impl State {
         (u8::from(winner.0 % 2 == 0), wins)
     }
 
-    /// Whether seats 0 and 2 reach `target` with the seat to act choosing among its moves
-    /// (`hint`, a card, first); the winning ranks that rests on; and the move that decided it
-    /// if one did.
+    /// A bound on the tricks of seats 0 and 2 with the seat to act choosing among its moves
+    /// (`hint`, a card, first), as [`State::search`] gives it; the winning ranks that rests on;
+    /// and the move that decided it if one did.
     fn try_moves(
         &mut self,
         table: &mut Table,
         target: u8,
         hint: Option<(usize, Ranks)>,
-    ) -> (bool, Wins, Option<(usize, Ranks)>) {
+    ) -> (u8, Wins, Option<(usize, Ranks)>) {
         let seat = self.to_act;
         let maximizing = seat.is_multiple_of(2);
+        let key = self.cutoff_key(seat);
+        // The move that cut off a similar search, or the table's, is tried before the others
+        // are even listed: it usually decides.
+        let first = table
+            .cutoffs
+            .get(key)
+            .or(hint)
+            .and_then(|(suit, rank)| self.candidate_of(seat, suit, rank));
         let mut candidates = Candidates::default();
-        self.candidates(seat, &mut candidates);
-        if let Some((suit, rank)) = hint
-            && let Some(i) = candidates
-                .list()
-                .iter()
-                .position(|c| c.suit == suit && c.group & rank != 0)
-        {
-            candidates.moves[..=i].rotate_right(1);
+        let mut listed = false;
+        match first {
+            Some(candidate) => candidates.push(candidate),
+            None => {
+                self.candidates(seat, &mut candidates);
+                listed = true;
+            }
         }
         let mut all = [0; 4];
-        for i in 0..candidates.len {
+        // For each suit, the lowest rank still worth trying: a card below the ranks a tried
+        // card's result rested on is equivalent to it.
+        let mut relevant: [Ranks; 4] = [0; 4];
+        let mut best = if maximizing { 0 } else { u8::MAX };
+        let mut i = 0;
+        while i < candidates.len {
             let Candidate { suit, low, .. } = candidates.moves[i];
+            i += 1;
+            if low < relevant[suit] {
+                continue;
+            }
             let undo = self.play(seat, suit, low);
-            let (reached, mut wins) = self.search(table, target);
+            let (value, mut wins) = self.search(table, target);
             if undo.count == 3 {
                 // The trick is complete: did its winner beat a card of its own suit?
                 let mut others = undo.on_table[self.win_suit] & !self.win_rank;
@@ -240,11 +312,34 @@ impl State {
                 }
             }
             self.undo(seat, suit, low, undo);
-            if reached == maximizing {
-                return (reached, wins, Some((suit, low)));
+            best = if maximizing {
+                best.max(value)
+            } else {
+                best.min(value)
+            };
+            if (value >= target) == maximizing {
+                table.cutoffs.put(key, suit, low);
+                return (value, wins, Some((suit, low)));
+            }
+            let lowest = wins[suit] & wins[suit].wrapping_neg();
+            if lowest == 0 {
+                relevant[suit] = 1 << 13;
+            } else if low < lowest {
+                relevant[suit] = relevant[suit].max(lowest);
             }
             for (a, w) in all.iter_mut().zip(wins) {
                 *a |= w;
+            }
+            if !listed {
+                // The first move did not decide: the others, best first.
+                listed = true;
+                let mut rest = Candidates::default();
+                self.candidates(seat, &mut rest);
+                for other in rest.list() {
+                    if other.suit != suit || other.low != low {
+                        candidates.push(*other);
+                    }
+                }
             }
         }
         // Every move was searched, each group of equivalent cards through its lowest card. That
@@ -258,6 +353,6 @@ impl State {
                 all[candidate.suit] |= candidate.low;
             }
         }
-        (!maximizing, all, None)
+        (best, all, None)
     }
 }

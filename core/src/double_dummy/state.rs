@@ -126,12 +126,6 @@ impl State {
         }
     }
 
-    fn owner(&self, suit: usize, rank: Ranks) -> usize {
-        (0..4)
-            .find(|&seat| self.hands[seat][suit] & rank != 0)
-            .unwrap_or(0)
-    }
-
     /// Whether a card of `suit` and `rank` beats the trick's winning card so far.
     pub(super) fn beats(&self, suit: usize, rank: Ranks) -> bool {
         if suit == self.win_suit {
@@ -210,19 +204,48 @@ impl State {
         key
     }
 
+    /// What the seat to act sees of the position, hashed, for the cut-off moves: where it
+    /// plays in the trick and its hand; when it follows suit, the suit's cards still out and
+    /// the card winning so far instead of its other suits.
+    pub(super) fn cutoff_key(&self, seat: usize) -> u64 {
+        let mix = |h: u64, x: u64| {
+            let h = (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            h ^ (h >> 29)
+        };
+        let hand = &self.hands[seat];
+        let mut h = mix(seat as u64, self.count as u64);
+        if self.count > 0 {
+            h = mix(h, (self.win_suit as u64) << 16 | u64::from(self.win_rank));
+            if hand[self.lead_suit] != 0 {
+                let suit = self.lead_suit;
+                let out = self.rest[suit] | self.on_table[suit];
+                return mix(h, u64::from(out) << 16 | u64::from(hand[suit]));
+            }
+        }
+        let mine = hand
+            .iter()
+            .fold(0u64, |a, &ranks| (a << 13) | u64::from(ranks));
+        mix(h, mine)
+    }
+
     /// For each suit, the seats holding its remaining cards from the highest (two bits a card)
     /// and how many there are.
     pub(super) fn layout(&self) -> ([u32; 4], [u8; 4]) {
         let mut codes = [0u32; 4];
         let mut counts = [0u8; 4];
         for suit in 0..4 {
+            // Seat 1 or 3 sets the low bit of the owner, seat 2 or 3 the high one.
+            let low = self.hands[1][suit] | self.hands[3][suit];
+            let high = self.hands[2][suit] | self.hands[3][suit];
             let mut cards = self.rest[suit];
+            let mut code = 0u32;
             while cards != 0 {
                 let rank = top(cards);
                 cards &= !rank;
-                codes[suit] = (codes[suit] << 2) | self.owner(suit, rank) as u32;
-                counts[suit] += 1;
+                code = (code << 2) | u32::from(low & rank != 0) | u32::from(high & rank != 0) << 1;
             }
+            codes[suit] = code;
+            counts[suit] = self.rest[suit].count_ones() as u8;
         }
         (codes, counts)
     }

@@ -1,34 +1,54 @@
 //! The transposition table: results stored for patterns of positions (partition search).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::bits::Ranks;
 
-/// A stored result's pattern: every position at a trick's start with this leader and these
-/// suit lengths (`shape`) in which the top `counts[s]` cards of each suit `s` are held as in
-/// `owners[s]`. The cards below those decided no trick by their rank in the search that proved
-/// the result, so their ranks do not matter: one entry stands for many positions (partition
-/// search).
+/// A stored result's pattern, within its bucket (the positions at a trick's start with one
+/// leader and one set of suit lengths): every position in which the top `counts[s]` cards of
+/// each suit `s` are held as in `owners[s]`. The cards below those decided no trick by their
+/// rank in the search that proved the result, so their ranks do not matter: one entry stands
+/// for many positions (partition search).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) struct Pattern {
-    pub(super) shape: u64,
     pub(super) counts: [u8; 4],
     /// The seats holding the top cards, two bits a card from the highest, right-aligned.
     pub(super) owners: [u32; 4],
 }
 
-impl Hash for Pattern {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        let mut h = self.shape;
+impl Pattern {
+    /// The pattern of a position, given as the seats holding each suit's cards from the highest
+    /// (`codes`, two bits a card) and how many there are (`all`), cut to the top `counts`.
+    pub(super) fn of(codes: &[u32; 4], all: &[u8; 4], counts: [u8; 4]) -> Pattern {
+        let mut owners = [0u32; 4];
         for suit in 0..4 {
-            h = (h ^ (u64::from(self.owners[suit]) << 4 | u64::from(self.counts[suit])))
-                .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            h ^= h >> 31;
+            let shift = 2 * u32::from(all[suit].saturating_sub(counts[suit]));
+            owners[suit] = codes[suit].checked_shr(shift).unwrap_or(0);
         }
-        state.write_u64(h);
+        Pattern { counts, owners }
+    }
+
+    /// Whether a position of the bucket, with `codes` and `all` as in [`Pattern::of`], is one
+    /// of the pattern's.
+    fn holds_for(&self, codes: &[u32; 4], all: &[u8; 4]) -> bool {
+        (0..4).all(|suit| {
+            let shift = 2 * u32::from(all[suit].saturating_sub(self.counts[suit]));
+            codes[suit].checked_shr(shift).unwrap_or(0) == self.owners[suit]
+        })
     }
 }
+
+/// A bucket's entry: a pattern and what was proved for it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Entry {
+    pub(super) pattern: Pattern,
+    pub(super) bounds: Bounds,
+}
+
+/// Entries kept in one bucket: beyond this the last (the least useful, as entries that answer
+/// move to the front) gives way.
+const BUCKET: usize = 2048;
 
 /// Bounds on the tricks seats 0 and 2 take from a trick's start to the end, and the lead that
 /// last proved one.
@@ -72,17 +92,122 @@ impl Hasher for KeyHasher {
 
 pub(super) type Build = BuildHasherDefault<KeyHasher>;
 
-/// The transposition table: results by pattern, and for each shape the pattern sizes
-/// (`counts`) stored for it, so a lookup probes one pattern a size.
+/// The transposition table: for each bucket (a shape, as [`State::shape`] gives it: the
+/// leader and every hand's suit lengths), its entries, the most useful first; and the cut-off
+/// moves. A bucket's entries lie together in memory, so a lookup reads them in one sweep.
+///
+/// [`State::shape`]: super::state::State::shape
 #[derive(Debug, Default)]
 pub(super) struct Table {
-    pub(super) results: HashMap<Pattern, Bounds, Build>,
-    pub(super) sizes: HashMap<u64, Vec<[u8; 4]>, Build>,
+    buckets: HashMap<u64, Vec<Entry>, Build>,
+    pub(super) cutoffs: Cutoffs,
 }
 
 impl Table {
     pub(super) fn clear(&mut self) {
-        self.results.clear();
-        self.sizes.clear();
+        self.buckets.clear();
+        self.cutoffs.clear();
+    }
+
+    /// The first entry of the bucket `shape` that holds for the position and whose bounds
+    /// `answers`, with its pattern's sizes; or, when none answers, the best lead of the first
+    /// matching entry that has one.
+    pub(super) fn probe(
+        &mut self,
+        shape: u64,
+        codes: &[u32; 4],
+        all: &[u8; 4],
+        answers: impl Fn(&Bounds) -> bool,
+    ) -> Result<Entry, Option<(u8, u8)>> {
+        let mut hint = None;
+        let Some(bucket) = self.buckets.get_mut(&shape) else {
+            return Err(hint);
+        };
+        for i in 0..bucket.len() {
+            let entry = bucket[i];
+            if !entry.pattern.holds_for(codes, all) {
+                continue;
+            }
+            if answers(&entry.bounds) {
+                // Entries that answer move forward: the next lookup meets them sooner.
+                if i > 0 {
+                    bucket.swap(i, i / 2);
+                }
+                return Ok(entry);
+            }
+            if hint.is_none() && entry.bounds.best_suit != NO_MOVE {
+                hint = Some((entry.bounds.best_suit, entry.bounds.best_above));
+            }
+        }
+        Err(hint)
+    }
+
+    /// The bounds stored for `pattern` in the bucket `shape`, made if there were none (and
+    /// then whether they are new).
+    pub(super) fn entry(&mut self, shape: u64, pattern: Pattern, left: u8) -> (&mut Bounds, bool) {
+        let bucket = self.buckets.entry(shape).or_default();
+        let found = bucket.iter().position(|e| e.pattern == pattern);
+        let fresh = Bounds {
+            lower: 0,
+            upper: left,
+            best_suit: NO_MOVE,
+            best_above: 0,
+        };
+        let (i, new) = match found {
+            Some(i) => (i, false),
+            None if bucket.len() < BUCKET => {
+                bucket.push(Entry {
+                    pattern,
+                    bounds: fresh,
+                });
+                (bucket.len() - 1, true)
+            }
+            None => {
+                let i = bucket.len() - 1;
+                bucket[i] = Entry {
+                    pattern,
+                    bounds: fresh,
+                };
+                (i, false)
+            }
+        };
+        (&mut bucket[i].bounds, new)
+    }
+}
+
+/// The slots of [`Cutoffs`] (a power of two).
+const CUTOFF_SLOTS: usize = 1 << 16;
+
+/// The move that last cut a search off, by a hash of what the seat to act sees of the
+/// position (its hand, or the suit led and the card winning the trick): tried first the next
+/// time a similar position comes up, at any point of a trick. Only an ordering hint, so a
+/// collision costs time, never a wrong answer.
+#[derive(Debug, Default)]
+pub(super) struct Cutoffs {
+    /// A check of the hash, and the move's suit and rank bit (`u8::MAX` for none).
+    slots: Vec<(u32, [u8; 2])>,
+}
+
+impl Cutoffs {
+    fn clear(&mut self) {
+        self.slots.clear();
+    }
+
+    /// The move stored for `key`, as a suit and a rank.
+    pub(super) fn get(&self, key: u64) -> Option<(usize, Ranks)> {
+        let (check, [suit, bit]) = *self.slots.get(key as usize & (CUTOFF_SLOTS - 1))?;
+        (check == (key >> 32) as u32 && suit != u8::MAX).then(|| (usize::from(suit), 1 << bit))
+    }
+
+    pub(super) fn put(&mut self, key: u64, suit: usize, rank: Ranks) {
+        if self.slots.is_empty() {
+            self.slots = vec![(0, [u8::MAX; 2]); CUTOFF_SLOTS];
+        }
+        if let Some(slot) = self.slots.get_mut(key as usize & (CUTOFF_SLOTS - 1)) {
+            *slot = (
+                (key >> 32) as u32,
+                [suit as u8, rank.trailing_zeros() as u8],
+            );
+        }
     }
 }
