@@ -96,24 +96,34 @@ impl State {
     fn sure_tricks(&self, seat: usize) -> (u8, Wins) {
         let mut wins = [0; 4];
         let leader = self.to_act;
-        if self.trump == NO_TRUMP {
-            if leader % 2 == seat % 2 {
-                return (0, wins);
-            }
+        // The first trick, when the other side leads.
+        let mut first = 0;
+        if leader % 2 != seat % 2 {
             let theirs = self.hands[leader];
             let partner = self.hands[(leader + 2) % 4];
+            let trump = self.trump;
+            // Partner can ruff a suit it has none of.
+            let ruffs = trump != NO_TRUMP && partner[trump] != 0;
+            first = 1;
             for suit in 0..4 {
                 if theirs[suit] == 0 {
                     continue;
                 }
                 let highest = top(self.rest[suit]);
-                if (theirs[suit] | partner[suit]) & highest != 0 {
-                    return (0, [0; 4]);
+                let ruffed = ruffs && suit != trump && partner[suit] == 0;
+                if (theirs[suit] | partner[suit]) & highest != 0 || ruffed {
+                    first = 0;
+                    wins = [0; 4];
+                    break;
                 }
                 wins[suit] = highest;
             }
-            return (1, wins);
         }
+        if self.trump == NO_TRUMP {
+            return (first, wins);
+        }
+        let first_wins = wins;
+        wins = [0; 4];
         let trump = self.trump;
         let opposing = self.hands[(seat + 1) % 4][trump] | self.hands[(seat + 3) % 4][trump];
         let above = if opposing == 0 {
@@ -132,6 +142,9 @@ impl State {
         if opposing == 0 {
             // No trump of theirs to rank above: the trumps win by being trumps, not by rank.
             wins[trump] = 0;
+        }
+        if best == 0 && first > 0 {
+            return (first, first_wins);
         }
         (best as u8, wins)
     }

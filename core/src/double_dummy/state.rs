@@ -31,6 +31,8 @@ pub(super) struct State {
     pub(super) lead_suit: usize,
     /// Cards on the table in the trick in progress.
     pub(super) count: usize,
+    /// Every hand's length in every suit but one, four bits each (see [`length_unit`]).
+    lengths: u64,
     pub(super) win_seat: usize,
     pub(super) win_suit: usize,
     pub(super) win_rank: Ranks,
@@ -61,6 +63,7 @@ impl State {
             trump: position.trump.map_or(NO_TRUMP, |s| s as usize),
             lead_suit: 0,
             count: 0,
+            lengths: 0,
             win_seat: 0,
             win_suit: 0,
             win_rank: 0,
@@ -97,6 +100,10 @@ impl State {
         }
         for suit in 0..4 {
             state.rest[suit] = state.hands.iter().map(|h| h[suit]).fold(0, |a, b| a | b);
+            for seat in 0..4 {
+                let length = u64::from(state.hands[seat][suit].count_ones());
+                state.lengths += length * length_unit(seat, suit);
+            }
         }
         state.left = size as u8;
         state.to_act = leader;
@@ -112,6 +119,7 @@ impl State {
             // Put the card back in its hand, then play it as the search would.
             state.hands[seat.index()][suit] |= rank;
             state.rest[suit] |= rank;
+            state.lengths += length_unit(seat.index(), suit);
             state.play(seat.index(), suit, rank);
         }
         Ok(state)
@@ -149,6 +157,7 @@ impl State {
         };
         self.hands[seat][suit] &= !rank;
         self.rest[suit] &= !rank;
+        self.lengths -= length_unit(seat, suit);
         self.on_table[suit] |= rank;
         if self.count == 0 {
             self.lead_suit = suit;
@@ -178,6 +187,7 @@ impl State {
     pub(super) fn undo(&mut self, seat: usize, suit: usize, rank: Ranks, undo: Undo) {
         self.hands[seat][suit] |= rank;
         self.rest[suit] |= rank;
+        self.lengths += length_unit(seat, suit);
         self.lead_suit = undo.lead_suit;
         self.count = undo.count;
         self.win_seat = undo.win_seat;
@@ -190,18 +200,9 @@ impl State {
     }
 
     /// The table's bucket for the position at a trick's start: the leader and every hand's
-    /// length in every suit (the last one follows from the others).
+    /// length in every suit, kept up to date by `play` and `undo`.
     pub(super) fn shape(&self) -> u64 {
-        let mut key = self.to_act as u64;
-        for (seat, hand) in self.hands.iter().enumerate() {
-            for (suit, &cards) in hand.iter().enumerate() {
-                if seat == 3 && suit == 3 {
-                    break;
-                }
-                key = (key << 4) | u64::from(cards.count_ones());
-            }
-        }
-        key
+        self.lengths | (self.to_act as u64) << 62
     }
 
     /// What the seat to act sees of the position, hashed, for the cut-off moves: where it
@@ -263,4 +264,15 @@ impl State {
 /// How many cards of `suit` `seat` holds.
 pub(super) fn hand_len(state: &State, seat: usize, suit: usize) -> u32 {
     state.hands[seat][suit].count_ones()
+}
+
+/// One card of a hand's suit in [`State::shape`]: lengths take four bits each (a suit holds
+/// at most thirteen cards). Seat 3's last suit is left out, as the others imply it (every
+/// hand at a trick's start holds as many cards), which leaves the top bits for the leader.
+fn length_unit(seat: usize, suit: usize) -> u64 {
+    if seat == 3 && suit == 3 {
+        0
+    } else {
+        1 << (4 * (seat * 4 + suit))
+    }
 }
