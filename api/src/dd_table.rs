@@ -98,10 +98,11 @@ pub fn table(solver: &mut Solver, hands: [CardSet; 4]) -> Result<[[u8; 4]; 5], S
                 to_act: leader,
                 trump,
             };
-            // The partner's answer as declarer is usually the same or one off.
+            // The last declarer's tricks are the defence's guess: the next lead is made from
+            // the last declarer's side, and the answers are usually equal or one off.
             let defence = match declarer {
-                0 | 1 => solver.tricks(&position),
-                _ => solver.tricks_near(&position, 13 - row[declarer - 2]),
+                0 => solver.tricks(&position),
+                _ => solver.tricks_near(&position, row[declarer - 1]),
             }
             .map_err(|e| e.to_string())?;
             row[declarer] = 13 - defence;

@@ -32,6 +32,7 @@
 mod bits;
 mod moves;
 mod position;
+mod review;
 mod search;
 mod state;
 mod table;
@@ -41,6 +42,7 @@ mod tests;
 use crate::card::Card;
 
 pub use position::{Position, PositionError};
+pub use review::{PlayReview, ReviewError, review};
 
 use bits::{NO_TRUMP, card_of};
 use moves::Candidates;
