@@ -13,46 +13,40 @@ impl State {
     /// counted as winning ranks.
     fn quick_tricks(&self, leader: usize) -> (u8, Wins) {
         let partner = (leader + 2) % 4;
-        let opponents = [(leader + 1) % 4, (leader + 3) % 4];
+        let (lho, rho) = ((leader + 1) % 4, (leader + 3) % 4);
         let trump = self.trump;
+        let hands = &self.hands;
         // A hand's cards of a suit above every other hand's.
         let run = |seat: usize, suit: usize| -> u32 {
-            let mine = self.hands[seat][suit];
+            let mine = hands[seat][suit];
             let others = self.rest[suit] & !mine;
-            if mine == 0 || others == 0 {
-                return mine.count_ones();
+            if others == 0 {
+                mine.count_ones()
+            } else {
+                (mine & !((top(others) << 1) - 1)).count_ones()
             }
-            (mine & !((top(others) << 1) - 1)).count_ones()
         };
-        let len = |seat: usize, suit: usize| self.hands[seat][suit].count_ones();
-        // Cashing the top trumps first draws the opponents' when they have no more.
-        let trump_run = if trump == NO_TRUMP {
-            0
-        } else {
-            run(leader, trump)
-        };
-        let drawn = trump == NO_TRUMP || opponents.iter().all(|&o| len(o, trump) <= trump_run);
-        // The tricks a run of `seat`'s takes in a side suit: no more than an opponent who can
-        // ruff follows.
-        let cash = |seat: usize, suit: usize| -> u32 {
-            let mut cash = run(seat, suit);
-            if !drawn {
-                for &o in &opponents {
-                    if len(o, trump) != 0 {
-                        cash = cash.min(len(o, suit));
+        let len = |seat: usize, suit: usize| hands[seat][suit].count_ones();
+        let mut mine = [0u32; 4];
+        let mut theirs = [0u32; 4];
+        // The most tricks a side suit gives before an opponent who can ruff is out of it.
+        let mut caps = [u32::MAX; 4];
+        if trump != NO_TRUMP {
+            let trump_run = run(leader, trump);
+            mine[trump] = trump_run;
+            // Cashing the top trumps first draws the opponents' when they have no more.
+            for o in [lho, rho] {
+                let trumps = len(o, trump);
+                if trumps > trump_run {
+                    for (suit, cap) in caps.iter_mut().enumerate() {
+                        *cap = (*cap).min(len(o, suit));
                     }
                 }
             }
-            cash
-        };
-        let mut mine = [0u32; 4];
-        let mut theirs = [0u32; 4];
-        for suit in (0..4).filter(|&s| s != trump) {
-            mine[suit] = cash(leader, suit);
-            theirs[suit] = cash(partner, suit);
         }
-        if trump != NO_TRUMP {
-            mine[trump] = trump_run;
+        for suit in (0..4).filter(|&s| s != trump) {
+            mine[suit] = run(leader, suit).min(caps[suit]);
+            theirs[suit] = run(partner, suit).min(caps[suit]);
         }
         let alone: u32 = mine.iter().sum();
         // Partner's plan: cash the leader's winners, cross in a suit where the leader has a
@@ -72,6 +66,7 @@ impl State {
         } else {
             0
         };
+        let ruffing = self.ruffing_plan(leader);
         let mut wins = [0; 4];
         let mut note = |seat: usize, suit: usize, cash: u32| {
             // Where the hand holds every card of the suit its rank decides nothing.
@@ -79,6 +74,16 @@ impl State {
                 wins[suit] |= self.nth_highest(suit, cash as u8);
             }
         };
+        if let Some((tricks, cashed, their_cash, trump_rank)) = ruffing
+            && tricks > alone.max(together)
+        {
+            for suit in 0..4 {
+                note(leader, suit, cashed[suit]);
+                note(partner, suit, their_cash[suit]);
+            }
+            wins[trump] |= trump_rank;
+            return (tricks.min(u32::from(self.left)) as u8, wins);
+        }
         for suit in 0..4 {
             note(leader, suit, mine[suit]);
             if together > alone {
@@ -86,6 +91,96 @@ impl State {
             }
         }
         (alone.max(together).min(u32::from(self.left)) as u8, wins)
+    }
+
+    /// In a trump game, the leader's plan that crosses to partner by a ruff: the leader cashes
+    /// its top cards of the side suits (no trumps drawn, so no more than an opponent with
+    /// trumps follows), then leads a suit partner has none of; partner ruffs with its highest
+    /// trump, which neither opponent can beat (each still follows suit, or holds no higher
+    /// trump), and cashes its own top cards. The tricks, the cards cashed by each hand by suit,
+    /// and the trump rank the ruff's safety rests on.
+    fn ruffing_plan(&self, leader: usize) -> Option<(u32, [u32; 4], [u32; 4], Ranks)> {
+        let trump = self.trump;
+        if trump == NO_TRUMP {
+            return None;
+        }
+        let partner = (leader + 2) % 4;
+        let opponents = [(leader + 1) % 4, (leader + 3) % 4];
+        let hands = &self.hands;
+        let their_trumps = hands[partner][trump];
+        if their_trumps == 0 {
+            return None;
+        }
+        let len = |seat: usize, suit: usize| hands[seat][suit].count_ones();
+        let run = |seat: usize, suit: usize| -> u32 {
+            let mine = hands[seat][suit];
+            let others = self.rest[suit] & !mine;
+            if others == 0 {
+                mine.count_ones()
+            } else {
+                (mine & !((top(others) << 1) - 1)).count_ones()
+            }
+        };
+        let mut caps = [u32::MAX; 4];
+        for o in opponents {
+            if hands[o][trump] != 0 {
+                for (suit, cap) in caps.iter_mut().enumerate() {
+                    *cap = (*cap).min(len(o, suit));
+                }
+            }
+        }
+        let mut mine = [0u32; 4];
+        for suit in (0..4).filter(|&s| s != trump) {
+            mine[suit] = run(leader, suit).min(caps[suit]);
+        }
+        let highest = top(their_trumps);
+        // The ruff is safe from an opponent who must still follow suit, or whose trumps are all
+        // lower than partner's highest (then the ruff rests on that trump's rank).
+        let ruff = |t: usize| -> Option<Ranks> {
+            if t == trump || len(leader, t) <= mine[t] || len(partner, t) != 0 {
+                return None;
+            }
+            let mut rank = 0;
+            for o in opponents {
+                if len(o, t) > mine[t] || hands[o][trump] == 0 {
+                    continue;
+                }
+                if top(hands[o][trump]) > highest {
+                    return None;
+                }
+                rank = highest;
+            }
+            Some(rank)
+        };
+        let (t, rank_used) = (0..4).find_map(|t| Some((t, ruff(t)?)))?;
+        // An opponent with trumps who is out of the suit ruffed may discard on the ruff: one
+        // card fewer of each suit to follow partner's winners with.
+        for o in opponents {
+            if hands[o][trump] != 0 && len(o, t) <= mine[t] {
+                for (suit, cap) in caps.iter_mut().enumerate() {
+                    *cap = (*cap).min(len(o, suit).saturating_sub(1));
+                }
+            }
+        }
+        let mut theirs = [0u32; 4];
+        for suit in (0..4).filter(|&s| s != trump) {
+            theirs[suit] = run(partner, suit).min(caps[suit]);
+        }
+        // Partner follows the leader's cashing, discarding when out of a suit, but keeps its
+        // counted winners and one trump for the ruff.
+        let mut discards = 0;
+        let mut followed = 0;
+        for (suit, &cashed) in mine.iter().enumerate() {
+            discards += cashed.saturating_sub(len(partner, suit));
+            followed += cashed.min(len(partner, suit));
+        }
+        let counted: u32 = theirs.iter().sum::<u32>() + 1;
+        let spare = u32::from(self.left).saturating_sub(counted + followed);
+        if discards > spare {
+            return None;
+        }
+        let tricks = mine.iter().sum::<u32>() + counted;
+        Some((tricks, mine, theirs, rank_used))
     }
 
     /// Tricks the side of `seat` takes whatever anyone plays: in a trump game, the trumps of
@@ -192,7 +287,7 @@ impl State {
         let shape = self.shape();
         let (codes, counts) = self.layout();
         let answers = |b: &Bounds| b.lower >= need || b.upper < need;
-        let hint = match table.probe(shape, &codes, &counts, answers) {
+        let hint = match table.probe(shape, &codes, answers) {
             Ok(Entry { pattern, bounds }) => {
                 let mut wins = [0; 4];
                 for (suit, win) in wins.iter_mut().enumerate() {

@@ -13,29 +13,42 @@ use super::bits::Ranks;
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) struct Pattern {
     pub(super) counts: [u8; 4],
-    /// The seats holding the top cards, two bits a card from the highest, right-aligned.
-    pub(super) owners: [u32; 4],
+    /// The owner bits of the top cards (two bits a card, from the highest, each suit in 32
+    /// bits as in [`pack`]) and the mask that keeps just those bits of a position's.
+    mask: u128,
+    value: u128,
+}
+
+/// A position's owner codes, each suit's in 32 bits of one number, so that one mask and one
+/// comparison test a pattern.
+pub(super) fn pack(codes: &[u32; 4]) -> u128 {
+    codes.iter().enumerate().fold(0, |packed, (suit, &code)| {
+        packed | u128::from(code) << (32 * suit)
+    })
 }
 
 impl Pattern {
     /// The pattern of a position, given as the seats holding each suit's cards from the highest
     /// (`codes`, two bits a card) and how many there are (`all`), cut to the top `counts`.
     pub(super) fn of(codes: &[u32; 4], all: &[u8; 4], counts: [u8; 4]) -> Pattern {
-        let mut owners = [0u32; 4];
+        let mut mask = 0u128;
         for suit in 0..4 {
-            let shift = 2 * u32::from(all[suit].saturating_sub(counts[suit]));
-            owners[suit] = codes[suit].checked_shr(shift).unwrap_or(0);
+            let width = 2 * u32::from(all[suit]);
+            let below = 2 * u32::from(all[suit].saturating_sub(counts[suit]));
+            let top_bits = (1u64 << width) - (1u64 << below);
+            mask |= u128::from(top_bits) << (32 * suit);
         }
-        Pattern { counts, owners }
+        Pattern {
+            counts,
+            mask,
+            value: pack(codes) & mask,
+        }
     }
 
-    /// Whether a position of the bucket, with `codes` and `all` as in [`Pattern::of`], is one
-    /// of the pattern's.
-    fn holds_for(&self, codes: &[u32; 4], all: &[u8; 4]) -> bool {
-        (0..4).all(|suit| {
-            let shift = 2 * u32::from(all[suit].saturating_sub(self.counts[suit]));
-            codes[suit].checked_shr(shift).unwrap_or(0) == self.owners[suit]
-        })
+    /// Whether a position of the bucket, with its owner codes packed by [`pack`], is one of
+    /// the pattern's.
+    fn holds_for(&self, packed: u128) -> bool {
+        packed & self.mask == self.value
     }
 }
 
@@ -116,16 +129,16 @@ impl Table {
         &mut self,
         shape: u64,
         codes: &[u32; 4],
-        all: &[u8; 4],
         answers: impl Fn(&Bounds) -> bool,
     ) -> Result<Entry, Option<(u8, u8)>> {
         let mut hint = None;
         let Some(bucket) = self.buckets.get_mut(&shape) else {
             return Err(hint);
         };
+        let packed = pack(codes);
         for i in 0..bucket.len() {
             let entry = bucket[i];
-            if !entry.pattern.holds_for(codes, all) {
+            if !entry.pattern.holds_for(packed) {
                 continue;
             }
             if answers(&entry.bounds) {
