@@ -71,8 +71,8 @@ impl Default for Solver {
 }
 
 impl Solver {
-    /// A solver whose table holds up to about a million results (some 25 MB) before it starts
-    /// again empty.
+    /// A solver whose table holds up to about a million results (at most some 64 MB, taken as
+    /// results are stored) before it starts again empty.
     pub fn new() -> Solver {
         Solver::with_capacity(1 << 20)
     }

@@ -185,9 +185,9 @@ impl State {
 
     /// Tricks the side of `seat` takes whatever anyone plays: in a trump game, the trumps of
     /// one of its hands that are higher than every trump the other side holds (each wins the
-    /// trick it is played to, or partner's higher one does). In no-trump, when the other side
-    /// is on lead and holds the top card of none of the suits its leader holds, the first trick.
-    /// With the ranks that rests on.
+    /// trick it is played to, or partner's higher one does). When the other side is on lead
+    /// and holds the top card of none of the suits its leader holds (and, in a trump game, its
+    /// leader's partner can ruff none of them), the first trick. With the ranks that rests on.
     fn sure_tricks(&self, seat: usize) -> (u8, Wins) {
         let mut wins = [0; 4];
         let leader = self.to_act;

@@ -224,3 +224,14 @@ impl Cutoffs {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The memory figure in `Solver::new`'s documentation rests on this.
+    #[test]
+    fn an_entry_takes_64_bytes() {
+        assert_eq!(std::mem::size_of::<Entry>(), 64);
+    }
+}
