@@ -7,9 +7,9 @@ use super::bits::Ranks;
 
 /// A stored result's pattern, within its bucket (the positions at a trick's start with one
 /// leader and one set of suit lengths): every position in which the top `counts[s]` cards of
-/// each suit `s` are held as in `owners[s]`. The cards below those decided no trick by their
-/// rank in the search that proved the result, so their ranks do not matter: one entry stands
-/// for many positions (partition search).
+/// each suit `s` are held by the same seats as in the position that proved the result. The
+/// cards below those decided no trick by their rank in that search, so their ranks do not
+/// matter: one entry stands for many positions (partition search).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) struct Pattern {
     pub(super) counts: [u8; 4],
@@ -122,9 +122,9 @@ impl Table {
         self.cutoffs.clear();
     }
 
-    /// The first entry of the bucket `shape` that holds for the position and whose bounds
-    /// `answers`, with its pattern's sizes; or, when none answers, the best lead of the first
-    /// matching entry that has one.
+    /// The first entry of the bucket `shape` that holds for the position (its owner `codes`)
+    /// and whose bounds `answers`; or, when none answers, the best lead (suit, and how many
+    /// cards still out rank above it) of the first matching entry that has one.
     pub(super) fn probe(
         &mut self,
         shape: u64,
