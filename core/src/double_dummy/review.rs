@@ -57,9 +57,7 @@ pub fn review(
     let mut won = [0u8; 2];
     let mut reviews = Vec::with_capacity(plays.len());
     for (index, &card) in plays.iter().enumerate() {
-        if to_act.index() > 3 {
-            return Err(ReviewError::IllegalPlay(index));
-        }
+        // The solver checks the position first (a seat beyond the four is refused there).
         let position = Position {
             hands,
             trick: trick.clone(),
@@ -268,6 +266,10 @@ mod tests {
         assert_eq!(
             review(&mut solver, stranded(), Seat::new(0), None, &revoke),
             Err(ReviewError::IllegalPlay(2))
+        );
+        assert_eq!(
+            review(&mut solver, stranded(), Seat::new(5), None, &right),
+            Err(ReviewError::Position(PositionError::TrickOrder))
         );
         let mut uneven = stranded();
         uneven[1].remove(card("3D"));
