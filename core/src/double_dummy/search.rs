@@ -3,7 +3,7 @@
 
 use super::bits::{NO_TRUMP, Ranks, top};
 use super::moves::{Candidate, Candidates};
-use super::state::State;
+use super::state::{State, hand_len};
 use super::table::{Bounds, Entry, Pattern, Table, Wins};
 
 impl State {
@@ -15,18 +15,8 @@ impl State {
         let partner = (leader + 2) % 4;
         let (lho, rho) = ((leader + 1) % 4, (leader + 3) % 4);
         let trump = self.trump;
-        let hands = &self.hands;
-        // A hand's cards of a suit above every other hand's.
-        let run = |seat: usize, suit: usize| -> u32 {
-            let mine = hands[seat][suit];
-            let others = self.rest[suit] & !mine;
-            if others == 0 {
-                mine.count_ones()
-            } else {
-                (mine & !((top(others) << 1) - 1)).count_ones()
-            }
-        };
-        let len = |seat: usize, suit: usize| hands[seat][suit].count_ones();
+        let run = |seat: usize, suit: usize| self.top_run(seat, suit);
+        let len = |seat: usize, suit: usize| hand_len(self, seat, suit);
         let mut mine = [0u32; 4];
         let mut theirs = [0u32; 4];
         // The most tricks a side suit gives before an opponent who can ruff is out of it.
@@ -111,16 +101,8 @@ impl State {
         if their_trumps == 0 {
             return None;
         }
-        let len = |seat: usize, suit: usize| hands[seat][suit].count_ones();
-        let run = |seat: usize, suit: usize| -> u32 {
-            let mine = hands[seat][suit];
-            let others = self.rest[suit] & !mine;
-            if others == 0 {
-                mine.count_ones()
-            } else {
-                (mine & !((top(others) << 1) - 1)).count_ones()
-            }
-        };
+        let len = |seat: usize, suit: usize| hand_len(self, seat, suit);
+        let run = |seat: usize, suit: usize| self.top_run(seat, suit);
         let mut caps = [u32::MAX; 4];
         for o in opponents {
             if hands[o][trump] != 0 {

@@ -261,6 +261,19 @@ impl State {
     }
 }
 
+impl State {
+    /// How many of `seat`'s cards of `suit` rank above every other hand's.
+    pub(super) fn top_run(&self, seat: usize, suit: usize) -> u32 {
+        let mine = self.hands[seat][suit];
+        let others = self.rest[suit] & !mine;
+        if others == 0 {
+            mine.count_ones()
+        } else {
+            (mine & !((top(others) << 1) - 1)).count_ones()
+        }
+    }
+}
+
 /// How many cards of `suit` `seat` holds.
 pub(super) fn hand_len(state: &State, seat: usize, suit: usize) -> u32 {
     state.hands[seat][suit].count_ones()
