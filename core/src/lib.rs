@@ -9,6 +9,7 @@
 //! A module uses only modules on lower lines, never one on its own line or above (checked by
 //! `scripts/check-structure`, which also finds any cycle inside a module's own files):
 //! - `arena`, `openapi`: duplicate matches between strategies; the OpenAPI schemas
+//! - `analysis`: every finished game explained, decision by decision
 //! - `any`: any game, dispatched at run time
 //! - `games`: the four games, each with its computer player
 //! - `search`, `double_dummy`: what the computer players search with
@@ -22,6 +23,7 @@
 //! - `columns`: kinds and levels as text columns (the `diesel` feature)
 //! - `card`, `seat`, `kind`, `level`: cards, seats, the games' and the levels' names
 
+pub mod analysis;
 pub mod any;
 pub mod arena;
 pub mod bots;

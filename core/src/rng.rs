@@ -49,6 +49,8 @@ pub enum Stream {
     FirstDealer,
     /// A computer player's `n`-th decision in the game.
     Decision(u64),
+    /// The analysis of the game's `n`-th move, after the game is over.
+    Analysis(u64),
 }
 
 impl Stream {
@@ -60,6 +62,7 @@ impl Stream {
             Stream::Deal(i) => (1 << 56) | u64::from(i),
             Stream::FirstDealer => 2 << 56,
             Stream::Decision(n) => (3 << 56) | (n & Self::INDEX_BITS),
+            Stream::Analysis(n) => (4 << 56) | (n & Self::INDEX_BITS),
         }
     }
 }
@@ -266,10 +269,13 @@ mod tests {
         let b = seed.derive(Stream::Deal(1));
         let c = seed.derive(Stream::FirstDealer);
         let d = seed.derive(Stream::Decision(0));
+        let e = seed.derive(Stream::Analysis(0));
         assert_ne!(a, b);
         assert_ne!(a, c);
         assert_ne!(a, d);
         assert_ne!(c, d);
+        assert_ne!(d, e);
+        assert_ne!(a, e);
         assert_eq!(a, seed.derive(Stream::Deal(0)));
     }
 

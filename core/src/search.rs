@@ -89,32 +89,11 @@ pub fn guided_move<G: Determinize>(
     baseline: Option<&G::Move>,
     rng: &mut CardRng,
 ) -> Option<G::Move> {
-    let me = view.seat()?;
     let legal = view.legal_moves();
     if legal.len() <= 1 {
         return legal.first().cloned();
     }
-    // values[sample][move]
-    let mut values: Vec<Vec<f64>> = Vec::with_capacity(samples);
-    for _ in 0..samples {
-        let seed = drawn_seed(rng);
-        let Some(world) = G::determinize(view, seed, rng) else {
-            break;
-        };
-        let playout_seed = drawn_seed(rng);
-        let row = legal
-            .iter()
-            .map(|mv| {
-                let mut w = world.clone();
-                if w.play(me, mv).is_err() {
-                    return f64::NEG_INFINITY;
-                }
-                play_out(&mut w, &mut CardRng::new(&playout_seed, 0));
-                w.value(me)
-            })
-            .collect();
-        values.push(row);
-    }
+    let values = sampled_values::<G>(view, legal, samples, rng);
     if values.is_empty() {
         return None;
     }
@@ -150,6 +129,43 @@ pub fn guided_move<G: Determinize>(
     } else {
         legal.get(base).cloned()
     }
+}
+
+/// The value for the seat of `view` of each of `moves` in each of `samples` determinized
+/// worlds (`values[sample][move]`): every move of one sample is played out with the same
+/// random numbers (common random numbers), so differences between moves measure the moves. A
+/// move the rules refuse is worth −∞. Fewer rows when the view cannot be determinized (none
+/// when it belongs to no seat or is not at a decision).
+pub fn sampled_values<G: Determinize>(
+    view: &G::View,
+    moves: &[G::Move],
+    samples: usize,
+    rng: &mut CardRng,
+) -> Vec<Vec<f64>> {
+    let Some(me) = view.seat() else {
+        return Vec::new();
+    };
+    let mut values: Vec<Vec<f64>> = Vec::with_capacity(samples);
+    for _ in 0..samples {
+        let seed = drawn_seed(rng);
+        let Some(world) = G::determinize(view, seed, rng) else {
+            break;
+        };
+        let playout_seed = drawn_seed(rng);
+        let row = moves
+            .iter()
+            .map(|mv| {
+                let mut w = world.clone();
+                if w.play(me, mv).is_err() {
+                    return f64::NEG_INFINITY;
+                }
+                play_out(&mut w, &mut CardRng::new(&playout_seed, 0));
+                w.value(me)
+            })
+            .collect();
+        values.push(row);
+    }
+    values
 }
 
 /// A side's lead at the end of a playout: its total less the best other side's, plus a large

@@ -398,6 +398,11 @@ impl Table {
         CardRng::for_stream(&self.seed, Stream::Decision(u64::from(self.moves)))
     }
 
+    /// The generator of the analysis of the move about to be made (`Stream::Analysis`).
+    pub(crate) fn analysis_rng(&self) -> CardRng {
+        CardRng::for_stream(&self.seed, Stream::Analysis(u64::from(self.moves)))
+    }
+
     fn deal_seed(&self, i: u32) -> Seed {
         match self.replayed_seeds.get(i as usize) {
             Some(seed) => *seed,

@@ -23,6 +23,7 @@
 
 mod bot;
 mod config;
+mod determinize;
 mod event;
 mod game;
 pub mod meld;

@@ -67,6 +67,30 @@ impl Tarneeb {
         self.hands[seat]
     }
 
+    /// Where the hand stands: the auction, the naming of the trump, or the play.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The contract once the auction is over (none while it runs).
+    pub fn contract(&self) -> Option<Contract> {
+        if self.phase == Phase::Bidding {
+            None
+        } else {
+            self.highest
+        }
+    }
+
+    /// The trump suit, once named (none in a no-trump contract).
+    pub fn trump(&self) -> Option<Suit> {
+        self.trump
+    }
+
+    /// The cards played so far this hand (the trick in progress included).
+    pub fn cards_played(&self) -> CardSet {
+        self.played
+    }
+
     pub(super) fn begin_deal(&mut self, dealer: Seat, redeal: bool) -> Events<TarneebEvent> {
         let started = if redeal {
             self.table.restart_hand()

@@ -1,0 +1,244 @@
+//! Every finished game explained, decision by decision.
+//!
+//! - **Tarneeb** is reviewed with all hands open: for every card, the tricks its side could
+//!   still take with best play by everyone, before the card and after it (the double-dummy
+//!   solver), and for every hand the par contract, the best one the auction could have reached.
+//! - **Basra, 31 and Rummy** hide cards, so a decision is judged only from what its seat saw:
+//!   the `hard` computer player's choice from the same view, and the expected value of both
+//!   moves estimated by the sampling the bot itself uses. Nothing the seat did not see is read.
+//!
+//! An [`Analyst`] is shown the game just before each move, in order, then asked to
+//! [`finish`](Analyst::finish). Everything is deterministic: the samples come from the game
+//! seed's analysis stream, so a game's analysis is the same on any machine.
+
+mod sampled;
+mod tarneeb;
+#[cfg(test)]
+mod tests;
+
+use serde::{Deserialize, Serialize};
+
+use crate::any::{AnyGame, AnyMove};
+use crate::double_dummy::Solver;
+use crate::kind::GameKind;
+use crate::seat::Seat;
+
+pub use sampled::{GradeScale, SAMPLES};
+pub use tarneeb::{HandReview, Par};
+
+/// The version of the analysis's format and method: a stored analysis of another version is
+/// computed again.
+pub const FORMAT: u32 = 1;
+
+/// How a decision is judged.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = AnalysisMethod))]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// Tarneeb: against perfect play with every hand open.
+    DoubleDummy,
+    /// Basra, 31, Rummy: against the `hard` computer player from the seat's own view.
+    Sampled,
+}
+
+/// What a decision's values count.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = AnalysisUnit))]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// Tricks of the seat's side in the whole hand.
+    Tricks,
+    /// The seat's expected lead in points at the end of the hand over the best other side (a
+    /// game won or lost within the hand counts ±1000).
+    Points,
+}
+
+/// How good a decision was, by what it lost.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Grade {
+    /// The best, or no measurably worse.
+    Good,
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+/// One decision of the game: a move made where the seat had a choice.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = AnalysisDecision))]
+#[derive(Clone, PartialEq, Debug, Serialize)]
+pub struct Decision {
+    /// The version the move made (the move's entry in the game's log).
+    pub version: i64,
+    pub hand: u32,
+    pub seat: Seat,
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub played: AnyMove,
+    /// The moves judged best: in Tarneeb every card that keeps the most tricks, elsewhere the
+    /// `hard` computer player's choice.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Object>))]
+    pub best: Vec<AnyMove>,
+    /// The value (see the analysis's `unit`) of the best move and of the move played.
+    pub best_value: f64,
+    pub played_value: f64,
+    /// What the move played lost against the best: never negative.
+    pub loss: f64,
+    pub grade: Grade,
+}
+
+/// One seat's play over the game.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = AnalysisPlayer))]
+#[derive(Clone, PartialEq, Debug, Default, Serialize)]
+pub struct PlayerSummary {
+    pub seat: Seat,
+    /// Moves made with a choice.
+    pub decisions: u32,
+    pub good: u32,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+    /// The losses added up (tricks lost by play, in Tarneeb).
+    pub loss: f64,
+    /// The share of decisions graded good, in percent (100 with no decisions).
+    pub accuracy: f64,
+}
+
+/// A finished game's analysis.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, PartialEq, Debug, Serialize)]
+pub struct Analysis {
+    /// [`FORMAT`].
+    pub format: u32,
+    pub kind: GameKind,
+    pub variant: String,
+    pub method: Method,
+    pub unit: Unit,
+    /// The losses from which a decision is an inaccuracy, a mistake and a blunder.
+    pub scale: GradeScale,
+    /// Every decision, in the order played.
+    pub decisions: Vec<Decision>,
+    /// One a seat.
+    pub players: Vec<PlayerSummary>,
+    /// Tarneeb: every hand played, with its par (empty in the other games).
+    pub hands: Vec<HandReview>,
+}
+
+/// Why a game cannot be analysed. Each is a defect of the log, not of the caller.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum AnalysisError {
+    #[error("a move of another game")]
+    WrongGame,
+    #[error("hand {hand} of the game does not review: {reason}")]
+    Review { hand: u32, reason: String },
+}
+
+/// Builds a game's analysis from its moves, in order.
+#[derive(Debug)]
+pub struct Analyst {
+    analysis: Analysis,
+    /// Tarneeb: the hand whose play is being collected.
+    play: Option<tarneeb::PlayRecord>,
+    solver: Option<Solver>,
+}
+
+impl Analyst {
+    /// An analyst for `game` (any state of it: only its kind, variant and seats are read).
+    pub fn new(game: &AnyGame) -> Analyst {
+        let (method, unit) = match game {
+            AnyGame::Tarneeb(_) => (Method::DoubleDummy, Unit::Tricks),
+            _ => (Method::Sampled, Unit::Points),
+        };
+        let seats = game.table().seats();
+        Analyst {
+            analysis: Analysis {
+                format: FORMAT,
+                kind: game.kind(),
+                variant: game.variant().to_owned(),
+                method,
+                unit,
+                scale: GradeScale::of(game.kind()),
+                decisions: Vec::new(),
+                players: Seat::all(seats)
+                    .map(|seat| PlayerSummary {
+                        seat,
+                        accuracy: 100.0,
+                        ..PlayerSummary::default()
+                    })
+                    .collect(),
+                hands: Vec::new(),
+            },
+            play: None,
+            solver: None,
+        }
+    }
+
+    /// Takes in the move `mv` that `seat` made from `before`, as the log's entry `version`.
+    /// Decisions without a choice are passed over. Tarneeb's hands are reviewed when their
+    /// play is complete (at the next hand's first card, or at [`Analyst::finish`]).
+    pub fn observe(
+        &mut self,
+        before: &AnyGame,
+        version: i64,
+        seat: Seat,
+        mv: &AnyMove,
+    ) -> Result<(), AnalysisError> {
+        match (before, mv) {
+            (AnyGame::Tarneeb(game), AnyMove::Tarneeb(mv)) => {
+                if let Some(done) = tarneeb::observe(&mut self.play, game, version, seat, mv) {
+                    self.review(done)?;
+                }
+                Ok(())
+            }
+            (AnyGame::Tarneeb(_), _) => Err(AnalysisError::WrongGame),
+            _ => {
+                if let Some(decision) = sampled::judge(before, version, seat, mv)? {
+                    self.record(decision);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The analysis, the last Tarneeb hand reviewed.
+    pub fn finish(mut self) -> Result<Analysis, AnalysisError> {
+        if let Some(done) = self.play.take() {
+            self.review(done)?;
+        }
+        for player in &mut self.analysis.players {
+            if player.decisions > 0 {
+                let share = f64::from(player.good) / f64::from(player.decisions);
+                player.accuracy = (share * 1000.0).round() / 10.0;
+            }
+        }
+        Ok(self.analysis)
+    }
+
+    fn review(&mut self, play: tarneeb::PlayRecord) -> Result<(), AnalysisError> {
+        let solver = self.solver.get_or_insert_with(Solver::new);
+        let (hand, decisions) = tarneeb::review(solver, play)?;
+        self.analysis.hands.push(hand);
+        for decision in decisions {
+            self.record(decision);
+        }
+        Ok(())
+    }
+
+    fn record(&mut self, decision: Decision) {
+        if let Some(player) = self.analysis.players.get_mut(decision.seat.index()) {
+            player.decisions += 1;
+            player.loss += decision.loss;
+            match decision.grade {
+                Grade::Good => player.good += 1,
+                Grade::Inaccuracy => player.inaccuracies += 1,
+                Grade::Mistake => player.mistakes += 1,
+                Grade::Blunder => player.blunders += 1,
+            }
+        }
+        self.analysis.decisions.push(decision);
+    }
+}
