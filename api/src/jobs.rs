@@ -1,7 +1,7 @@
 //! The background jobs each process runs beside its requests: the recovery sweep (computer
 //! players finishing the turns of games left on their turn, timers run out, open tables and
 //! seeks expired, challenges gone unanswered, tournaments' rounds paired, old account events
-//! forgotten) and the writer of who is connected.
+//! forgotten), the writer of who is connected, and the analysis of finished games.
 
 use actix_web::web;
 use cardroom_db::GameId;
@@ -86,6 +86,25 @@ pub async fn recovery_sweep(state: web::Data<AppState>) {
             Err(ApiError::Unavailable) => {}
             Err(error) => tracing::warn!(%error, "recovery sweep failed"),
         }
+    }
+}
+
+/// Analyses finished games, one at a time, as long as any is due; then looks again every
+/// sweep. The work runs on the blocking pool: a game takes from milliseconds to a minute.
+pub async fn analyse_finished(state: web::Data<AppState>) {
+    loop {
+        if state.hub.is_shutting_down() {
+            return;
+        }
+        let worker = state.clone();
+        let result = web::block(move || crate::play::analysis::analyse_next(&worker)).await;
+        match result {
+            Ok(Ok(true)) => continue,
+            Ok(Ok(false)) | Ok(Err(ApiError::Unavailable)) => {}
+            Ok(Err(error)) => tracing::warn!(%error, "the analysis of finished games failed"),
+            Err(error) => tracing::warn!(%error, "the analysis worker stopped"),
+        }
+        actix_web::rt::time::sleep(state.settings.sweep_every).await;
     }
 }
 

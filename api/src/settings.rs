@@ -71,6 +71,9 @@ pub struct Settings {
     /// `CARDROOM_CLIENT_IP_HEADER`: a header set by the load balancer with the client's
     /// address (e.g. `X-Real-IP`); unset: the connection's peer address.
     pub client_ip_header: Option<String>,
+    /// `CARDROOM_ANALYSIS`: `on` (the default) to analyse finished games in the background on
+    /// this replica, `off` to leave them to the others.
+    pub analysis: bool,
 }
 
 /// The development secret: documented, so useless in production, which refuses it.
@@ -176,6 +179,15 @@ impl Settings {
             auth_per_minute: number("CARDROOM_AUTH_PER_MINUTE", 20)?.min(1_000_000) as u32,
             auth_burst: number("CARDROOM_AUTH_BURST", 10)?.clamp(1, 1_000_000) as u32,
             client_ip_header: get("CARDROOM_CLIENT_IP_HEADER").filter(|h| !h.trim().is_empty()),
+            analysis: match get("CARDROOM_ANALYSIS").as_deref().map(str::trim) {
+                None | Some("on") => true,
+                Some("off") => false,
+                Some(other) => {
+                    return Err(SettingsError(format!(
+                        "CARDROOM_ANALYSIS must be on or off, not {other:?}"
+                    )));
+                }
+            },
         })
     }
 }

@@ -40,6 +40,7 @@ static ASSETS: &[Asset] = assets![
     "help.js" => JS,
     "players.js" => JS,
     "chat.js" => JS,
+    "analysis.js" => JS,
     "account.js" => JS,
     "tournaments.js" => JS,
     "games/basra.js" => JS,

@@ -9,7 +9,8 @@
 //!
 //! A module uses only modules on lower lines, never one on its own line or above (checked by
 //! `scripts/check-structure`); [`now`], here, is for all of them:
-//! - `admin`: the admins' history and the dashboard's statistics
+//! - `admin`, `analyses`: the admins' history and the dashboard's statistics; finished games'
+//!   analyses
 //! - `games`: the game rows' reads, writes and the versioned commit
 //! - `derived`: the one way the game rows' writes reach the roll-ups and the ratings
 //! - `ratings`, `rollups`: Glicko-2 ratings; the dashboard's daily roll-ups
@@ -25,6 +26,7 @@
 
 pub mod account_events;
 pub mod admin;
+pub mod analyses;
 pub mod challenges;
 pub mod connection;
 mod derived;

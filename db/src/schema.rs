@@ -326,3 +326,20 @@ diesel::allow_tables_to_appear_in_same_query!(
     tournament_entrants,
     tournament_seats
 );
+
+diesel::table! {
+    game_analyses (game_id) {
+        game_id -> BigInt,
+        format -> Integer,
+        status -> Text,
+        done -> Integer,
+        total -> Integer,
+        body -> Nullable<Text>,
+        error -> Nullable<Text>,
+        started_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(game_analyses -> games (game_id));
+diesel::allow_tables_to_appear_in_same_query!(game_analyses, games);

@@ -36,6 +36,8 @@ fn pool(url: &str) -> cardroom_db::Pool {
 fn without_source(mut export: Value) -> Value {
     export["source"] = Value::Null;
     export["practice"] = Value::Null;
+    // (Each database makes its own analysis, in its own time.)
+    export["analysis"] = Value::Null;
     export
 }
 

@@ -7,6 +7,7 @@ mod support;
 
 mod accounts;
 mod admin;
+mod analysis;
 mod authorization;
 mod challenges;
 mod contract;

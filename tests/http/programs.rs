@@ -160,6 +160,7 @@ fn scope_of(method: &str, path: &str) -> Option<&'static str> {
         "/api/v1/games/{id}/score",
         "/api/v1/games/{id}/log",
         "/api/v1/games/{id}/export",
+        "/api/v1/games/{id}/analysis",
         "/api/v1/games/{id}/events",
         "/api/v1/games/{id}/chat",
         "/api/v1/mutes",

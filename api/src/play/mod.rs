@@ -8,6 +8,7 @@ mod access;
 mod account;
 mod act;
 pub mod admin;
+pub mod analysis;
 pub mod challenges;
 mod changes;
 pub mod chat;

@@ -1,9 +1,9 @@
 //! Recovery of games left on a computer player's turn, and replaying a game from its log.
 
-use cardroom_core::{AnyGame, Seat};
+use cardroom_core::{AnyGame, AnyMove, Seat};
 use cardroom_db::AnyConnection;
 use cardroom_db::GameId;
-use cardroom_db::games::{self, LogRow};
+use cardroom_db::games::{self, GameRow, LogRow};
 use serde_json::Value;
 
 use super::changes::{Changes, run_computers};
@@ -69,49 +69,60 @@ pub(super) fn replay_each(
     mut after: impl FnMut(&LogRow, Option<&AnyGame>) -> Result<(), ApiError>,
 ) -> Result<Option<AnyGame>, ApiError> {
     let loaded = load(conn, id)?;
-    let kind = loaded.kind();
     let mut game: Option<AnyGame> = None;
     let mut last_seq = 0;
-    let broken = |what: String| ApiError::internal(format!("game {id} does not replay: {what}"));
     loop {
         let rows = games::log_after(conn, id, last_seq, 1000)?;
         let Some(last) = rows.last() else { break };
         last_seq = last.seq;
         for row in rows {
-            let seat = || {
-                row.seat
-                    .and_then(|s| u8::try_from(s).ok())
-                    .map(Seat::new)
-                    .ok_or_else(|| broken(format!("entry {} names no seat", row.seq)))
-            };
-            match (row.action.as_str(), game.as_mut()) {
-                ("started", _) => {
-                    game = Some(super::setup::deal_first_hand(&loaded.record.game)?.0)
-                }
-                ("move", Some(g)) => {
-                    let payload: Value =
-                        serde_json::from_str(row.payload.as_deref().unwrap_or("null"))
-                            .map_err(|e| broken(e.to_string()))?;
-                    let mv = kind
-                        .parse_move(&payload)
-                        .map_err(|e| broken(e.to_string()))?;
-                    g.play(seat()?, &mv).map_err(|e| broken(e.to_string()))?;
-                }
-                ("deal", Some(g)) => {
-                    g.deal_next().map_err(|e| broken(e.to_string()))?;
-                }
-                ("resign", Some(g)) => {
-                    g.resign(seat()?).map_err(|e| broken(e.to_string()))?;
-                }
-                ("move" | "deal" | "resign", None) => {
-                    return Err(broken(format!("entry {} comes before the deal", row.seq)));
-                }
-                _ => {}
-            }
+            replay_entry(&loaded.record.game, &mut game, &row, &mut |_, _, _| Ok(()))?;
             after(&row, game.as_ref())?;
         }
     }
     Ok(game)
+}
+
+/// Applies one log entry to the game being rebuilt from `record` (none before the first deal),
+/// calling `before_move` with the game, the seat and the move just before a move is made.
+pub(super) fn replay_entry(
+    record: &GameRow,
+    game: &mut Option<AnyGame>,
+    row: &LogRow,
+    before_move: &mut dyn FnMut(&AnyGame, Seat, &AnyMove) -> Result<(), ApiError>,
+) -> Result<(), ApiError> {
+    let id = record.id;
+    let broken = |what: String| ApiError::internal(format!("game {id} does not replay: {what}"));
+    let seat = || {
+        row.seat
+            .and_then(|s| u8::try_from(s).ok())
+            .map(Seat::new)
+            .ok_or_else(|| broken(format!("entry {} names no seat", row.seq)))
+    };
+    match (row.action.as_str(), game.as_mut()) {
+        ("started", _) => *game = Some(super::setup::deal_first_hand(record)?.0),
+        ("move", Some(g)) => {
+            let payload: Value = serde_json::from_str(row.payload.as_deref().unwrap_or("null"))
+                .map_err(|e| broken(e.to_string()))?;
+            let mv = record
+                .kind
+                .parse_move(&payload)
+                .map_err(|e| broken(e.to_string()))?;
+            before_move(g, seat()?, &mv)?;
+            g.play(seat()?, &mv).map_err(|e| broken(e.to_string()))?;
+        }
+        ("deal", Some(g)) => {
+            g.deal_next().map_err(|e| broken(e.to_string()))?;
+        }
+        ("resign", Some(g)) => {
+            g.resign(seat()?).map_err(|e| broken(e.to_string()))?;
+        }
+        ("move" | "deal" | "resign", None) => {
+            return Err(broken(format!("entry {} comes before the deal", row.seq)));
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// The stored snapshot of a game.

@@ -1,5 +1,5 @@
 //! Games: the catalogue, creating and joining one, the caller's view of it and their games,
-//! its score, log, export and events.
+//! its score, log, export, analysis and events.
 
 use std::time::Duration;
 
@@ -182,6 +182,38 @@ pub async fn game_log(
     let id = id.into_inner().0;
     let log = run(&state, move |conn, _| play::log(conn, &caller, id)).await?;
     Ok(HttpResponse::Ok().json(log))
+}
+
+/// A finished game explained, decision by decision: Tarneeb's cards against perfect play with
+/// every hand open (tricks before and after each card, the cards that kept them, each hand's
+/// par), and Basra's, 31's and Rummy's decisions against the `hard` computer player from the
+/// seat's own view (expected points, graded). Made in the background after the game ends:
+/// `queued`, then `running` with its progress, then `done`. For the game's players, anyone for a
+/// public game, and admins.
+#[utoipa::path(
+    operation_id = "get_game_analysis",
+    tag = "games",
+    params(("id" = i64, Path, description = "The game")),
+    responses(
+        (status = 200, body = play::analysis::AnalysisResponse),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`game_not_finished`", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["read"]))
+)]
+#[get("/games/{id}/analysis")]
+pub async fn game_analysis(
+    state: web::Data<AppState>,
+    Reading(caller): Reading,
+    id: web::Path<GameId>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner().0;
+    let analysis = run(&state, move |conn, _| {
+        play::analysis::analysis(conn, &caller, id)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(analysis))
 }
 
 /// Query of `GET /games/{id}/export`.

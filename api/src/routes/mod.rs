@@ -41,6 +41,7 @@ pub fn configure(config: &mut ServiceConfig) {
                 .service(games::score)
                 .service(games::game_log)
                 .service(games::export_game)
+                .service(games::game_analysis)
                 .service(games::events)
                 .service(players::player)
                 .service(players::leaderboard)

@@ -11,6 +11,7 @@
 //! [`finish`](Analyst::finish). Everything is deterministic: the samples come from the game
 //! seed's analysis stream, so a game's analysis is the same on any machine.
 
+mod decision;
 mod sampled;
 mod tarneeb;
 #[cfg(test)]
@@ -23,6 +24,7 @@ use crate::double_dummy::Solver;
 use crate::kind::GameKind;
 use crate::seat::Seat;
 
+pub use decision::{AnalysisError, Decision, Grade};
 pub use sampled::{GradeScale, SAMPLES};
 pub use tarneeb::{HandReview, Par};
 
@@ -53,41 +55,6 @@ pub enum Unit {
     /// The seat's expected lead in points at the end of the hand over the best other side (a
     /// game won or lost within the hand counts ±1000).
     Points,
-}
-
-/// How good a decision was, by what it lost.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Grade {
-    /// The best, or no measurably worse.
-    Good,
-    Inaccuracy,
-    Mistake,
-    Blunder,
-}
-
-/// One decision of the game: a move made where the seat had a choice.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "openapi", schema(as = AnalysisDecision))]
-#[derive(Clone, PartialEq, Debug, Serialize)]
-pub struct Decision {
-    /// The version the move made (the move's entry in the game's log).
-    pub version: i64,
-    pub hand: u32,
-    pub seat: Seat,
-    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
-    pub played: AnyMove,
-    /// The moves judged best: in Tarneeb every card that keeps the most tricks, elsewhere the
-    /// `hard` computer player's choice.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Object>))]
-    pub best: Vec<AnyMove>,
-    /// The value (see the analysis's `unit`) of the best move and of the move played.
-    pub best_value: f64,
-    pub played_value: f64,
-    /// What the move played lost against the best: never negative.
-    pub loss: f64,
-    pub grade: Grade,
 }
 
 /// One seat's play over the game.
@@ -126,15 +93,6 @@ pub struct Analysis {
     pub players: Vec<PlayerSummary>,
     /// Tarneeb: every hand played, with its par (empty in the other games).
     pub hands: Vec<HandReview>,
-}
-
-/// Why a game cannot be analysed. Each is a defect of the log, not of the caller.
-#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
-pub enum AnalysisError {
-    #[error("a move of another game")]
-    WrongGame,
-    #[error("hand {hand} of the game does not review: {reason}")]
-    Review { hand: u32, reason: String },
 }
 
 /// Builds a game's analysis from its moves, in order.

@@ -16,7 +16,7 @@ use crate::level::BotLevel;
 use crate::search::{self, Determinize};
 use crate::seat::{Seat, Viewer};
 
-use super::{AnalysisError, Decision, Grade};
+use super::decision::{AnalysisError, Decision, Grade};
 
 /// Deals sampled to compare two moves.
 pub const SAMPLES: usize = 32;

@@ -19,7 +19,7 @@ use crate::games::tarneeb::auction::{
 use crate::games::tarneeb::{Tarneeb, TarneebMove, Variant};
 use crate::seat::Seat;
 
-use super::{AnalysisError, Decision, Grade};
+use super::decision::{AnalysisError, Decision, Grade};
 
 /// A Tarneeb hand's play, collected card by card for its review.
 #[derive(Clone, Debug)]

@@ -60,6 +60,11 @@ pub struct Export {
     /// Where and when it was exported (not part of the game).
     #[serde(default)]
     pub source: Option<ExportSource>,
+    /// The game's analysis (`GET /games/{id}/analysis`), once made; not part of the game, and
+    /// an import makes its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<cardroom_core::analysis::Analysis>)]
+    pub analysis: Option<Value>,
 }
 
 /// A seat of an exported game.
@@ -187,6 +192,18 @@ impl HandRecorder {
     }
 }
 
+/// The game's analysis, if made in the current format.
+fn stored_analysis(conn: &mut AnyConnection, id: GameId) -> Result<Option<Value>, ApiError> {
+    let row = cardroom_db::analyses::get(conn, id)?
+        .filter(|a| a.status == "done" && a.format == cardroom_core::analysis::FORMAT as i32);
+    match row.and_then(|a| a.body) {
+        Some(body) => Ok(Some(
+            serde_json::from_str(&body).map_err(ApiError::because("stored analysis"))?,
+        )),
+        None => Ok(None),
+    }
+}
+
 /// Builds the export of finished game `id` (no access check: the caller's business).
 pub fn build(conn: &mut AnyConnection, id: GameId) -> Result<Export, ApiError> {
     let loaded = load(conn, id)?;
@@ -271,5 +288,6 @@ pub fn build(conn: &mut AnyConnection, id: GameId) -> Result<Export, ApiError> {
             game_id: id.get(),
             exported_at: cardroom_db::now().and_utc(),
         }),
+        analysis: stored_analysis(conn, id)?,
     })
 }

@@ -328,5 +328,6 @@ pub(super) fn parse_text(text: &str) -> Result<Export, String> {
             state_sha256: digest.ok_or("the `State` line is missing")?,
         },
         source: None,
+        analysis: None,
     })
 }
