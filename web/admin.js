@@ -6,6 +6,7 @@
 import * as api from './api.js';
 import { h, toast, setBusy } from './ui.js';
 import { cardEl, cardsText } from './cards.js';
+import { analysisPanel, decisionItem, decisionsByVersion } from './analysis.js';
 
 const KINDS = ['basra', 'thirty_one', 'rummy', 'tarneeb'];
 const KIND_NAMES = { basra: 'Basra', thirty_one: '31', rummy: 'Rummy', tarneeb: 'Tarneeb' };
@@ -161,6 +162,11 @@ function seatName(seats, seat) {
 async function showReplay(id) {
   const replay = await api.request('GET', `/admin/games/${id}/replay`);
   const steps = replay.steps;
+  const named = (seat) => seatName(replay.seats, seat);
+  // The analysis's judgement of each move, shown at its step (a game still played has none).
+  const finished = steps.length > 0 && steps[steps.length - 1].status === 'finished';
+  let judged = { byVersion: new Map() };
+  if (finished) judged = await decisionsByVersion(id).catch(() => judged);
   let at = Math.max(0, steps.length - 1);
   const body = h('div');
   const slider = h('input', { type: 'range', min: '0', max: String(Math.max(0, steps.length - 1)), value: String(at), id: 'step', 'aria-label': 'Step' });
@@ -192,8 +198,10 @@ async function showReplay(id) {
       facts.append(h('dt', {}, label), h('dd', { 'data-field': key }, publicValue(key, table[key])));
     }
     const events = (step.events || []).map((e) => h('li', {}, `${e.to === 'everyone' || (e.to && e.to.everyone) ? '' : `[to ${JSON.stringify(e.to)}] `}${JSON.stringify(e.event)}`));
+    const decision = judged.byVersion.get(step.seq);
     body.replaceChildren(
       h('p', { class: 'step-action', id: 'step-action' }, describeStep(step, replay.seats)),
+      decision ? h('ul', { class: 'decisions step-decision' }, decisionItem(judged.answer.analysis, decision, named)) : '',
       seats,
       h('section', { class: 'public' }, h('h3', {}, 'On the table'), facts),
       h('details', {}, h('summary', {}, `Events of this step (${events.length})`), h('ul', { class: 'mono' }, events)));
@@ -215,6 +223,7 @@ async function showReplay(id) {
       button('Last ⏭', 'last', () => goto(steps.length - 1)),
       position),
     body,
+    finished ? analysisPanel(id, named) : '',
     h('section', { class: 'panel' }, h('h2', {}, 'Deals: commitments and seeds'), deals),
     h('p', {}, h('a', { href: '#/history' }, '← History'))));
   draw();

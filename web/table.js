@@ -11,6 +11,7 @@ import rummy from './games/rummy.js';
 import tarneeb from './games/tarneeb.js';
 import { playerLink } from './players.js';
 import { ChatPanel } from './chat.js';
+import { analysisPanel } from './analysis.js';
 
 const RENDERERS = { basra, thirty_one: thirtyOne, rummy, tarneeb };
 
@@ -512,6 +513,11 @@ class Table {
     felt.append(mine);
     root.append(felt);
     root.append(this.statusLine(ctx));
+    if (view.status === 'finished') {
+      // Made once a table: it polls while the analysis is made, and keeps what it loaded.
+      this.analysis ??= analysisPanel(this.id, (s) => this.seatName(s));
+      root.append(this.analysis);
+    }
     root.append(this.sidebar(ctx));
     this.root.replaceChildren(root);
     if (focusKey) {

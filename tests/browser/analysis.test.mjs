@@ -1,0 +1,137 @@
+// A finished game explains itself on the page: the analysis appears under the table once the
+// background job has made it, with the marks on the cards, in English and in Arabic; the admin
+// replay shows each move's judgement at its step.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, player, idle, shot, signedInGuest, apiCreate, BASE } from './harness.mjs';
+
+const ADMIN_PASSWORD = process.env.CARDROOM_TEST_ADMIN_PASSWORD || 'browser admin passphrase';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function call(token, method, path, body) {
+  const response = await fetch(`${BASE}/api/v1${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+async function move(token, id, mv) {
+  const { body: view } = await call(token, 'GET', `/games/${id}`);
+  const answer = await call(token, 'POST', `/games/${id}/moves`, { expected_version: view.version, move: mv });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+}
+
+/**
+ * A Tarneeb practice deal in which the declarer (seat 0, the person) holds twelve top trumps
+ * and the ♥A, and seat 1 holds the only other trump with no heart: any spade first takes all
+ * thirteen tricks, the ♥A first is ruffed. Dealt one card at a time from seat 0.
+ */
+function ruffDeck() {
+  const hands = [
+    'AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S AH',
+    '2S AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C',
+    'KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H 2C',
+    'AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D',
+  ].map((hand) => hand.split(' '));
+  const deck = [];
+  for (let i = 0; i < 13; i++) for (const hand of hands) deck.push(hand[i]);
+  return deck;
+}
+
+/** Bids 13, names spades, leads the ♥A into the ruff, then resigns: a finished game. */
+async function throwATrick(token) {
+  const game = await apiCreate(token, {
+    kind: 'tarneeb',
+    seats: [{}, { bot: 'greedy' }, { bot: 'greedy' }, { bot: 'greedy' }],
+    deck: ruffDeck(),
+  });
+  await move(token, game.id, { type: 'bid', tricks: 13 });
+  await move(token, game.id, { type: 'trump', suit: 'S' });
+  await move(token, game.id, { type: 'play', card: 'AH' });
+  const resigned = await call(token, 'POST', `/games/${game.id}/resign`, {});
+  assert.equal(resigned.status, 200, JSON.stringify(resigned.body));
+  return game.id;
+}
+
+for (const lang of ['en', 'ar']) {
+  test(`a finished Tarneeb hand shows the trick the ♥A threw away, with the spades that kept it (${lang})`, async () => {
+    const page = await player(browser, { lang });
+    const token = await signedInGuest(page);
+    const id = await throwATrick(token);
+    await page.goto(`${BASE}/#/game/${id}`);
+    await idle(page);
+    await page.waitForSelector('.analysis[data-analysis="done"]', { timeout: 120000 });
+    const mistake = page.locator('.decision[data-grade="mistake"]');
+    assert.equal(await mistake.count(), 1, 'one mistake, the heart lead');
+    assert.equal(await mistake.locator('.card[data-card="AH"]').count(), 1, 'marked on the ♥A');
+    // (Without the isolation marks that keep a list of cards in order inside Arabic text.)
+    const text = (await mistake.innerText()).replace(/[\u2066-\u2069]/g, '');
+    if (lang === 'en') {
+      assert.match(text, /mistake/);
+      assert.match(text, /better: A♠ 3♠ 4♠/);
+      assert.match(text, /costs 1 trick\)/);
+      assert.match(await page.innerText('.analysis .note'), /perfect play/);
+    } else {
+      assert.equal(await page.getAttribute('html', 'dir'), 'rtl');
+      assert.match(text, /خطأ/);
+      assert.match(await page.innerText('.analysis h2'), /التحليل/);
+    }
+    // The declarer's line: one mistake, accuracy below 100%; the hand against its par.
+    const mine = page.locator('.analysis-players tr[data-seat="0"]');
+    assert.notEqual(await mine.locator('[data-field="accuracy"]').innerText(), '100%');
+    assert.equal(await page.locator('.analysis-hands li[data-hand="1"]').count(), 1);
+    // Every decision on demand: as many as the API's.
+    const { body } = await call(token, 'GET', `/games/${id}/analysis`);
+    await page.click('[data-action="all-decisions"]');
+    assert.equal(await page.locator('.decisions .decision').count(), body.analysis.decisions.length);
+    await shot(page, `analysis-tarneeb-${lang}`);
+    assert.deepEqual(page.problems, [], 'no script errors');
+    await page.context().close();
+  });
+}
+
+test('the admin replay marks the move at its step, and holds the whole analysis', async () => {
+  const page = await player(browser);
+  const token = await signedInGuest(page);
+  const id = await throwATrick(token);
+  const login = await fetch(`${BASE}/api/v1/auth/login`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'root', password: ADMIN_PASSWORD }),
+  });
+  const admin = await login.json();
+  const admin_page = await player(browser);
+  await admin_page.context().addInitScript(([tk, u]) => {
+    localStorage.setItem('cardroom.token', tk);
+    localStorage.setItem('cardroom.user', u);
+  }, [admin.token, JSON.stringify(admin.user)]);
+  // Wait for the analysis before opening the replay (which reads it once).
+  for (let i = 0; i < 600; i++) {
+    const { body } = await call(admin.token, 'GET', `/games/${id}/analysis`);
+    if (body.status === 'done') break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await admin_page.goto(`${BASE}/admin#/replay/${id}`);
+  await admin_page.waitForSelector('#step-label');
+  await admin_page.waitForSelector('.analysis[data-analysis="done"]');
+  // Step to the ♥A: its judgement is shown with it.
+  await admin_page.click('[data-action="first"]');
+  for (let i = 0; i < 40; i++) {
+    if (await admin_page.locator('.step-decision .card[data-card="AH"]').count()) break;
+    await admin_page.click('[data-action="next"]');
+  }
+  assert.equal(await admin_page.locator('.step-decision .decision[data-grade="mistake"] .card[data-card="AH"]').count(), 1);
+  assert.deepEqual(admin_page.problems, [], 'no script errors');
+  await page.context().close();
+  await admin_page.context().close();
+});
