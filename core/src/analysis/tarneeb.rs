@@ -43,7 +43,8 @@ pub struct Par {
     /// The bid: the most tricks the declaring side makes, with its denomination in `classic`.
     #[cfg_attr(feature = "openapi", schema(value_type = crate::games::tarneeb::auction::Bid))]
     pub bid: Bid,
-    /// The trump the declarer names (none at no-trump).
+    /// The trump (none at no-trump): in `standard` the first, ♣ ♦ ♥ ♠, with which the
+    /// declarer makes the most.
     pub trump: Option<Suit>,
     /// What the declaring side scores by making it.
     pub score: i32,
@@ -67,9 +68,6 @@ pub struct HandReview {
     pub par: Option<Par>,
     /// Tricks each seat's cards cost its side.
     pub tricks_lost: Vec<u8>,
-    /// The double-dummy table: for each seat as declarer (leading), the tricks its side takes
-    /// at ♣, ♦, ♥, ♠ and, in `classic`, no-trump.
-    pub table: Vec<Vec<u8>>,
 }
 
 /// Takes in a Tarneeb move: a card is added to the hand in play, and the first card of a new
@@ -174,7 +172,7 @@ pub(super) fn review(
             },
         });
     }
-    let (table, par) = par(solver, &play).map_err(broken)?;
+    let par = par(solver, &play).map_err(broken)?;
     let summary = HandReview {
         hand: play.hand,
         dealer: play.dealer,
@@ -185,7 +183,6 @@ pub(super) fn review(
         cards: cards.len() as u32,
         par,
         tricks_lost,
-        table,
     };
     Ok((summary, decisions))
 }
@@ -198,47 +195,45 @@ fn denominations(variant: Variant) -> &'static [Denomination] {
     }
 }
 
-/// The hand's double-dummy table (`[seat][denomination]`) and its par.
-fn par(solver: &mut Solver, play: &PlayRecord) -> Result<(Vec<Vec<u8>>, Option<Par>), String> {
-    let denoms = denominations(play.variant);
-    let mut table = vec![vec![0u8; denoms.len()]; 4];
+/// The hand's par: for each side its highest makeable bid, found by asking, seat by seat and
+/// denomination by denomination, only whether the side makes more than its best so far (one
+/// zero-window search each; an exact count only when it does).
+fn par(solver: &mut Solver, play: &PlayRecord) -> Result<Option<Par>, String> {
+    let classic = play.variant == Variant::Classic;
+    let mut best: [Option<(Bid, Seat, Denomination)>; 2] = [None, None];
     // Denomination by denomination: the solver keeps its table while the trump is the same.
-    for (d, denom) in denoms.iter().enumerate() {
-        let mut guess = 7;
-        for seat in 0..4u8 {
+    for &denom in denominations(play.variant) {
+        for seat in Seat::all(4) {
+            let side = seat.index() % 2;
+            // The fewest tricks that make a bid above the side's best (denominations come
+            // lowest first, so in `classic` as many tricks in this one are higher).
+            let target = match best[side] {
+                None => 7,
+                Some((bid, _, _)) if classic && bid.suit.is_some_and(|d| denom > d) => bid.tricks,
+                Some((bid, _, _)) => bid.tricks + 1,
+            };
+            if target > 13 {
+                continue;
+            }
             let position = Position {
                 hands: play.hands,
                 trick: Vec::new(),
-                to_act: Seat::new(seat),
+                to_act: seat,
                 trump: denom.trump(),
             };
+            if !solver
+                .reaches(&position, target)
+                .map_err(|e| e.to_string())?
+            {
+                continue;
+            }
             let tricks = solver
-                .tricks_near(&position, guess)
+                .tricks_near(&position, target)
                 .map_err(|e| e.to_string())?;
-            table[usize::from(seat)][d] = tricks;
-            guess = 13 - tricks;
+            let suit = classic.then_some(denom);
+            best[side] = Some((Bid { tricks, suit }, seat, denom));
         }
     }
-    // Each side's highest makeable bid.
-    let best_of = |side: usize| -> Option<(Bid, Seat)> {
-        let mut best: Option<(Bid, Seat)> = None;
-        for seat in [side, side + 2] {
-            for (d, denom) in denoms.iter().enumerate() {
-                let tricks = table[seat][d];
-                if tricks < 7 {
-                    continue;
-                }
-                let bid = Bid {
-                    tricks,
-                    suit: (play.variant == Variant::Classic).then_some(*denom),
-                };
-                if best.is_none_or(|(b, _)| bid.beats(b)) {
-                    best = Some((bid, Seat::new(seat as u8)));
-                }
-            }
-        }
-        best
-    };
     // `standard`: the seat after the dealer bids first; `classic`: the dealer.
     let first = match play.variant {
         Variant::Standard => play.dealer.next(4),
@@ -246,26 +241,106 @@ fn par(solver: &mut Solver, play: &PlayRecord) -> Result<(Vec<Vec<u8>>, Option<P
     }
     .index()
         % 2;
-    let winner = match (best_of(first), best_of(1 - first)) {
+    let winner = match (best[first], best[1 - first]) {
         (Some(a), Some(b)) => Some(if b.0.beats(a.0) { b } else { a }),
         (a, b) => a.or(b),
     };
-    let par = winner.map(|(bid, declarer)| {
-        // The trump with which the declarer makes the bid (the first such in `standard`).
-        let trump = match bid.suit {
-            Some(denom) => denom.trump(),
-            None => denoms
-                .iter()
-                .enumerate()
-                .find(|&(d, _)| table[declarer.index()][d] == bid.tricks)
-                .and_then(|(_, denom)| denom.trump()),
+    Ok(winner.map(|(bid, declarer, denom)| Par {
+        declarer,
+        bid,
+        trump: denom.trump(),
+        score: score(play.variant, bid, bid.tricks).0,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{CardRng, Seed};
+
+    /// The par from the whole double-dummy table, as the rules say it: each side's highest
+    /// makeable bid over its seats and denominations, the higher one, the first bidder's on a
+    /// tie; the trump the first denomination that makes it.
+    fn par_from_the_whole_table(solver: &mut Solver, play: &PlayRecord) -> Option<Par> {
+        let classic = play.variant == Variant::Classic;
+        let mut best: [Option<(Bid, Seat, Denomination)>; 2] = [None, None];
+        for &denom in denominations(play.variant) {
+            for seat in Seat::all(4) {
+                let position = Position {
+                    hands: play.hands,
+                    trick: Vec::new(),
+                    to_act: seat,
+                    trump: denom.trump(),
+                };
+                let tricks = solver.tricks(&position).expect("solves");
+                let bid = Bid {
+                    tricks,
+                    suit: classic.then_some(denom),
+                };
+                let side = seat.index() % 2;
+                if tricks >= 7 && best[side].is_none_or(|(b, _, _)| bid.beats(b)) {
+                    best[side] = Some((bid, seat, denom));
+                }
+            }
+        }
+        let first = if classic {
+            play.dealer
+        } else {
+            play.dealer.next(4)
+        }
+        .index()
+            % 2;
+        let winner = match (best[first], best[1 - first]) {
+            (Some(a), Some(b)) => Some(if b.0.beats(a.0) { b } else { a }),
+            (a, b) => a.or(b),
         };
-        Par {
+        winner.map(|(bid, declarer, denom)| Par {
             declarer,
             bid,
-            trump,
+            trump: denom.trump(),
             score: score(play.variant, bid, bid.tricks).0,
+        })
+    }
+
+    /// The par found by threshold searches is the par of the whole table, on random deals
+    /// (half of them with one hand's long suit), in both variants, every dealer.
+    #[test]
+    fn the_par_is_the_whole_tables() {
+        let mut rng = CardRng::new(&Seed::from_bytes([31; 32]), 0);
+        let mut solver = Solver::new();
+        for case in 0..16u8 {
+            let mut deck = CardSet::ALL.to_vec();
+            rng.shuffle(&mut deck);
+            if case % 2 == 1 {
+                // Seven spades first: the first hand holds them.
+                deck.sort_by_key(|c| u8::from(c.suit() != Suit::Spades));
+                deck[7..].sort_by_key(|c| c.index());
+                rng.shuffle(&mut deck[7..]);
+            }
+            let mut hands = [CardSet::EMPTY; 4];
+            for (i, card) in deck.into_iter().enumerate() {
+                hands[(i / 13).min(3)].insert(card);
+            }
+            let variant = if case % 4 < 2 {
+                Variant::Standard
+            } else {
+                Variant::Classic
+            };
+            let play = PlayRecord {
+                hand: 1,
+                dealer: Seat::new(case % 4),
+                variant,
+                hands,
+                contract: None,
+                trump: None,
+                leader: Seat::new(0),
+                plays: Vec::new(),
+            };
+            assert_eq!(
+                par(&mut solver, &play),
+                Ok(par_from_the_whole_table(&mut solver, &play)),
+                "case {case}"
+            );
         }
-    });
-    Ok((table, par))
+    }
 }

@@ -118,14 +118,10 @@ fn a_heart_led_into_a_ruff_costs_a_trick_that_any_spade_kept() {
     assert_eq!(hand.tricks_lost, vec![1, 0, 0, 0]);
     let par = hand.par.as_ref().expect("a par");
     assert_eq!((par.declarer, par.bid.tricks), (Seat::new(0), 13));
-    // The first trump with which seat 0 takes all thirteen (hearts do as well as spades).
-    let trump = par.trump.expect("a trump");
-    assert_eq!(hand.table[0][trump as usize], 13);
-    assert!(hand.table[0][..trump as usize].iter().all(|&t| t < 13));
+    // The first trump with which seat 0 takes all thirteen: hearts (at clubs seat 1 ruffs the
+    // ♥A; at diamonds seat 3 ruffs everything).
+    assert_eq!(par.trump, Some(Suit::Hearts));
     assert_eq!(par.score, 26);
-    // Four denominations in `standard`; seat 0 at spades takes all thirteen.
-    assert!(hand.table.iter().all(|row| row.len() == 4));
-    assert_eq!(hand.table[0][3], 13);
 
     let declarer = &analysis.players[0];
     assert_eq!((declarer.mistakes, declarer.loss), (1, 1.0));
@@ -138,7 +134,7 @@ fn a_heart_led_into_a_ruff_costs_a_trick_that_any_spade_kept() {
 /// declaring side could make and what it took.
 #[test]
 fn tarneeb_losses_account_for_every_trick_between_makeable_and_taken() {
-    for (variant, denominations) in [("standard", 4), ("classic", 5)] {
+    for variant in ["standard", "classic"] {
         for g in 0..3u8 {
             let setup = Setup::seeded(Seed::from_bytes([g * 17 + 3; 32]));
             let (game, _) =
@@ -169,11 +165,8 @@ fn tarneeb_losses_account_for_every_trick_between_makeable_and_taken() {
                         "{variant} {g}: {hand:?}"
                     );
                 }
-                assert!(hand.table.iter().all(|row| row.len() == denominations));
                 if let Some(par) = &hand.par {
                     assert!(par.bid.tricks >= 7);
-                    let row = &hand.table[par.declarer.index()];
-                    assert!(row.contains(&par.bid.tricks), "{hand:?}");
                     assert_eq!(par.bid.suit.is_some(), variant == "classic");
                 }
             }

@@ -112,6 +112,32 @@ impl Solver {
         Ok(state.side_tricks(position.to_act.index(), ns))
     }
 
+    /// Whether the side of the seat to act takes at least `target` of the tricks still to be
+    /// won (the one in progress included) with best play by everyone: one zero-window search,
+    /// cheaper than [`Solver::tricks`] when only a threshold matters.
+    pub fn reaches(&mut self, position: &Position, target: u8) -> Result<bool, PositionError> {
+        let mut state = self.prepare(position)?;
+        if target == 0 {
+            return Ok(true);
+        }
+        if target > state.left {
+            return Ok(false);
+        }
+        // North-south take at least `ns_target` exactly when the side to act reaches `target`
+        // (north-south to act) or does not (east-west to act).
+        let ns_side = position.to_act.index().is_multiple_of(2);
+        let ns_target = state.ns
+            + if ns_side {
+                target
+            } else {
+                state.left - target + 1
+            };
+        let value = state.search(&mut self.table, ns_target).0;
+        self.nodes += std::mem::take(&mut state.nodes);
+        self.stored += std::mem::take(&mut state.stored);
+        Ok((value >= ns_target) == ns_side)
+    }
+
     /// For every card the seat to act may play, the tricks still to be won (the one in progress
     /// included) that its side takes after playing it, with best play by everyone after.
     /// Cards come in the order of [`CardSet::iter`](crate::cardset::CardSet::iter).
