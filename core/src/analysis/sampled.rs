@@ -97,6 +97,8 @@ fn judge_in<G: Determinize>(
 ) -> Option<Decision> {
     let view = game.view(Viewer::Seat(seat));
     let legal = view.legal_moves();
+    // The move as the rules write it (a log holds it so already; a client may not have).
+    let played = &game.validate(seat, played).ok()?;
     if legal.len() < 2 || !legal.contains(played) {
         return None;
     }
