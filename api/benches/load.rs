@@ -245,7 +245,13 @@ fn main() {
     let rounds = env_number("LOAD_ROUNDS", 3).max(1);
     let server = Server::start_with(
         Backend::Postgres,
-        &[("CARDROOM_WORKERS", "2"), ("CARDROOM_DB_POOL", "16")],
+        // (The move path alone: the analysis of the games that finish is a background job with
+        // its own bench, `cargo bench -p cardroom-core --bench analysis`.)
+        &[
+            ("CARDROOM_WORKERS", "2"),
+            ("CARDROOM_DB_POOL", "16"),
+            ("CARDROOM_ANALYSIS", "off"),
+        ],
     );
     let players: Vec<Player> = (0..clients)
         .map(|i| server.guest(&format!("load{i}")))

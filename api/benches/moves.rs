@@ -67,7 +67,13 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 fn measure(backend: Backend, clients: usize, games_each: usize) {
     let server = Server::start_with(
         backend,
-        &[("CARDROOM_WORKERS", "2"), ("CARDROOM_DB_POOL", "16")],
+        // (The move path alone: the analysis of the games that finish is a background job with
+        // its own bench, `cargo bench -p cardroom-core --bench analysis`.)
+        &[
+            ("CARDROOM_WORKERS", "2"),
+            ("CARDROOM_DB_POOL", "16"),
+            ("CARDROOM_ANALYSIS", "off"),
+        ],
     );
     let players: Vec<Player> = (0..clients)
         .map(|i| server.guest(&format!("bench{i}")))
