@@ -178,6 +178,23 @@ fn tarneeb_losses_account_for_every_trick_between_makeable_and_taken() {
     }
 }
 
+/// How many of the analysis's deals of the unseen cards the view of `seat` yields (all of them,
+/// or the judgement would rest on fewer samples than it says).
+fn samples_dealt(game: &AnyGame, seat: Seat) -> usize {
+    fn dealt<G: crate::search::Determinize>(game: &G, seat: Seat) -> usize {
+        let view = game.view(Viewer::Seat(seat));
+        let first = crate::game::PlayerView::legal_moves(&view)[..1].to_vec();
+        let mut rng = CardRng::new(&Seed::from_bytes([3; 32]), 0);
+        crate::search::sampled_values::<G>(&view, &first, SAMPLES, &mut rng).len()
+    }
+    match game {
+        AnyGame::Basra(g) => dealt(g, seat),
+        AnyGame::ThirtyOne(g) => dealt(g, seat),
+        AnyGame::Rummy(g) => dealt(g, seat),
+        AnyGame::Tarneeb(_) => 0,
+    }
+}
+
 /// Every kind but Tarneeb, in every variant: each decision is judged from the seat's view
 /// alone (the same judgement from a state whose hidden cards were dealt again), the same on a
 /// second run, and its grade follows its loss.
@@ -214,6 +231,7 @@ fn hidden_card_decisions_are_judged_from_the_seats_view_alone() {
                         Some(decision)
                     );
                     assert!(decision.loss >= 0.0);
+                    assert_eq!(samples_dealt(&game, seat), SAMPLES, "{kind} {variant}: {decision:?}");
                     match decision.grade {
                         Grade::Good => {}
                         grade => assert_eq!(grade, scale.grade(decision.loss), "{decision:?}"),
