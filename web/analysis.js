@@ -73,7 +73,9 @@ export function decisionItem(analysis, decision, seatName) {
 }
 
 function summaryTable(analysis, seatName) {
-  return h('div', { class: 'analysis-scroll' }, h('table', { class: 'analysis-players' },
+  // (A region that scrolls on a narrow screen: reachable from the keyboard.)
+  const label = t('analysis_players_label');
+  return h('div', { class: 'analysis-scroll', tabindex: '0', role: 'region', 'aria-label': label }, h('table', { class: 'analysis-players' },
     h('thead', {}, h('tr', {},
       h('th', {}, t('analysis_player')), h('th', {}, t('analysis_accuracy')),
       h('th', {}, t('grade_inaccuracy')), h('th', {}, t('grade_mistake')), h('th', {}, t('grade_blunder')),

@@ -41,6 +41,12 @@ test('every key the page uses is there, and the placeholders agree', () => {
     'pool_people', 'pool_computers', 'pool_bots', 'export_json', 'export_text',
     ...['declined', 'cancelled', 'expired'].map((s) => `challenge_${s}_note`),
     ...['generic', 'later', 'too_fast', 'too_slow', 'rated', 'casual', 'variant', 'no_bots', 'only_bots'].map((r) => `decline_${r}`),
+    // The analysis: its grades, methods, and the move types it names.
+    ...['good', 'inaccuracy', 'mistake', 'blunder'].map((g) => `grade_${g}`),
+    ...['double_dummy', 'sampled'].map((m) => `analysis_method_${m}`),
+    ...['play', 'knock', 'draw', 'discard', 'draw_stock', 'take_discard', 'keep', 'pass_drawn', 'meld', 'lay_off', 'end_turn', 'bid', 'pass', 'trump']
+      .map((m) => `move_${m}`),
+    'pile_stock', 'pile_discard',
   ];
   for (const key of [...used, ...built]) {
     assert.ok(key in STRINGS.en, `en lacks ${key}`);
