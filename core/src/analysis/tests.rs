@@ -231,7 +231,11 @@ fn hidden_card_decisions_are_judged_from_the_seats_view_alone() {
                         Some(decision)
                     );
                     assert!(decision.loss >= 0.0);
-                    assert_eq!(samples_dealt(&game, seat), SAMPLES, "{kind} {variant}: {decision:?}");
+                    assert_eq!(
+                        samples_dealt(&game, seat),
+                        SAMPLES,
+                        "{kind} {variant}: {decision:?}"
+                    );
                     match decision.grade {
                         Grade::Good => {}
                         grade => assert_eq!(grade, scale.grade(decision.loss), "{decision:?}"),
