@@ -92,7 +92,22 @@ pub async fn recovery_sweep(state: web::Data<AppState>) {
 /// Analyses finished games, one at a time, as long as any is due; then looks again every
 /// sweep. The work runs on the blocking pool: a game takes from milliseconds to a minute.
 pub async fn analyse_finished(state: web::Data<AppState>) {
+    let mut queued_missing = false;
     loop {
+        if !queued_missing {
+            let worker = state.clone();
+            match web::block(move || crate::play::analysis::queue_missing(&worker)).await {
+                Ok(Ok(queued)) => {
+                    queued_missing = true;
+                    if queued > 0 {
+                        tracing::info!(games = queued, "queued finished games for analysis");
+                    }
+                }
+                Ok(Err(ApiError::Unavailable)) => {}
+                Ok(Err(error)) => tracing::warn!(%error, "could not queue games for analysis"),
+                Err(error) => tracing::warn!(%error, "the analysis worker stopped"),
+            }
+        }
         if state.hub.is_shutting_down() {
             return;
         }

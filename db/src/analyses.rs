@@ -1,7 +1,7 @@
-//! Finished games' analyses, made in the background. A replica claims a game with one
-//! conditional statement (an insert that does nothing on a conflict, or an update of a claim
-//! gone stale), so of two replicas looking at once exactly one works on it; it then reports its
-//! progress and finally the analysis, each write only while its claim still stands.
+//! Finished games' analyses, made in the background. A game is queued in the transaction that
+//! finishes it; a replica claims a queued game (or one whose claim went stale) with one
+//! conditional update, so of two replicas looking at once exactly one works on it; it then
+//! reports its progress and finally the analysis, each write only while its claim still stands.
 
 use chrono::NaiveDateTime;
 use diesel::dsl::{exists, not};
@@ -18,7 +18,7 @@ use crate::status::GameStatus;
 pub struct AnalysisRow {
     pub game_id: i64,
     pub format: i32,
-    /// `running`, `done` or `failed`.
+    /// `queued`, `running`, `done` or `failed`.
     pub status: String,
     pub done: i32,
     pub total: i32,
@@ -38,55 +38,23 @@ pub fn get(conn: &mut AnyConnection, game: GameId) -> Result<Option<AnalysisRow>
         .optional()?)
 }
 
-/// The finished game that has waited longest for an analysis of `format`: one with none, or of
-/// an older format, or whose claim was last renewed before `stale`.
-pub fn next_due(
-    conn: &mut AnyConnection,
-    format: i32,
-    stale: NaiveDateTime,
-) -> Result<Option<GameId>, DbError> {
-    let settled = game_analyses::table.filter(
-        game_analyses::game_id
-            .eq(games::id)
-            .and(game_analyses::format.ge(format))
-            .and(
-                game_analyses::status
-                    .ne("running")
-                    .or(game_analyses::updated_at.ge(stale)),
-            ),
-    );
-    let id = games::table
-        .filter(games::status.eq(GameStatus::Finished))
-        .filter(not(exists(settled)))
-        .order((games::finished_at.asc(), games::id.asc()))
-        .select(games::id)
-        .first::<i64>(conn)
-        .optional()?;
-    Ok(id.map(GameId::new))
-}
-
-/// Claims `game` for an analysis of `format` of `total` moves: the claim's time when this
-/// caller now holds it (no row yet, an older format, or a claim last renewed before `stale`),
-/// which its later writes name.
-pub fn claim(
+/// Queues `game`, just finished, for its analysis (nothing if it is already there).
+pub(crate) fn queue(
     conn: &mut AnyConnection,
     game: GameId,
-    format: i32,
-    total: i32,
-    stale: NaiveDateTime,
-) -> Result<Option<NaiveDateTime>, DbError> {
-    let now = crate::now();
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
     let row = (
         game_analyses::game_id.eq(game.get()),
-        game_analyses::format.eq(format),
-        game_analyses::status.eq("running"),
+        game_analyses::format.eq(0),
+        game_analyses::status.eq("queued"),
         game_analyses::done.eq(0),
-        game_analyses::total.eq(total),
+        game_analyses::total.eq(0),
         game_analyses::started_at.eq(now),
         game_analyses::updated_at.eq(now),
     );
     // (`ON CONFLICT` is written for each backend on its own connection type.)
-    let inserted = match conn {
+    match conn {
         AnyConnection::Postgresql(c) => diesel::insert_into(game_analyses::table)
             .values(row)
             .on_conflict_do_nothing()
@@ -96,13 +64,80 @@ pub fn claim(
             .on_conflict_do_nothing()
             .execute(c)?,
     };
-    if inserted == 1 {
-        return Ok(Some(now));
+    Ok(())
+}
+
+/// Once a process: queues every finished game that has no analysis row (games finished before
+/// analyses existed), and every analysis of a format older than `format` to be made again.
+/// Returns how many it queued.
+pub fn queue_missing(conn: &mut AnyConnection, format: i32) -> Result<usize, DbError> {
+    let mut queued = diesel::update(
+        game_analyses::table
+            .filter(game_analyses::format.lt(format))
+            .filter(game_analyses::status.eq_any(["done", "failed"])),
+    )
+    .set((
+        game_analyses::status.eq("queued"),
+        game_analyses::done.eq(0),
+        game_analyses::body.eq(None::<String>),
+        game_analyses::error.eq(None::<String>),
+    ))
+    .execute(conn)?;
+    loop {
+        let has_row = game_analyses::table.filter(game_analyses::game_id.eq(games::id));
+        let missing: Vec<(i64, Option<NaiveDateTime>)> = games::table
+            .filter(games::status.eq(GameStatus::Finished))
+            .filter(not(exists(has_row)))
+            .select((games::id, games::finished_at))
+            .limit(1000)
+            .load(conn)?;
+        if missing.is_empty() {
+            return Ok(queued);
+        }
+        for (id, finished_at) in missing {
+            queue(
+                conn,
+                GameId::new(id),
+                finished_at.unwrap_or_else(crate::now),
+            )?;
+            queued += 1;
+        }
     }
+}
+
+/// The game whose analysis has waited longest: queued, or claimed by a replica that has said
+/// nothing since `stale`. (The index on status and time finds it without reading the others.)
+pub fn next_due(conn: &mut AnyConnection, stale: NaiveDateTime) -> Result<Option<GameId>, DbError> {
+    let id = game_analyses::table
+        .filter(
+            game_analyses::status.eq("queued").or(game_analyses::status
+                .eq("running")
+                .and(game_analyses::updated_at.lt(stale))),
+        )
+        .order((
+            game_analyses::updated_at.asc(),
+            game_analyses::game_id.asc(),
+        ))
+        .select(game_analyses::game_id)
+        .first::<i64>(conn)
+        .optional()?;
+    Ok(id.map(GameId::new))
+}
+
+/// Claims `game`'s analysis, in `format`: the claim's time when this caller now holds it (it was
+/// queued, or its claim was last renewed before `stale`), which its later writes name. One
+/// conditional update: of two replicas claiming at once, one wins.
+pub fn claim(
+    conn: &mut AnyConnection,
+    game: GameId,
+    format: i32,
+    stale: NaiveDateTime,
+) -> Result<Option<NaiveDateTime>, DbError> {
+    let now = crate::now();
     let taken = diesel::update(
         game_analyses::table.filter(
             game_analyses::game_id.eq(game.get()).and(
-                game_analyses::format.lt(format).or(game_analyses::status
+                game_analyses::status.eq("queued").or(game_analyses::status
                     .eq("running")
                     .and(game_analyses::updated_at.lt(stale))),
             ),
@@ -112,7 +147,7 @@ pub fn claim(
         game_analyses::format.eq(format),
         game_analyses::status.eq("running"),
         game_analyses::done.eq(0),
-        game_analyses::total.eq(total),
+        game_analyses::total.eq(0),
         game_analyses::body.eq(None::<String>),
         game_analyses::error.eq(None::<String>),
         game_analyses::started_at.eq(now),
@@ -122,13 +157,14 @@ pub fn claim(
     Ok((taken == 1).then_some(now))
 }
 
-/// Records that `done` moves of `game` are analysed, while the claim made at `started` still
-/// stands (false when another replica took it over).
+/// Records that `done` of `total` moves of `game` are analysed, while the claim made at
+/// `started` still stands (false when another replica took it over).
 pub fn progress(
     conn: &mut AnyConnection,
     game: GameId,
     started: NaiveDateTime,
     done: i32,
+    total: i32,
 ) -> Result<bool, DbError> {
     let updated = diesel::update(
         game_analyses::table
@@ -138,6 +174,7 @@ pub fn progress(
     )
     .set((
         game_analyses::done.eq(done),
+        game_analyses::total.eq(total),
         game_analyses::updated_at.eq(crate::now()),
     ))
     .execute(conn)?;

@@ -1,5 +1,5 @@
-//! What a change of a game updates beside the game: the dashboard's daily roll-ups and the
-//! players' ratings. The game rows' writes (creating a game, committing a change) reach the
+//! What a change of a game updates beside the game: the dashboard's daily roll-ups, the
+//! players' ratings, and the queue of analyses. The game rows' writes (creating a game, committing a change) reach the
 //! roll-ups and the ratings only through these functions; neither calls back into the game
 //! rows, they take what they need as values.
 
@@ -10,7 +10,7 @@ use crate::connection::AnyConnection;
 use crate::error::DbError;
 use crate::id::GameId;
 use crate::rows::{Leaving, SeatResult};
-use crate::{ratings, rollups};
+use crate::{analyses, ratings, rollups};
 
 /// A real (non-practice) game was created: counted as started on `now`'s day.
 pub(crate) fn game_created(
@@ -21,8 +21,8 @@ pub(crate) fn game_created(
     rollups::roll_up_start(conn, kind, now)
 }
 
-/// A game finished, its row and results written: counted on `now`'s day and, unless it is a
-/// practice game, rated.
+/// A game finished, its row and results written: counted on `now`'s day, unless it is a
+/// practice game rated, and queued for its analysis.
 pub(crate) fn game_finished(
     conn: &mut AnyConnection,
     game_id: GameId,
@@ -30,7 +30,8 @@ pub(crate) fn game_finished(
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
     rollups::roll_up_finish(conn, game_id, now)?;
-    ratings::rate_game(conn, game_id, results, None, now)
+    ratings::rate_game(conn, game_id, results, None, now)?;
+    analyses::queue(conn, game_id, now)
 }
 
 /// A person left a game for good: rated now, as a loss against every other seat.

@@ -9,11 +9,11 @@
 //!
 //! A module uses only modules on lower lines, never one on its own line or above (checked by
 //! `scripts/check-structure`); [`now`], here, is for all of them:
-//! - `admin`, `analyses`: the admins' history and the dashboard's statistics; finished games'
-//!   analyses
+//! - `admin`: the admins' history and the dashboard's statistics
 //! - `games`: the game rows' reads, writes and the versioned commit
 //! - `derived`: the one way the game rows' writes reach the roll-ups and the ratings
-//! - `ratings`, `rollups`: Glicko-2 ratings; the dashboard's daily roll-ups
+//! - `ratings`, `rollups`, `analyses`: Glicko-2 ratings; the dashboard's daily roll-ups;
+//!   finished games' analyses
 //! - `tournaments`: tournaments, their entrants and each round's seats
 //! - `rows`, `users`, `tokens`, `seeks`, `challenges`, `talk`: the game rows' types; accounts,
 //!   API tokens, quick-match seeks, challenges, chat and presence

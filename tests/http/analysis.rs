@@ -220,12 +220,12 @@ fn two_replicas_claiming_at_once_one_wins(backend: Backend) {
     let due = {
         let mut conn = pools[0].get().unwrap();
         let stale = cardroom_db::now() - chrono::Duration::minutes(5);
-        cardroom_db::analyses::next_due(&mut conn, 1, stale).unwrap()
+        cardroom_db::analyses::next_due(&mut conn, stale).unwrap()
     };
     assert_eq!(
         due,
         Some(game),
-        "the finished game, with analysis off, is due"
+        "the game, queued as it finished (with analysis off), is due"
     );
     for round in 0..6 {
         // Round 0 claims a game nobody holds; each later round, a claim whose replica went
@@ -250,7 +250,7 @@ fn two_replicas_claiming_at_once_one_wins(backend: Backend) {
                     scope.spawn(move || {
                         let mut conn = pool.get().unwrap();
                         barrier.wait();
-                        cardroom_db::analyses::claim(&mut conn, game, 1, 10, stale).unwrap()
+                        cardroom_db::analyses::claim(&mut conn, game, 1, stale).unwrap()
                     })
                 })
                 .collect();
@@ -265,9 +265,9 @@ fn two_replicas_claiming_at_once_one_wins(backend: Backend) {
         assert_eq!((row.status.as_str(), row.started_at), ("running", won[0]));
         // A claim that lost (an older one) may write nothing.
         let older = won[0] - chrono::Duration::seconds(1);
-        assert!(!cardroom_db::analyses::progress(&mut conn, game, older, 3).unwrap());
+        assert!(!cardroom_db::analyses::progress(&mut conn, game, older, 3, 10).unwrap());
         assert!(!cardroom_db::analyses::finish(&mut conn, game, older, Ok("{}".into())).unwrap());
-        assert!(cardroom_db::analyses::progress(&mut conn, game, won[0], 3).unwrap());
+        assert!(cardroom_db::analyses::progress(&mut conn, game, won[0], 3, 10).unwrap());
     }
     let mut conn = pools[0].get().unwrap();
     let row = cardroom_db::analyses::get(&mut conn, game)
@@ -278,12 +278,40 @@ fn two_replicas_claiming_at_once_one_wins(backend: Backend) {
     );
     let stale = cardroom_db::now() + chrono::Duration::hours(1);
     assert_eq!(
-        cardroom_db::analyses::next_due(&mut conn, 1, stale).unwrap(),
+        cardroom_db::analyses::next_due(&mut conn, stale).unwrap(),
         None
     );
-    // A newer format makes it due again.
+    // At a process's start: nothing is missing for this format; a newer one queues it again.
     assert_eq!(
-        cardroom_db::analyses::next_due(&mut conn, 2, stale).unwrap(),
+        cardroom_db::analyses::queue_missing(&mut conn, 1).unwrap(),
+        0
+    );
+    assert_eq!(
+        cardroom_db::analyses::queue_missing(&mut conn, 2).unwrap(),
+        1
+    );
+    assert_eq!(
+        cardroom_db::analyses::next_due(&mut conn, stale).unwrap(),
+        Some(game)
+    );
+    // A finished game without a row (finished before analyses existed) is queued too.
+    {
+        use cardroom_db::schema::game_analyses::dsl;
+        use diesel::prelude::*;
+        diesel::delete(dsl::game_analyses.find(id))
+            .execute(&mut **conn)
+            .unwrap();
+    }
+    assert_eq!(
+        cardroom_db::analyses::next_due(&mut conn, stale).unwrap(),
+        None
+    );
+    assert_eq!(
+        cardroom_db::analyses::queue_missing(&mut conn, 2).unwrap(),
+        1
+    );
+    assert_eq!(
+        cardroom_db::analyses::next_due(&mut conn, stale).unwrap(),
         Some(game)
     );
 }

@@ -1,7 +1,8 @@
 //! Finished games' analyses: made in the background after a game ends, one game at a time per
 //! replica, and read by `GET /games/{id}/analysis`.
 //!
-//! A replica claims a due game (one statement: exactly one of two replicas wins), replays its
+//! A game is queued by the transaction that finishes it. A replica claims a queued game (one
+//! statement: exactly one of two replicas wins), replays its
 //! log with an [`Analyst`] shown every move, reports its progress about once a second, and
 //! stores the analysis. A replica that dies leaves its claim to go stale; another takes it over.
 //! The analysis never runs on a game in progress: only finished games are due, and the reader
@@ -79,8 +80,10 @@ pub fn analysis(
             detail: "a game is analysed once it is over".to_owned(),
         });
     }
-    let stored = cardroom_db::analyses::get(conn, id)?
-        .filter(|a| a.format >= analysis::FORMAT as i32 || a.status == "running");
+    // (A row of an older format is as good as queued: it is made again.)
+    let stored = cardroom_db::analyses::get(conn, id)?.filter(|a| {
+        a.format >= analysis::FORMAT as i32 || a.status == "running" || a.status == "queued"
+    });
     let Some(stored) = stored else {
         return Ok(AnalysisResponse {
             game_id: id.get(),
@@ -92,6 +95,7 @@ pub fn analysis(
         });
     };
     let status = match stored.status.as_str() {
+        "queued" => AnalysisStatus::Queued,
         "done" => AnalysisStatus::Done,
         "failed" => AnalysisStatus::Failed,
         _ => AnalysisStatus::Running,
@@ -112,36 +116,52 @@ pub fn analysis(
     })
 }
 
+/// Queues what the transactions that finish games did not: the games finished before analyses
+/// existed, and the analyses of an older format. Once a process, before its first analysis.
+pub fn queue_missing(state: &AppState) -> Result<usize, ApiError> {
+    let mut conn = cardroom_db::checkout(&state.pool, &state.db_health, state.settings.db_timeout)?;
+    Ok(cardroom_db::analyses::queue_missing(
+        &mut conn,
+        analysis::FORMAT as i32,
+    )?)
+}
+
 /// Analyses the finished game that has waited longest, if any: true when one was due (another
 /// may be), false when none is.
 pub fn analyse_next(state: &AppState) -> Result<bool, ApiError> {
-    let mut conn = cardroom_db::checkout(&state.pool, &state.db_health, state.settings.db_timeout)?;
+    let checkout =
+        || cardroom_db::checkout(&state.pool, &state.db_health, state.settings.db_timeout);
+    let mut conn = checkout()?;
     let stale = stale_before();
-    let format = analysis::FORMAT as i32;
-    let Some(id) = cardroom_db::analyses::next_due(&mut conn, format, stale)? else {
+    let Some(id) = cardroom_db::analyses::next_due(&mut conn, stale)? else {
         return Ok(false);
     };
-    let record = load(&mut conn, id)?.record.game;
-    let log = read_all(&mut conn, id)?;
-    let total = log.iter().filter(|row| row.action == "move").count();
-    let total = i32::try_from(total).unwrap_or(i32::MAX);
-    let Some(started) = cardroom_db::analyses::claim(&mut conn, id, format, total, stale)? else {
+    let format = analysis::FORMAT as i32;
+    let Some(started) = cardroom_db::analyses::claim(&mut conn, id, format, stale)? else {
         // Another replica holds it.
         return Ok(true);
     };
-    drop(conn);
     let began = Instant::now();
-    let result = analyse(state, &record, &log, started);
-    let outcome = match result {
-        Ok(Some(body)) => Ok(body),
+    // (Claimed first: a game that cannot be read is stored as failed, not tried again and again.)
+    let read =
+        load(&mut conn, id).and_then(|loaded| Ok((loaded.record.game, read_all(&mut conn, id)?)));
+    drop(conn);
+    let result = read.and_then(|(record, log)| {
+        let total = log.iter().filter(|row| row.action == "move").count();
+        let total = i32::try_from(total).unwrap_or(i32::MAX);
+        analyse(state, &record, &log, started, total).map(|body| body.map(|b| (b, total)))
+    });
+    let (outcome, total) = match result {
+        Ok(Some((body, total))) => (Ok(body), total),
         // The claim was taken over: the other replica finishes.
         Ok(None) => return Ok(true),
+        Err(ApiError::Unavailable) => return Err(ApiError::Unavailable),
         Err(error) => {
             tracing::error!(game = id.get(), %error, "a finished game's analysis failed");
-            Err(error.to_string())
+            (Err(error.to_string()), 0)
         }
     };
-    let mut conn = cardroom_db::checkout(&state.pool, &state.db_health, state.settings.db_timeout)?;
+    let mut conn = checkout()?;
     if cardroom_db::analyses::finish(&mut conn, id, started, outcome)? {
         tracing::info!(
             game = id.get(),
@@ -160,11 +180,13 @@ fn analyse(
     record: &GameRow,
     log: &[LogRow],
     started: chrono::NaiveDateTime,
+    total: i32,
 ) -> Result<Option<String>, ApiError> {
     let mut game = None;
     let mut analyst: Option<Analyst> = None;
     let mut done = 0;
-    let mut reported = Instant::now();
+    // The first report at once: it says how many moves there are.
+    let mut reported: Option<Instant> = None;
     for row in log {
         let mut before_move = |game: &cardroom_core::AnyGame, seat, mv: &cardroom_core::AnyMove| {
             analyst
@@ -176,11 +198,11 @@ fn analyse(
         if row.action == "move" {
             done += 1;
         }
-        if reported.elapsed() >= REPORT_EVERY {
-            reported = Instant::now();
+        if reported.is_none_or(|at| at.elapsed() >= REPORT_EVERY) {
+            reported = Some(Instant::now());
             let mut conn =
                 cardroom_db::checkout(&state.pool, &state.db_health, state.settings.db_timeout)?;
-            if !cardroom_db::analyses::progress(&mut conn, record.id, started, done)? {
+            if !cardroom_db::analyses::progress(&mut conn, record.id, started, done, total)? {
                 return Ok(None);
             }
         }

@@ -27,11 +27,9 @@ pub struct Decision {
     pub version: i64,
     pub hand: u32,
     pub seat: Seat,
-    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub played: AnyMove,
     /// The moves judged best: in Tarneeb every card that keeps the most tricks, elsewhere the
     /// `hard` computer player's choice.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Object>))]
     pub best: Vec<AnyMove>,
     /// The value (see the analysis's `unit`) of the best move and of the move played.
     pub best_value: f64,

@@ -41,7 +41,6 @@ pub(super) struct PlayRecord {
 pub struct Par {
     pub declarer: Seat,
     /// The bid: the most tricks the declaring side makes, with its denomination in `classic`.
-    #[cfg_attr(feature = "openapi", schema(value_type = crate::games::tarneeb::auction::Bid))]
     pub bid: Bid,
     /// The trump (none at no-trump): in `standard` the first, ♣ ♦ ♥ ♠, with which the
     /// declarer makes the most.

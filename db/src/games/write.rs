@@ -136,6 +136,9 @@ pub fn import(conn: &mut AnyConnection, imported: &ImportedGame) -> Result<GameR
                 ))
                 .execute(conn)?;
         }
+        if row.status == GameStatus::Finished {
+            crate::analyses::queue(conn, row.id, now)?;
+        }
         Ok(row)
     })
 }
