@@ -24,8 +24,8 @@ use crate::double_dummy::Solver;
 use crate::kind::GameKind;
 use crate::seat::Seat;
 
-pub use decision::{AnalysisError, Decision, Grade};
-pub use sampled::{GradeScale, SAMPLES};
+pub use decision::{AnalysisError, Decision, Grade, GradeScale};
+pub use sampled::SAMPLES;
 pub use tarneeb::{HandReview, Par};
 
 /// The version of the analysis's format and method: a stored analysis of another version is

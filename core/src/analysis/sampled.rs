@@ -7,63 +7,16 @@
 //! `easy` players, both moves on the same deals. The difference is a loss only when it exceeds
 //! twice its standard error: a smaller one is the estimate's noise, and the move is graded good.
 
-use serde::Serialize;
-
 use crate::any::{AnyGame, AnyMove};
 use crate::game::PlayerView;
-use crate::kind::GameKind;
 use crate::level::BotLevel;
 use crate::search::{self, Determinize};
 use crate::seat::{Seat, Viewer};
 
-use super::decision::{AnalysisError, Decision, Grade};
+use super::decision::{AnalysisError, Decision, Grade, GradeScale};
 
 /// Deals sampled to compare two moves.
 pub const SAMPLES: usize = 32;
-
-/// The losses from which a decision is an inaccuracy, a mistake and a blunder, in the
-/// analysis's unit.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, PartialEq, Debug, Serialize)]
-pub struct GradeScale {
-    pub inaccuracy: f64,
-    pub mistake: f64,
-    pub blunder: f64,
-}
-
-impl GradeScale {
-    /// The scale of a game: about a tenth, a quarter and a half of what a hand is worth.
-    pub fn of(kind: GameKind) -> GradeScale {
-        let (inaccuracy, mistake, blunder) = match kind {
-            // A trick is the unit: one lost is a mistake, two a blunder.
-            GameKind::Tarneeb => (1.0, 1.0, 2.0),
-            // A hand is worth some 30 points (the 11 counted, and basras at 10).
-            GameKind::Basra => (3.0, 8.0, 15.0),
-            // A hand costs one player a life (a token in `classic`).
-            GameKind::ThirtyOne => (0.1, 0.25, 0.5),
-            // A hand is worth some 30 points to the player who goes out.
-            GameKind::Rummy => (3.0, 8.0, 15.0),
-        };
-        GradeScale {
-            inaccuracy,
-            mistake,
-            blunder,
-        }
-    }
-
-    /// The grade of a loss.
-    pub fn grade(self, loss: f64) -> Grade {
-        if loss >= self.blunder {
-            Grade::Blunder
-        } else if loss >= self.mistake {
-            Grade::Mistake
-        } else if loss >= self.inaccuracy {
-            Grade::Inaccuracy
-        } else {
-            Grade::Good
-        }
-    }
-}
 
 /// The decision `seat` took by playing `mv` from `before`; `None` when it had no choice.
 pub(super) fn judge(

@@ -14,12 +14,13 @@ use crate::cardset::CardSet;
 use crate::double_dummy::{self, Position, Solver};
 use crate::game::Game;
 use crate::games::tarneeb::auction::{
-    Bid, Contract, Denomination, PlayedCard, score, trick_winner,
+    Bid, Contract, Denomination, PlayedCard, playable, score, trick_winner,
 };
 use crate::games::tarneeb::{Tarneeb, TarneebMove, Variant};
+use crate::kind::GameKind;
 use crate::seat::Seat;
 
-use super::decision::{AnalysisError, Decision, Grade};
+use super::decision::{AnalysisError, Decision, GradeScale};
 
 /// A Tarneeb hand's play, collected card by card for its review.
 #[derive(Clone, Debug)]
@@ -128,12 +129,7 @@ pub(super) fn review(
     let mut trick: Vec<PlayedCard> = Vec::with_capacity(4);
     let mut taken = 0u8;
     for (r, &(version, card)) in reviews.iter().zip(&play.plays) {
-        let hand = hands[r.seat.index()];
-        let following = trick
-            .first()
-            .map(|p| hand & CardSet::suit(p.card.suit()))
-            .filter(|cards| !cards.is_empty());
-        let choices = following.unwrap_or(hand).len();
+        let choices = playable(hands[r.seat.index()], &trick).len();
         hands[r.seat.index()].remove(card);
         trick.push(PlayedCard { seat: r.seat, card });
         if trick.len() == 4 {
@@ -164,11 +160,7 @@ pub(super) fn review(
             best_value: f64::from(r.best),
             played_value: f64::from(r.played),
             loss: f64::from(cost),
-            grade: match cost {
-                0 => Grade::Good,
-                1 => Grade::Mistake,
-                _ => Grade::Blunder,
-            },
+            grade: GradeScale::of(GameKind::Tarneeb).grade(f64::from(cost)),
         });
     }
     let par = par(solver, &play).map_err(broken)?;
@@ -299,6 +291,50 @@ mod tests {
             trump: denom.trump(),
             score: score(play.variant, bid, bid.tricks).0,
         })
+    }
+
+    /// Each seat holds one whole suit, so each side takes all thirteen tricks at no-trump (its
+    /// declarer's suit runs) and at its partner's suit (♦ for north-south, ♣ for east-west:
+    /// partner ruffs every lead). The bids tie at 13 (`standard`) and at 13 no-trump
+    /// (`classic`): the side that bids first has the par, next to the dealer in `standard`, the
+    /// dealer's in `classic`.
+    #[test]
+    fn on_equal_bids_the_side_that_bids_first_has_the_par() {
+        let hands = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs].map(CardSet::suit);
+        let mut solver = Solver::new();
+        let par_of = |solver: &mut Solver, variant, dealer: u8| {
+            let play = PlayRecord {
+                hand: 1,
+                dealer: Seat::new(dealer),
+                variant,
+                hands,
+                contract: None,
+                trump: None,
+                leader: Seat::new(0),
+                plays: Vec::new(),
+            };
+            par(solver, &play).expect("solves").expect("a par")
+        };
+        for dealer in 0..4u8 {
+            let first_side = usize::from((dealer + 1) % 2);
+            let standard = par_of(&mut solver, Variant::Standard, dealer);
+            assert_eq!(standard.declarer.index() % 2, first_side, "dealer {dealer}");
+            assert_eq!((standard.bid.tricks, standard.score), (13, 26));
+            let expected_trump = [Suit::Diamonds, Suit::Clubs][first_side];
+            assert_eq!(standard.trump, Some(expected_trump), "dealer {dealer}");
+
+            let classic = par_of(&mut solver, Variant::Classic, dealer);
+            assert_eq!(
+                classic.declarer.index() % 2,
+                usize::from(dealer % 2),
+                "dealer {dealer}"
+            );
+            assert_eq!(classic.bid.suit, Some(Denomination::NoTrump));
+            assert_eq!(
+                (classic.bid.tricks, classic.trump, classic.score),
+                (13, None, 26)
+            );
+        }
     }
 
     /// The par found by threshold searches is the par of the whole table, on random deals

@@ -6,6 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::card::{Card, Suit};
+use crate::cardset::CardSet;
 use crate::seat::Seat;
 
 use super::config::Variant;
@@ -169,6 +170,18 @@ pub struct Contract {
 pub struct PlayedCard {
     pub seat: Seat,
     pub card: Card,
+}
+
+/// The cards of `hand` that may be played to `trick`: the suit led while the hand holds one,
+/// otherwise any card (docs/rules.md#tarneeb-standard "Play").
+pub fn playable(hand: CardSet, trick: &[PlayedCard]) -> CardSet {
+    match trick.first() {
+        Some(lead) => {
+            let follow = hand & CardSet::suit(lead.card.suit());
+            if follow.is_empty() { hand } else { follow }
+        }
+        None => hand,
+    }
 }
 
 /// Who wins a (complete or partial) trick: the highest trump, otherwise the highest card of the

@@ -311,14 +311,7 @@ impl Tarneeb {
     }
 
     pub(super) fn legal_cards(&self, seat: Seat) -> CardSet {
-        let hand = self.hand(seat);
-        match self.trick.first() {
-            Some(lead) => {
-                let follow = hand & CardSet::suit(lead.card.suit());
-                if follow.is_empty() { hand } else { follow }
-            }
-            None => hand,
-        }
+        auction::playable(self.hand(seat), &self.trick)
     }
 
     pub(super) fn legal_bids(&self) -> Vec<TarneebMove> {

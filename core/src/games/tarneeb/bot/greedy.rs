@@ -4,7 +4,7 @@
 use crate::card::{Card, Suit};
 use crate::cardset::CardSet;
 use crate::games::tarneeb::Phase;
-use crate::games::tarneeb::auction::{PlayedCard, strength, trick_winner};
+use crate::games::tarneeb::auction::{PlayedCard, playable, strength, trick_winner};
 use crate::games::tarneeb::moves::TarneebMove;
 use crate::games::tarneeb::view::TarneebView;
 use crate::seat::Seat;
@@ -26,17 +26,6 @@ pub(super) fn greedy(view: &TarneebView) -> Option<TarneebMove> {
         }),
         Phase::Play => greedy_card(view.hand, &view.trick, view.trump, me, view.played)
             .map(|card| TarneebMove::Play { card }),
-    }
-}
-
-/// The cards `hand` may play to `trick`.
-fn playable(hand: CardSet, trick: &[PlayedCard]) -> CardSet {
-    match trick.first() {
-        Some(lead) => {
-            let follow = hand & CardSet::suit(lead.card.suit());
-            if follow.is_empty() { hand } else { follow }
-        }
-        None => hand,
     }
 }
 
