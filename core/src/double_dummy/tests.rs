@@ -35,6 +35,17 @@ fn cards(text: &str) -> CardSet {
         .collect()
 }
 
+/// The cards of `hand` that follow suit to `trick`, or all of them.
+fn playable(hand: CardSet, trick: &[(Seat, Card)]) -> CardSet {
+    match trick.first() {
+        Some(&(_, lead)) => {
+            let follow = hand & CardSet::suit(lead.suit());
+            if follow.is_empty() { hand } else { follow }
+        }
+        None => hand,
+    }
+}
+
 /// Plain minimax over every card: no table, no pruning, no equivalences, no quick tricks.
 fn minimax(
     hands: &mut [CardSet; 4],
@@ -47,13 +58,7 @@ fn minimax(
     if hand.is_empty() {
         return 0;
     }
-    let playable = match trick.first() {
-        Some(&(_, lead)) => {
-            let follow = hand & CardSet::suit(lead.suit());
-            if follow.is_empty() { hand } else { follow }
-        }
-        None => hand,
-    };
+    let playable = playable(hand, trick);
     let maximizing = to_act.index().is_multiple_of(2);
     let mut best: Option<u8> = None;
     for card in playable {
@@ -131,13 +136,7 @@ fn alpha_beta(
     if hand.is_empty() {
         return 0;
     }
-    let playable = match trick.first() {
-        Some(&(_, lead)) => {
-            let follow = hand & CardSet::suit(lead.suit());
-            if follow.is_empty() { hand } else { follow }
-        }
-        None => hand,
-    };
+    let playable = playable(hand, trick);
     let maximizing = to_act.index().is_multiple_of(2);
     let mut best = if maximizing { 0 } else { u8::MAX };
     for card in playable {
