@@ -38,6 +38,27 @@ pub fn get(conn: &mut AnyConnection, game: GameId) -> Result<Option<AnalysisRow>
         .optional()?)
 }
 
+/// Rows a replica may claim: queued, or claimed by a replica that has said nothing since
+/// `stale`.
+#[diesel::dsl::auto_type]
+fn claimable(stale: NaiveDateTime) -> _ {
+    let queued: &'static str = "queued";
+    let running: &'static str = "running";
+    game_analyses::status.eq(queued).or(game_analyses::status
+        .eq(running)
+        .and(game_analyses::updated_at.lt(stale)))
+}
+
+/// The row of `game` while the claim made at `started` stands.
+#[diesel::dsl::auto_type]
+fn held(game: i64, started: NaiveDateTime) -> _ {
+    let running: &'static str = "running";
+    game_analyses::game_id
+        .eq(game)
+        .and(game_analyses::status.eq(running))
+        .and(game_analyses::started_at.eq(started))
+}
+
 /// Queues `game`, just finished, for its analysis (nothing if it is already there).
 pub(crate) fn queue(
     conn: &mut AnyConnection,
@@ -109,11 +130,7 @@ pub fn queue_missing(conn: &mut AnyConnection, format: i32) -> Result<usize, DbE
 /// nothing since `stale`. (The index on status and time finds it without reading the others.)
 pub fn next_due(conn: &mut AnyConnection, stale: NaiveDateTime) -> Result<Option<GameId>, DbError> {
     let id = game_analyses::table
-        .filter(
-            game_analyses::status.eq("queued").or(game_analyses::status
-                .eq("running")
-                .and(game_analyses::updated_at.lt(stale))),
-        )
+        .filter(claimable(stale))
         .order((
             game_analyses::updated_at.asc(),
             game_analyses::game_id.asc(),
@@ -135,13 +152,7 @@ pub fn claim(
 ) -> Result<Option<NaiveDateTime>, DbError> {
     let now = crate::now();
     let taken = diesel::update(
-        game_analyses::table.filter(
-            game_analyses::game_id.eq(game.get()).and(
-                game_analyses::status.eq("queued").or(game_analyses::status
-                    .eq("running")
-                    .and(game_analyses::updated_at.lt(stale))),
-            ),
-        ),
+        game_analyses::table.filter(game_analyses::game_id.eq(game.get()).and(claimable(stale))),
     )
     .set((
         game_analyses::format.eq(format),
@@ -166,18 +177,13 @@ pub fn progress(
     done: i32,
     total: i32,
 ) -> Result<bool, DbError> {
-    let updated = diesel::update(
-        game_analyses::table
-            .filter(game_analyses::game_id.eq(game.get()))
-            .filter(game_analyses::status.eq("running"))
-            .filter(game_analyses::started_at.eq(started)),
-    )
-    .set((
-        game_analyses::done.eq(done),
-        game_analyses::total.eq(total),
-        game_analyses::updated_at.eq(crate::now()),
-    ))
-    .execute(conn)?;
+    let updated = diesel::update(game_analyses::table.filter(held(game.get(), started)))
+        .set((
+            game_analyses::done.eq(done),
+            game_analyses::total.eq(total),
+            game_analyses::updated_at.eq(crate::now()),
+        ))
+        .execute(conn)?;
     Ok(updated == 1)
 }
 
@@ -193,19 +199,14 @@ pub fn finish(
         Ok(body) => ("done", Some(body), None),
         Err(error) => ("failed", None, Some(error)),
     };
-    let updated = diesel::update(
-        game_analyses::table
-            .filter(game_analyses::game_id.eq(game.get()))
-            .filter(game_analyses::status.eq("running"))
-            .filter(game_analyses::started_at.eq(started)),
-    )
-    .set((
-        game_analyses::status.eq(status),
-        game_analyses::done.eq(game_analyses::total),
-        game_analyses::body.eq(body),
-        game_analyses::error.eq(error),
-        game_analyses::updated_at.eq(crate::now()),
-    ))
-    .execute(conn)?;
+    let updated = diesel::update(game_analyses::table.filter(held(game.get(), started)))
+        .set((
+            game_analyses::status.eq(status),
+            game_analyses::done.eq(game_analyses::total),
+            game_analyses::body.eq(body),
+            game_analyses::error.eq(error),
+            game_analyses::updated_at.eq(crate::now()),
+        ))
+        .execute(conn)?;
     Ok(updated == 1)
 }
