@@ -71,7 +71,7 @@ impl Default for Solver {
 }
 
 impl Solver {
-    /// A solver whose table holds up to about a million results (at most some 64 MB, taken as
+    /// A solver whose table holds up to about a million results (at most some 40 MB, taken as
     /// results are stored) before it starts again empty.
     pub fn new() -> Solver {
         Solver::with_capacity(1 << 20)

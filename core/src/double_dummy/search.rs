@@ -195,6 +195,41 @@ impl State {
                 }
                 wins[suit] = highest;
             }
+            let no_trumps = trump == NO_TRUMP || self.rest[trump] == 0;
+            if no_trumps && first == 1 {
+                // Every suit the leader can lead is won by the other side's top card: when one
+                // hand holds them all, it wins the first trick and cashes the others.
+                for hand in [seat, (seat + 2) % 4] {
+                    if (0..4).all(|s| self.hands[hand][s] & wins[s] == wins[s]) {
+                        first = wins.iter().filter(|&&w| w != 0).count() as u8;
+                    }
+                }
+            } else if no_trumps {
+                // Without trumps a side takes every trick only by leading, each time, a suit it
+                // holds the top card of, and no more often than the longer of its hands holds
+                // cards of it.
+                let mut leads = 0;
+                let mut tops = [0; 4];
+                for suit in 0..4 {
+                    if self.rest[suit] == 0 {
+                        continue;
+                    }
+                    let highest = top(self.rest[suit]);
+                    if (theirs[suit] | partner[suit]) & highest != 0 {
+                        leads += hand_len(self, leader, suit).max(hand_len(
+                            self,
+                            (leader + 2) % 4,
+                            suit,
+                        ));
+                    } else if self.rest[suit] & !highest != 0 {
+                        tops[suit] = highest;
+                    }
+                }
+                if leads < u32::from(self.left) {
+                    first = 1;
+                    wins = tops;
+                }
+            }
         }
         if self.trump == NO_TRUMP {
             return (first, wins);

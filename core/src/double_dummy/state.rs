@@ -18,6 +18,8 @@ pub(super) struct Undo {
     pub(super) to_act: usize,
     pub(super) ns: u8,
     pub(super) left: u8,
+    /// The owner code of the suit played, before it was played.
+    code: u32,
 }
 
 /// The position during a search.
@@ -33,6 +35,9 @@ pub(super) struct State {
     pub(super) count: usize,
     /// Every hand's length in every suit but one, four bits each (see [`length_unit`]).
     lengths: u64,
+    /// For each suit, the seats holding its cards still in hands, from the highest, two bits a
+    /// card (see [`State::layout`]), kept up to date by `play` and `undo`.
+    codes: [u32; 4],
     pub(super) win_seat: usize,
     pub(super) win_suit: usize,
     pub(super) win_rank: Ranks,
@@ -64,6 +69,7 @@ impl State {
             lead_suit: 0,
             count: 0,
             lengths: 0,
+            codes: [0; 4],
             win_seat: 0,
             win_suit: 0,
             win_rank: 0,
@@ -105,6 +111,7 @@ impl State {
                 state.lengths += length * length_unit(seat, suit);
             }
         }
+        state.codes = state.owner_codes();
         state.left = size as u8;
         state.to_act = leader;
         for (i, &(seat, card)) in position.trick.iter().enumerate() {
@@ -120,6 +127,7 @@ impl State {
             state.hands[seat.index()][suit] |= rank;
             state.rest[suit] |= rank;
             state.lengths += length_unit(seat.index(), suit);
+            state.codes = state.owner_codes();
             state.play(seat.index(), suit, rank);
         }
         Ok(state)
@@ -154,7 +162,14 @@ impl State {
             to_act: self.to_act,
             ns: self.ns,
             left: self.left,
+            code: self.codes[suit],
         };
+        // The card's two bits leave its suit's code: those of the cards below it stay, those
+        // above move down.
+        let below = 2 * (self.rest[suit] & (rank - 1)).count_ones();
+        let code = self.codes[suit];
+        let low = code & ((1 << below) - 1);
+        self.codes[suit] = ((code >> (below + 2)) << below) | low;
         self.hands[seat][suit] &= !rank;
         self.rest[suit] &= !rank;
         self.lengths -= length_unit(seat, suit);
@@ -188,6 +203,7 @@ impl State {
         self.hands[seat][suit] |= rank;
         self.rest[suit] |= rank;
         self.lengths += length_unit(seat, suit);
+        self.codes[suit] = undo.code;
         self.lead_suit = undo.lead_suit;
         self.count = undo.count;
         self.win_seat = undo.win_seat;
@@ -232,9 +248,14 @@ impl State {
     /// For each suit, the seats holding its remaining cards from the highest (two bits a card)
     /// and how many there are.
     pub(super) fn layout(&self) -> ([u32; 4], [u8; 4]) {
-        let mut codes = [0u32; 4];
-        let mut counts = [0u8; 4];
-        for suit in 0..4 {
+        let counts = self.rest.map(|ranks| ranks.count_ones() as u8);
+        debug_assert_eq!(self.codes, self.owner_codes());
+        (self.codes, counts)
+    }
+
+    /// Each suit's owner code (see [`State::layout`]), from the hands.
+    fn owner_codes(&self) -> [u32; 4] {
+        std::array::from_fn(|suit| {
             // Seat 1 or 3 sets the low bit of the owner, seat 2 or 3 the high one.
             let low = self.hands[1][suit] | self.hands[3][suit];
             let high = self.hands[2][suit] | self.hands[3][suit];
@@ -245,10 +266,8 @@ impl State {
                 cards &= !rank;
                 code = (code << 2) | u32::from(low & rank != 0) | u32::from(high & rank != 0) << 1;
             }
-            codes[suit] = code;
-            counts[suit] = self.rest[suit].count_ones() as u8;
-        }
-        (codes, counts)
+            code
+        })
     }
 
     /// The `n`-th highest remaining card of `suit` (from 1), as a mask; empty if there is none.

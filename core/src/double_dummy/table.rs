@@ -44,12 +44,6 @@ impl Pattern {
             value: pack(codes) & mask,
         }
     }
-
-    /// Whether a position of the bucket, with its owner codes packed by [`pack`], is one of
-    /// the pattern's.
-    fn holds_for(&self, packed: u128) -> bool {
-        packed & self.mask == self.value
-    }
 }
 
 /// A bucket's entry: a pattern and what was proved for it.
@@ -57,6 +51,53 @@ impl Pattern {
 pub(super) struct Entry {
     pub(super) pattern: Pattern,
     pub(super) bounds: Bounds,
+}
+
+/// What a lookup compares of a pattern: its mask and value, apart from the rest of the entry so
+/// that a sweep of the bucket reads only these.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Key {
+    mask: u128,
+    value: u128,
+}
+
+/// One bucket's entries, the most useful first: the keys in one array, the pattern's counts and
+/// the bounds at the same index in another.
+#[derive(Debug, Default)]
+struct Bucket {
+    keys: Vec<Key>,
+    rest: Vec<([u8; 4], Bounds)>,
+}
+
+impl Bucket {
+    fn entry(&self, i: usize) -> Entry {
+        let Key { mask, value } = self.keys[i];
+        let (counts, bounds) = self.rest[i];
+        Entry {
+            pattern: Pattern {
+                counts,
+                mask,
+                value,
+            },
+            bounds,
+        }
+    }
+
+    fn set(&mut self, i: usize, pattern: Pattern, bounds: Bounds) {
+        self.keys[i] = Key {
+            mask: pattern.mask,
+            value: pattern.value,
+        };
+        self.rest[i] = (pattern.counts, bounds);
+    }
+
+    fn push(&mut self, pattern: Pattern, bounds: Bounds) {
+        self.keys.push(Key {
+            mask: pattern.mask,
+            value: pattern.value,
+        });
+        self.rest.push((pattern.counts, bounds));
+    }
 }
 
 /// Entries kept in one bucket: beyond this the last (the least useful, as entries that answer
@@ -112,7 +153,7 @@ pub(super) type Build = BuildHasherDefault<KeyHasher>;
 /// [`State::shape`]: super::state::State::shape
 #[derive(Debug, Default)]
 pub(super) struct Table {
-    buckets: HashMap<u64, Vec<Entry>, Build>,
+    buckets: HashMap<u64, Bucket, Build>,
     pub(super) cutoffs: Cutoffs,
 }
 
@@ -136,20 +177,23 @@ impl Table {
             return Err(hint);
         };
         let packed = pack(codes);
-        for i in 0..bucket.len() {
-            let entry = bucket[i];
-            if !entry.pattern.holds_for(packed) {
+        for i in 0..bucket.keys.len() {
+            let key = bucket.keys[i];
+            if packed & key.mask != key.value {
                 continue;
             }
-            if answers(&entry.bounds) {
+            let bounds = bucket.rest[i].1;
+            if answers(&bounds) {
+                let entry = bucket.entry(i);
                 // Entries that answer move forward: the next lookup meets them sooner.
                 if i > 0 {
-                    bucket.swap(i, i / 2);
+                    bucket.keys.swap(i, i / 2);
+                    bucket.rest.swap(i, i / 2);
                 }
                 return Ok(entry);
             }
-            if hint.is_none() && entry.bounds.best_suit != NO_MOVE {
-                hint = Some((entry.bounds.best_suit, entry.bounds.best_above));
+            if hint.is_none() && bounds.best_suit != NO_MOVE {
+                hint = Some((bounds.best_suit, bounds.best_above));
             }
         }
         Err(hint)
@@ -159,7 +203,15 @@ impl Table {
     /// then whether they are new).
     pub(super) fn entry(&mut self, shape: u64, pattern: Pattern, left: u8) -> (&mut Bounds, bool) {
         let bucket = self.buckets.entry(shape).or_default();
-        let found = bucket.iter().position(|e| e.pattern == pattern);
+        let key = Key {
+            mask: pattern.mask,
+            value: pattern.value,
+        };
+        let found = bucket
+            .keys
+            .iter()
+            .zip(&bucket.rest)
+            .position(|(k, (counts, _))| *k == key && *counts == pattern.counts);
         let fresh = Bounds {
             lower: 0,
             upper: left,
@@ -168,23 +220,17 @@ impl Table {
         };
         let (i, new) = match found {
             Some(i) => (i, false),
-            None if bucket.len() < BUCKET => {
-                bucket.push(Entry {
-                    pattern,
-                    bounds: fresh,
-                });
-                (bucket.len() - 1, true)
+            None if bucket.keys.len() < BUCKET => {
+                bucket.push(pattern, fresh);
+                (bucket.keys.len() - 1, true)
             }
             None => {
-                let i = bucket.len() - 1;
-                bucket[i] = Entry {
-                    pattern,
-                    bounds: fresh,
-                };
+                let i = bucket.keys.len() - 1;
+                bucket.set(i, pattern, fresh);
                 (i, false)
             }
         };
-        (&mut bucket[i].bounds, new)
+        (&mut bucket.rest[i].1, new)
     }
 }
 
@@ -231,7 +277,9 @@ mod tests {
 
     /// The memory figure in `Solver::new`'s documentation rests on this.
     #[test]
-    fn an_entry_takes_64_bytes() {
-        assert_eq!(std::mem::size_of::<Entry>(), 64);
+    fn an_entry_takes_40_bytes() {
+        let key = std::mem::size_of::<Key>();
+        let rest = std::mem::size_of::<([u8; 4], Bounds)>();
+        assert_eq!(key + rest, 40);
     }
 }
