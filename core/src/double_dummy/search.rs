@@ -6,6 +6,9 @@ use super::moves::{Candidate, Candidates};
 use super::state::{State, hand_len};
 use super::table::{Bounds, Entry, Pattern, Table, Wins};
 
+/// From how many tricks left the table is looked in before the bounds are worked out.
+const EARLY_PROBE: u8 = 5;
+
 impl State {
     /// The tricks `leader`'s side can cash at once: the leader's top cards in each suit that
     /// no opponent can ruff; or those, then a small card to partner's top card in a suit, and
@@ -281,6 +284,16 @@ impl State {
             let (won, wins) = self.last_trick();
             return (self.ns + won, wins);
         }
+        // With many tricks left the table answers more often than the bounds, and the bounds
+        // cost more than a look in the table.
+        let early = if self.left >= EARLY_PROBE {
+            match self.probe(table, need) {
+                Ok(found) => return found,
+                Err(hint) => Some(hint),
+            }
+        } else {
+            None
+        };
         let leader = self.to_act;
         let (quick, wins) = self.quick_tricks(leader);
         let (sure, sure_wins) = self.sure_tricks(leader);
@@ -301,29 +314,16 @@ impl State {
         if at_most.0 < need {
             return (self.ns + at_most.0, at_most.1);
         }
-        let shape = self.shape();
-        let (codes, counts) = self.layout();
-        let answers = |b: &Bounds| b.lower >= need || b.upper < need;
-        let hint = match table.probe(shape, &codes, answers) {
-            Ok(Entry { pattern, bounds }) => {
-                let mut wins = [0; 4];
-                for (suit, win) in wins.iter_mut().enumerate() {
-                    *win = self.nth_highest(suit, pattern.counts[suit]);
-                }
-                let value = if bounds.lower >= need {
-                    bounds.lower
-                } else {
-                    bounds.upper
-                };
-                return (self.ns + value, wins);
-            }
-            Err(hint) => hint.and_then(|(suit, above)| {
-                let suit = usize::from(suit);
-                let card = self.nth_highest(suit, above + 1);
-                (card != 0).then_some((suit, card))
-            }),
+        let hint = match early {
+            Some(hint) => hint,
+            None => match self.probe(table, need) {
+                Ok(found) => return found,
+                Err(hint) => hint,
+            },
         };
         let (value, wins, cut) = self.try_moves(table, target, hint);
+        let shape = self.shape();
+        let (codes, counts) = self.layout();
         // The pattern the result holds for: each suit's cards down to its lowest winning rank.
         let mut size = [0u8; 4];
         for suit in 0..4 {
@@ -348,6 +348,33 @@ impl State {
             bounds.best_above = (self.rest[suit] & !((rank << 1) - 1)).count_ones() as u8;
         }
         (value, wins)
+    }
+
+    /// The table's answer for the position at a trick's start (seats 0 and 2 need `need` more
+    /// tricks), or the lead it suggests.
+    fn probe(&self, table: &mut Table, need: u8) -> Result<(u8, Wins), Option<(usize, Ranks)>> {
+        let shape = self.shape();
+        let (codes, _) = self.layout();
+        let answers = |b: &Bounds| b.lower >= need || b.upper < need;
+        match table.probe(shape, &codes, answers) {
+            Ok(Entry { pattern, bounds }) => {
+                let mut wins = [0; 4];
+                for (suit, win) in wins.iter_mut().enumerate() {
+                    *win = self.nth_highest(suit, pattern.counts[suit]);
+                }
+                let value = if bounds.lower >= need {
+                    bounds.lower
+                } else {
+                    bounds.upper
+                };
+                Ok((self.ns + value, wins))
+            }
+            Err(hint) => Err(hint.and_then(|(suit, above)| {
+                let suit = usize::from(suit);
+                let card = self.nth_highest(suit, above + 1);
+                (card != 0).then_some((suit, card))
+            })),
+        }
     }
 
     /// The last trick, every hand down to one card: 1 if seats 0 and 2 win it, and the winning
