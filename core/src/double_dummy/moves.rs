@@ -122,7 +122,15 @@ impl State {
                     && self.hands[o][suit] == 0
                     && self.hands[o][self.trump] != 0
             };
-            if group & highest != 0 {
+            // Leads first into the suits the opponents hold fewest cards of: they have the fewest
+            // replies, so the search below is smallest (an opponent out of the suit may play
+            // any card, counted as more than any length). This outweighs the rest of the order.
+            let replies = |o: usize| match hand_len(self, o, suit) {
+                0 => i32::from(self.left) + 1,
+                n => n as i32,
+            };
+            let small = -12 * (replies(lho) + replies(rho));
+            small + if group & highest != 0 {
                 if ruffable(lho) || ruffable(rho) {
                     20 - rank
                 } else {
