@@ -46,6 +46,15 @@ impl Candidates {
     }
 }
 
+/// The run of `mine`'s highest card: it and the cards of `mine` below it down to the next
+/// card of `others`.
+fn run_from(mine: Ranks, others: Ranks) -> Ranks {
+    let high = top(mine);
+    let below = others & (high - 1);
+    let floor = if below == 0 { 0 } else { (top(below) << 1) - 1 };
+    mine & ((high << 1) - 1) & !floor
+}
+
 impl State {
     /// The moves of `seat`, best first.
     pub(super) fn candidates(&self, seat: usize, out: &mut Candidates) {
@@ -55,24 +64,14 @@ impl State {
             if mine == 0 || (following && suit != self.lead_suit) {
                 continue;
             }
-            // Walk the suit's cards still out or on the table from the highest; a run of this
-            // hand's cards with none of them in between is one move.
-            let mut cards = self.rest[suit] | self.on_table[suit];
-            let mut group: Ranks = 0;
-            let mut low: Ranks = 0;
-            while cards != 0 {
-                let rank = top(cards);
-                cards &= !rank;
-                if mine & rank != 0 {
-                    group |= rank;
-                    low = rank;
-                } else if group != 0 {
-                    out.push(self.weighted(seat, suit, low, group));
-                    group = 0;
-                }
-            }
-            if group != 0 {
-                out.push(self.weighted(seat, suit, low, group));
+            // A run of this hand's cards with no other card still out (or on the table) in
+            // between is one move.
+            let others = (self.rest[suit] | self.on_table[suit]) & !mine;
+            let mut left = mine;
+            while left != 0 {
+                let group = run_from(left, others);
+                left &= !group;
+                out.push(self.weighted(seat, suit, group & group.wrapping_neg(), group));
             }
         }
         out.sort();
@@ -86,23 +85,19 @@ impl State {
         if hand[suit] & rank == 0 || (following && suit != self.lead_suit) {
             return None;
         }
-        let mut cards = self.rest[suit] | self.on_table[suit];
-        let (mut group, mut low): (Ranks, Ranks) = (0, 0);
-        while cards != 0 {
-            let card = top(cards);
-            cards &= !card;
-            if hand[suit] & card != 0 {
-                group |= card;
-                low = card;
-            } else if group & rank != 0 {
-                break;
-            } else {
-                group = 0;
-            }
-        }
+        let mine = hand[suit];
+        let others = (self.rest[suit] | self.on_table[suit]) & !mine;
+        // The run through `rank`: from the card above the nearest other card above it.
+        let above = others & !(rank - 1) & !rank;
+        let start = if above == 0 {
+            top(mine)
+        } else {
+            top(mine & ((above & above.wrapping_neg()) - 1))
+        };
+        let group = run_from(mine & ((start << 1) - 1), others);
         Some(Candidate {
             suit,
-            low,
+            low: group & group.wrapping_neg(),
             group,
             weight: 0,
         })
@@ -130,23 +125,24 @@ impl State {
                 n => n as i32,
             };
             let small = -12 * (replies(lho) + replies(rho));
-            small + if group & highest != 0 {
-                if ruffable(lho) || ruffable(rho) {
-                    20 - rank
+            small
+                + if group & highest != 0 {
+                    if ruffable(lho) || ruffable(rho) {
+                        20 - rank
+                    } else {
+                        100 + i32::from(suit == self.trump) * 5
+                    }
+                } else if self.hands[partner][suit] & highest != 0 {
+                    if ruffable(lho) || ruffable(rho) {
+                        30 - rank
+                    } else {
+                        80 - rank
+                    }
+                } else if ruffable(lho) {
+                    -rank
                 } else {
-                    100 + i32::from(suit == self.trump) * 5
+                    40 - rank
                 }
-            } else if self.hands[partner][suit] & highest != 0 {
-                if ruffable(lho) || ruffable(rho) {
-                    30 - rank
-                } else {
-                    80 - rank
-                }
-            } else if ruffable(lho) {
-                -rank
-            } else {
-                40 - rank
-            }
         } else if same_side(self.win_seat, seat) {
             // Partner wins so far: play low, and never ruff partner's trick.
             let ruffing = suit == self.trump && suit != self.lead_suit;
