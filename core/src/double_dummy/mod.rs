@@ -11,9 +11,8 @@
 //!   in which the cards that decided a trick by their rank (and every card above them) are held
 //!   by the same hands, in *relative* ranks. A search returns, with its answer, the ranks it
 //!   rested on, so one entry answers for the many positions that differ only in small cards.
-//!   Entries hold lower and upper bounds on the tricks still to come, and the lead that proved
-//!   them (tried first next time); they may be kept across searches, positions and deals as
-//!   long as the trump is the same. A bucket (one leader, one set of suit lengths) keeps its
+//!   Entries hold lower and upper bounds on the tricks still to come; they may be kept across
+//!   searches, positions and deals as long as the trump is the same. A bucket (one leader, one set of suit lengths) keeps its
 //!   entries together, the most useful first, so a lookup is one sweep through memory;
 //! - **equivalent cards**: cards of one hand with no other card still out (or on the table)
 //!   between them are one move; and once a card's result rested on no rank below some card
@@ -71,7 +70,7 @@ impl Default for Solver {
 }
 
 impl Solver {
-    /// A solver whose table holds up to about a million results (at most some 40 MB, taken as
+    /// A solver whose table holds up to about a million results (at most some 38 MB, taken as
     /// results are stored) before it starts again empty.
     pub fn new() -> Solver {
         Solver::with_capacity(1 << 20)

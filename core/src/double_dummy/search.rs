@@ -276,8 +276,7 @@ impl State {
             return (self.ns + self.left, [0; 4]);
         }
         if self.count != 0 {
-            let (value, wins, _) = self.try_moves(table, target, None);
-            return (value, wins);
+            return self.try_moves(table, target);
         }
         let need = target - self.ns;
         if self.left == 1 {
@@ -289,7 +288,7 @@ impl State {
         let early = if self.left >= EARLY_PROBE {
             match self.probe(table, need) {
                 Ok(found) => return found,
-                Err(hint) => Some(hint),
+                Err(held) => Some(held),
             }
         } else {
             None
@@ -314,14 +313,14 @@ impl State {
         if at_most.0 < need {
             return (self.ns + at_most.0, at_most.1);
         }
-        let hint = match early {
-            Some(hint) => hint,
+        let held = match early {
+            Some(held) => held,
             None => match self.probe(table, need) {
                 Ok(found) => return found,
-                Err(hint) => hint,
+                Err(held) => held,
             },
         };
-        let (value, wins, cut) = self.try_moves(table, target, hint);
+        let (value, wins) = self.try_moves(table, target);
         let shape = self.shape();
         let (codes, counts) = self.layout();
         // The pattern the result holds for: each suit's cards down to its lowest winning rank.
@@ -335,7 +334,8 @@ impl State {
                 size[suit] = counts[suit];
             }
         }
-        let (bounds, new) = table.entry(shape, Pattern::of(&codes, &counts, size), self.left);
+        let pattern = Pattern::of(&codes, &counts, size);
+        let (bounds, new) = table.entry(shape, pattern, self.left, held);
         self.stored += usize::from(new);
         let tricks = value - self.ns;
         if value >= target {
@@ -343,16 +343,12 @@ impl State {
         } else {
             bounds.upper = bounds.upper.min(tricks);
         }
-        if let Some((suit, rank)) = cut {
-            bounds.best_suit = suit as u8;
-            bounds.best_above = (self.rest[suit] & !((rank << 1) - 1)).count_ones() as u8;
-        }
         (value, wins)
     }
 
     /// The table's answer for the position at a trick's start (seats 0 and 2 need `need` more
-    /// tricks), or the lead it suggests.
-    fn probe(&self, table: &mut Table, need: u8) -> Result<(u8, Wins), Option<(usize, Ranks)>> {
+    /// tricks), or whether any entry held for it.
+    fn probe(&self, table: &mut Table, need: u8) -> Result<(u8, Wins), bool> {
         let shape = self.shape();
         let (codes, _) = self.layout();
         let answers = |b: &Bounds| b.lower >= need || b.upper < need;
@@ -369,11 +365,7 @@ impl State {
                 };
                 Ok((self.ns + value, wins))
             }
-            Err(hint) => Err(hint.and_then(|(suit, above)| {
-                let suit = usize::from(suit);
-                let card = self.nth_highest(suit, above + 1);
-                (card != 0).then_some((suit, card))
-            })),
+            Err(held) => Err(held),
         }
     }
 
@@ -411,24 +403,17 @@ impl State {
         (u8::from(winner.0 % 2 == 0), wins)
     }
 
-    /// A bound on the tricks of seats 0 and 2 with the seat to act choosing among its moves
-    /// (`hint`, a card, first), as [`State::search`] gives it; the winning ranks that rests on;
-    /// and the move that decided it if one did.
-    fn try_moves(
-        &mut self,
-        table: &mut Table,
-        target: u8,
-        hint: Option<(usize, Ranks)>,
-    ) -> (u8, Wins, Option<(usize, Ranks)>) {
+    /// A bound on the tricks of seats 0 and 2 with the seat to act choosing among its moves, as
+    /// [`State::search`] gives it, and the winning ranks that rests on.
+    fn try_moves(&mut self, table: &mut Table, target: u8) -> (u8, Wins) {
         let seat = self.to_act;
         let maximizing = seat.is_multiple_of(2);
         let key = self.cutoff_key(seat);
-        // The move that cut off a similar search, or the table's, is tried before the others
-        // are even listed: it usually decides.
+        // The move that cut off a similar search is tried before the others are even listed:
+        // it usually decides. (The lead stored with a table entry did no better, and was left.)
         let first = table
             .cutoffs
             .get(key)
-            .or(hint)
             .and_then(|(suit, rank)| self.candidate_of(seat, suit, rank));
         let mut candidates = Candidates::default();
         let mut listed = false;
@@ -471,7 +456,7 @@ impl State {
             };
             if (value >= target) == maximizing {
                 table.cutoffs.put(key, suit, low);
-                return (value, wins, Some((suit, low)));
+                return (value, wins);
             }
             let lowest = wins[suit] & wins[suit].wrapping_neg();
             if lowest == 0 {
@@ -505,6 +490,6 @@ impl State {
                 all[candidate.suit] |= candidate.low;
             }
         }
-        (best, all, None)
+        (best, all)
     }
 }

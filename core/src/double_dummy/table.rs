@@ -104,20 +104,12 @@ impl Bucket {
 /// move to the front) gives way.
 const BUCKET: usize = 2048;
 
-/// Bounds on the tricks seats 0 and 2 take from a trick's start to the end, and the lead that
-/// last proved one.
+/// Bounds on the tricks seats 0 and 2 take from a trick's start to the end.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Bounds {
     pub(super) lower: u8,
     pub(super) upper: u8,
-    /// The lead's suit (`NO_MOVE` for none) and how many cards still out in that suit rank
-    /// above it.
-    pub(super) best_suit: u8,
-    pub(super) best_above: u8,
 }
-
-/// No move, in [`Bounds::best_suit`].
-pub(super) const NO_MOVE: u8 = u8::MAX;
 
 /// For each suit, the ranks that decided a trick by being higher than another card of the suit:
 /// only cards at or above the lowest of them need to be where they are for a result to hold.
@@ -164,18 +156,17 @@ impl Table {
     }
 
     /// The first entry of the bucket `shape` that holds for the position (its owner `codes`)
-    /// and whose bounds `answers`; or, when none answers, the best lead (suit, and how many
-    /// cards still out rank above it) of the first matching entry that has one.
+    /// and whose bounds `answers`; or, when none answers, whether any entry held for it.
     pub(super) fn probe(
         &mut self,
         shape: u64,
         codes: &[u32; 4],
         answers: impl Fn(&Bounds) -> bool,
-    ) -> Result<Entry, Option<(u8, u8)>> {
-        let mut hint = None;
+    ) -> Result<Entry, bool> {
         let Some(bucket) = self.buckets.get_mut(&shape) else {
-            return Err(hint);
+            return Err(false);
         };
+        let mut matched = false;
         let packed = pack(codes);
         for i in 0..bucket.keys.len() {
             let key = bucket.keys[i];
@@ -192,31 +183,38 @@ impl Table {
                 }
                 return Ok(entry);
             }
-            if hint.is_none() && bounds.best_suit != NO_MOVE {
-                hint = Some((bounds.best_suit, bounds.best_above));
-            }
+            matched = true;
         }
-        Err(hint)
+        Err(matched)
     }
 
     /// The bounds stored for `pattern` in the bucket `shape`, made if there were none (and
-    /// then whether they are new).
-    pub(super) fn entry(&mut self, shape: u64, pattern: Pattern, left: u8) -> (&mut Bounds, bool) {
+    /// then whether they are new). `held` is false when a probe of this position just found no
+    /// entry that holds for it: then no entry has this pattern, and the bucket is not searched.
+    pub(super) fn entry(
+        &mut self,
+        shape: u64,
+        pattern: Pattern,
+        left: u8,
+        held: bool,
+    ) -> (&mut Bounds, bool) {
         let bucket = self.buckets.entry(shape).or_default();
         let key = Key {
             mask: pattern.mask,
             value: pattern.value,
         };
-        let found = bucket
-            .keys
-            .iter()
-            .zip(&bucket.rest)
-            .position(|(k, (counts, _))| *k == key && *counts == pattern.counts);
+        let found = held
+            .then(|| {
+                bucket
+                    .keys
+                    .iter()
+                    .zip(&bucket.rest)
+                    .position(|(k, (counts, _))| *k == key && *counts == pattern.counts)
+            })
+            .flatten();
         let fresh = Bounds {
             lower: 0,
             upper: left,
-            best_suit: NO_MOVE,
-            best_above: 0,
         };
         let (i, new) = match found {
             Some(i) => (i, false),
@@ -277,9 +275,9 @@ mod tests {
 
     /// The memory figure in `Solver::new`'s documentation rests on this.
     #[test]
-    fn an_entry_takes_40_bytes() {
+    fn an_entry_takes_38_bytes() {
         let key = std::mem::size_of::<Key>();
         let rest = std::mem::size_of::<([u8; 4], Bounds)>();
-        assert_eq!(key + rest, 40);
+        assert_eq!(key + rest, 38);
     }
 }
