@@ -103,6 +103,34 @@ impl State {
         })
     }
 
+    /// For a lead of a small card in `suit` by `seat`: toward partner's honours and through
+    /// the left-hand opponent's, not into the right-hand opponent's (after DDS's weights).
+    fn lead_toward(&self, seat: usize, suit: usize) -> i32 {
+        let (partner, lho, rho) = ((seat + 2) % 4, (seat + 1) % 4, (seat + 3) % 4);
+        let len = |hand: usize| hand_len(self, hand, suit);
+        let first = self.holder(suit, 1);
+        let second = self.holder(suit, 2);
+        let third = self.holder(suit, 3);
+        let mut bonus = 0;
+        if (first == Some(rho) || second == Some(rho)) && len(rho) != 1 {
+            bonus -= 10;
+        } else if first == Some(lho) && second == Some(partner) && len(partner) != 1 {
+            bonus += 31;
+        }
+        if second == Some(partner) && third == Some(partner) {
+            bonus += 35;
+        } else if (second == Some(seat) && third == Some(partner)
+            || second == Some(partner) && third == Some(seat))
+            && len(partner) > 1
+        {
+            bonus += 25;
+        }
+        if first.is_some_and(|h| (h == lho || h == rho) && len(h) == 1) {
+            bonus += 28;
+        }
+        bonus
+    }
+
     /// A move with its ordering weight: how likely it is to be best.
     fn weighted(&self, seat: usize, suit: usize, low: Ranks, group: Ranks) -> Candidate {
         let rank = low.trailing_zeros() as i32;
@@ -141,7 +169,7 @@ impl State {
                 } else if ruffable(lho) {
                     -rank
                 } else {
-                    40 - rank
+                    40 - rank + self.lead_toward(seat, suit)
                 }
         } else if same_side(self.win_seat, seat) {
             // Partner wins so far: play low, and never ruff partner's trick.

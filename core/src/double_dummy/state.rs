@@ -288,6 +288,13 @@ impl State {
 }
 
 impl State {
+    /// The seat holding the `n`-th highest card of `suit` still in a hand (from 1), if there is
+    /// one.
+    pub(super) fn holder(&self, suit: usize, n: u32) -> Option<usize> {
+        let count = self.rest[suit].count_ones();
+        (n >= 1 && n <= count).then(|| ((self.codes[suit] >> (2 * (count - n))) & 3) as usize)
+    }
+
     /// How many of `seat`'s cards of `suit` rank above every other hand's.
     pub(super) fn top_run(&self, seat: usize, suit: usize) -> u32 {
         let mine = self.hands[seat][suit];
