@@ -20,13 +20,28 @@ impl State {
         let trump = self.trump;
         let run = |seat: usize, suit: usize| self.top_run(seat, suit);
         let len = |seat: usize, suit: usize| hand_len(self, seat, suit);
+        // A hand's winners in a suit: its top cards; or all its cards, when its top cards
+        // outlast every other hand's cards of the suit (the rest win by length). With how
+        // many top cards that rests on.
+        let winners = |seat: usize, suit: usize| -> (u32, u32) {
+            let top_cards = run(seat, suit);
+            let others = (1..4).map(|o| len((seat + o) % 4, suit)).max().unwrap_or(0);
+            if top_cards >= others {
+                (len(seat, suit), top_cards)
+            } else {
+                (top_cards, top_cards)
+            }
+        };
         let mut mine = [0u32; 4];
         let mut theirs = [0u32; 4];
+        // How many of the suit's top cards each count rests on.
+        let mut my_pins = [0u32; 4];
+        let mut their_pins = [0u32; 4];
         // The most tricks a side suit gives before an opponent who can ruff is out of it.
         let mut caps = [u32::MAX; 4];
         if trump != NO_TRUMP {
             let trump_run = run(leader, trump);
-            mine[trump] = trump_run;
+            (mine[trump], my_pins[trump]) = winners(leader, trump);
             // Cashing the top trumps first draws the opponents' when they have no more.
             for o in [lho, rho] {
                 let trumps = len(o, trump);
@@ -38,8 +53,12 @@ impl State {
             }
         }
         for suit in (0..4).filter(|&s| s != trump) {
-            mine[suit] = run(leader, suit).min(caps[suit]);
-            theirs[suit] = run(partner, suit).min(caps[suit]);
+            let (cash, pins) = winners(leader, suit);
+            mine[suit] = cash.min(caps[suit]);
+            my_pins[suit] = pins.min(mine[suit]);
+            let (cash, pins) = winners(partner, suit);
+            theirs[suit] = cash.min(caps[suit]);
+            their_pins[suit] = pins.min(theirs[suit]);
         }
         let alone: u32 = mine.iter().sum();
         // Partner's plan: cash the leader's winners, cross in a suit where the leader has a
@@ -78,9 +97,9 @@ impl State {
             return (tricks.min(u32::from(self.left)) as u8, wins);
         }
         for suit in 0..4 {
-            note(leader, suit, mine[suit]);
+            note(leader, suit, my_pins[suit]);
             if together > alone {
-                note(partner, suit, theirs[suit]);
+                note(partner, suit, their_pins[suit]);
             }
         }
         (alone.max(together).min(u32::from(self.left)) as u8, wins)
