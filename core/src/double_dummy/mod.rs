@@ -18,12 +18,14 @@
 //!   between them are one move; and once a card's result rested on no rank below some card
 //!   of its suit, the hand's lower cards of that suit are not tried;
 //! - **bounds at each trick's start**: the winners the side on lead can cash at once, its own
-//!   or through an entry to partner's; and the trumps that win whatever happens (higher than
-//!   every trump of the other side) for either side;
+//!   or through an entry to partner's; the trumps that win whatever happens (higher than
+//!   every trump of the other side) for either side; and without trumps in play, a trick for
+//!   the side not on lead when the other cannot keep the lead (DDS's later-tricks bound);
 //! - **move ordering**: the move that last cut off a similar position (a table of cut-off
-//!   moves by what the seat to act sees) is tried before the others are even listed; then the
-//!   cheapest winner first, low cards when partner wins, leads toward one's own or partner's
-//!   winners.
+//!   moves by what the seat to act sees) is tried before the others are even listed; then
+//!   leads into the suits the opponents hold fewest cards of (the fewest replies: the smallest
+//!   search), toward partner's top cards and one's own; the cheapest winner first, low cards
+//!   when partner wins.
 //!
 //! The solver is pure and deterministic; it knows nothing of any game's scoring. Seats 0 and 2
 //! are one side, 1 and 3 the other; play passes 0 → 1 → 2 → 3.

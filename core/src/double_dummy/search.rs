@@ -11,8 +11,9 @@ const EARLY_PROBE: u8 = 5;
 
 impl State {
     /// The tricks `leader`'s side can cash at once: the leader's top cards in each suit that
-    /// no opponent can ruff; or those, then a small card to partner's top card in a suit, and
-    /// partner's top cards. A lower bound on the side's tricks from here, with the cards it
+    /// no opponent can ruff (all its cards of a suit when its top cards outlast every other
+    /// hand's cards of it); or those, then a small card to partner's top card in a suit, and
+    /// partner's winners. A lower bound on the side's tricks from here, with the cards it
     /// counted as winning ranks.
     fn quick_tricks(&self, leader: usize) -> (u8, Wins) {
         let partner = (leader + 2) % 4;
@@ -191,7 +192,10 @@ impl State {
     /// one of its hands that are higher than every trump the other side holds (each wins the
     /// trick it is played to, or partner's higher one does). When the other side is on lead
     /// and holds the top card of none of the suits its leader holds (and, in a trump game, its
-    /// leader's partner can ruff none of them), the first trick. With the ranks that rests on.
+    /// leader's partner can ruff none of them), the first trick, or one trick for each of those
+    /// suits when one hand holds all their top cards and no trumps are in play. Without trumps
+    /// in play, also one trick when the other side cannot lead suits it holds the top card of
+    /// as often as there are tricks left. With the ranks that rests on.
     fn sure_tricks(&self, seat: usize) -> (u8, Wins) {
         let mut wins = [0; 4];
         let leader = self.to_act;
