@@ -293,6 +293,20 @@ mod tests {
         })
     }
 
+    /// A deal as dealt, before any bid or card: all a par looks at.
+    fn unplayed(hands: [CardSet; 4], dealer: Seat, variant: Variant) -> PlayRecord {
+        PlayRecord {
+            hand: 1,
+            dealer,
+            variant,
+            hands,
+            contract: None,
+            trump: None,
+            leader: Seat::new(0),
+            plays: Vec::new(),
+        }
+    }
+
     /// Each seat holds one whole suit, so each side takes all thirteen tricks at no-trump (its
     /// declarer's suit runs) and at its partner's suit (♦ for north-south, ♣ for east-west:
     /// partner ruffs every lead). The bids tie at 13 (`standard`) and at 13 no-trump
@@ -303,16 +317,7 @@ mod tests {
         let hands = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs].map(CardSet::suit);
         let mut solver = Solver::new();
         let par_of = |solver: &mut Solver, variant, dealer: u8| {
-            let play = PlayRecord {
-                hand: 1,
-                dealer: Seat::new(dealer),
-                variant,
-                hands,
-                contract: None,
-                trump: None,
-                leader: Seat::new(0),
-                plays: Vec::new(),
-            };
+            let play = unplayed(hands, Seat::new(dealer), variant);
             par(solver, &play).expect("solves").expect("a par")
         };
         for dealer in 0..4u8 {
@@ -361,16 +366,7 @@ mod tests {
             } else {
                 Variant::Classic
             };
-            let play = PlayRecord {
-                hand: 1,
-                dealer: Seat::new(case % 4),
-                variant,
-                hands,
-                contract: None,
-                trump: None,
-                leader: Seat::new(0),
-                plays: Vec::new(),
-            };
+            let play = unplayed(hands, Seat::new(case % 4), variant);
             assert_eq!(
                 par(&mut solver, &play),
                 Ok(par_from_the_whole_table(&mut solver, &play)),
