@@ -349,3 +349,70 @@ fn inconsistent_positions_are_refused() {
     };
     assert_eq!(solver.tricks(&empty), Err(PositionError::HandSizes));
 }
+
+/// A hand's moves are its runs of cards with no other card still out (or on the table) in
+/// between, as a walk over every card of the suit from the highest finds them; the move of any
+/// card it may play is the run holding it, and a card it may not play has none.
+#[test]
+fn moves_are_the_runs_a_walk_over_every_card_finds() {
+    use super::bits::{Ranks, top};
+    use super::moves::Candidates;
+    use super::state::State;
+    let mut rng = CardRng::new(&Seed::from_bytes([7; 32]), 0);
+    for case in 0..2_000 {
+        let each = 1 + case % 13;
+        let in_trick = (case / 13) % 4;
+        let position = random_position(&mut rng, each, in_trick, case);
+        let state = State::of(&position).expect("a consistent position");
+        let seat = position.to_act.index();
+        let hand = state.hands[seat];
+        let following = state.count > 0 && hand[state.lead_suit] != 0;
+        let mut walked: Vec<(usize, Ranks)> = Vec::new();
+        for (suit, &mine) in hand.iter().enumerate() {
+            if mine == 0 || (following && suit != state.lead_suit) {
+                continue;
+            }
+            let mut cards = state.rest[suit] | state.on_table[suit];
+            let mut group: Ranks = 0;
+            while cards != 0 {
+                let card = top(cards);
+                cards &= !card;
+                if mine & card != 0 {
+                    group |= card;
+                } else if group != 0 {
+                    walked.push((suit, group));
+                    group = 0;
+                }
+            }
+            if group != 0 {
+                walked.push((suit, group));
+            }
+        }
+        let mut listed = Candidates::default();
+        state.candidates(seat, &mut listed);
+        let mut found: Vec<(usize, Ranks)> =
+            listed.list().iter().map(|c| (c.suit, c.group)).collect();
+        for candidate in listed.list() {
+            assert_eq!(
+                candidate.low,
+                candidate.group & candidate.group.wrapping_neg()
+            );
+        }
+        found.sort_unstable();
+        walked.sort_unstable();
+        assert_eq!(found, walked, "case {case}");
+        for (suit, &mine) in hand.iter().enumerate() {
+            for bit in 0..13 {
+                let rank: Ranks = 1 << bit;
+                if mine & rank == 0 {
+                    continue;
+                }
+                let run = walked.iter().find(|&&(s, g)| s == suit && g & rank != 0);
+                let of = state
+                    .candidate_of(seat, suit, rank)
+                    .map(|c| (c.suit, c.group));
+                assert_eq!(of, run.copied(), "case {case}, suit {suit}, bit {bit}");
+            }
+        }
+    }
+}
