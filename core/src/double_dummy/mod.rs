@@ -21,6 +21,8 @@
 //!   or through an entry to partner's; the trumps that win whatever happens (higher than
 //!   every trump of the other side) for either side; and without trumps in play, a trick for
 //!   the side not on lead when the other cannot keep the lead (DDS's later-tricks bound);
+//!   and for the second hand to a trick, the trick its side wins by a safe ruff or the
+//!   suit's top card, and without trumps what the winning hand then cashes;
 //! - **move ordering**: the move that last cut off a similar position (a table of cut-off
 //!   moves by what the seat to act sees) is tried before the others are even listed; then
 //!   leads into the suits the opponents hold fewest cards of (the fewest replies: the smallest

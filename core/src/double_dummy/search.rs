@@ -287,6 +287,79 @@ impl State {
         (best as u8, wins)
     }
 
+    /// Tricks the side of the second hand to a trick surely takes from here, the trick in
+    /// progress first, with the ranks that rests on. The side wins that trick when one of its
+    /// hands can ruff the suit led and the leader's partner cannot overruff; or when its
+    /// highest card of the suit beats the card led and all of the leader's partner's, who
+    /// cannot ruff. Without trumps, the hand that wins it then cashes what [`State::cashes`]
+    /// counts. (The same bound for the third hand cost positions: its ranks and values are
+    /// weaker than what the two plays left find, and the table keeps them.)
+    fn second_hand_tricks(&self) -> (u8, Wins) {
+        let seat = self.to_act;
+        let partner = (seat + 2) % 4;
+        let third = (seat + 1) % 4;
+        let (suit, trump) = (self.lead_suit, self.trump);
+        let hands = &self.hands;
+        let mut wins = [0; 4];
+        let trumps_apart = trump != NO_TRUMP && suit != trump;
+        let ruffs = |hand: usize| trumps_apart && hands[hand][suit] == 0 && hands[hand][trump] != 0;
+        if ruffs(seat) || ruffs(partner) {
+            // A ruff wins whatever its rank, unless the leader's partner overruffs: only the
+            // seat's own ruff, before it, can be high enough.
+            if ruffs(third) {
+                let mine = if ruffs(seat) { hands[seat][trump] } else { 0 };
+                if mine <= hands[third][trump] {
+                    return (0, wins);
+                }
+                wins[trump] = top(mine);
+            }
+            return (1, wins);
+        }
+        let ours = hands[seat][suit] | hands[partner][suit];
+        if ours <= (self.win_rank | hands[third][suit]) || ruffs(third) {
+            return (0, wins);
+        }
+        wins[suit] = top(ours);
+        if trump != NO_TRUMP {
+            return (1, wins);
+        }
+        let winner = if hands[seat][suit] & top(ours) != 0 {
+            seat
+        } else {
+            partner
+        };
+        let (more, cashed) = self.cashes(winner, suit, top(ours));
+        for (w, c) in wins.iter_mut().zip(cashed) {
+            *w |= c;
+        }
+        (1 + more, wins)
+    }
+
+    /// Without trumps, what `hand` cashes when it wins the trick in progress (of `suit`, with
+    /// `used`, still to be played) and leads the next: the next card of the suit
+    /// when it holds that too, the top card of each other suit it holds, and every card of a
+    /// suit no other hand holds. With the ranks that rests on.
+    fn cashes(&self, hand: usize, suit: usize, used: Ranks) -> (u8, Wins) {
+        let mut wins = [0; 4];
+        let mut tricks = 0;
+        let cards = self.hands[hand][suit] & !used;
+        let after = self.rest[suit] & !used;
+        if after != 0 && cards & top(after) != 0 {
+            tricks += 1;
+            wins[suit] = top(after);
+        }
+        for other in (0..4).filter(|&s| s != suit && self.hands[hand][s] != 0) {
+            let mine = self.hands[hand][other];
+            if self.rest[other] == mine {
+                tricks += mine.count_ones() as u8;
+            } else if mine & top(self.rest[other]) != 0 {
+                tricks += 1;
+                wins[other] = top(self.rest[other]);
+            }
+        }
+        (tricks, wins)
+    }
+
     /// A bound on the tricks seats 0 and 2 take since the root, searched against `target`: at
     /// least the value returned when that reaches `target`, at most it when it falls short
     /// (fail-soft), with the winning ranks the bound rests on.
@@ -297,6 +370,16 @@ impl State {
         }
         if self.ns + self.left < target {
             return (self.ns + self.left, [0; 4]);
+        }
+        if self.count == 1 {
+            let (sure, wins) = self.second_hand_tricks();
+            if self.to_act.is_multiple_of(2) {
+                if self.ns + sure >= target {
+                    return (self.ns + sure, wins);
+                }
+            } else if self.ns + self.left - sure < target {
+                return (self.ns + self.left - sure, wins);
+            }
         }
         if self.count != 0 {
             return self.try_moves(table, target);
