@@ -26,8 +26,9 @@
 //! - **move ordering**: the move that last cut off a similar position (a table of cut-off
 //!   moves by what the seat to act sees) is tried before the others are even listed; then
 //!   leads into the suits the opponents hold fewest cards of (the fewest replies: the smallest
-//!   search), toward partner's top cards and one's own; the cheapest winner first, low cards
-//!   when partner wins.
+//!   search), toward partner's top cards and one's own; when following, the cheapest card
+//!   that beats the card winning and every card of the opponent still to play, and low cards
+//!   when partner wins the trick anyway.
 //!
 //! The solver is pure and deterministic; it knows nothing of any game's scoring. Seats 0 and 2
 //! are one side, 1 and 3 the other; play passes 0 → 1 → 2 → 3.

@@ -131,6 +131,42 @@ impl State {
         bonus
     }
 
+    /// The weight of following suit as second or third hand, by the hands still to play
+    /// (after DDS's): low when partner's card wins the trick anyway; the cheapest card that
+    /// beats the winning card and every card of the opponent still to play; else low. `None`
+    /// where a hand still to play could ruff, the trick is ruffed already, or the seat is not
+    /// following suit.
+    fn following_weight(&self, seat: usize, suit: usize, low: Ranks) -> Option<i32> {
+        if self.count == 0 || self.count == 3 || suit != self.lead_suit || self.win_suit != suit {
+            return None;
+        }
+        let ruffs = |hand: usize| {
+            self.trump != NO_TRUMP
+                && suit != self.trump
+                && self.hands[hand][suit] == 0
+                && self.hands[hand][self.trump] != 0
+        };
+        let (next, partner) = ((seat + 1) % 4, (seat + 2) % 4);
+        if ruffs(next) {
+            return None;
+        }
+        let theirs = self.hands[next][suit];
+        let rank = low.trailing_zeros() as i32;
+        let partner_wins = if self.count == 1 {
+            let partners = self.hands[partner][suit];
+            (partners > self.win_rank && partners > theirs) || ruffs(partner)
+        } else {
+            self.win_seat == partner && self.win_rank > theirs
+        };
+        Some(if partner_wins {
+            -rank
+        } else if low > self.win_rank && low > theirs {
+            81 - rank
+        } else {
+            30 - rank
+        })
+    }
+
     /// A move with its ordering weight: how likely it is to be best.
     fn weighted(&self, seat: usize, suit: usize, low: Ranks, group: Ranks) -> Candidate {
         let rank = low.trailing_zeros() as i32;
@@ -171,6 +207,8 @@ impl State {
                 } else {
                     40 - rank + self.lead_toward(seat, suit)
                 }
+        } else if let Some(weight) = self.following_weight(seat, suit, low) {
+            weight
         } else if same_side(self.win_seat, seat) {
             // Partner wins so far: play low, and never ruff partner's trick.
             let ruffing = suit == self.trump && suit != self.lead_suit;
