@@ -10,8 +10,13 @@
 //! of those moves, each client on a game the API played: read the game row, rewrite its state
 //! under a version check, append two log rows (the person's move and the computer's reply),
 //! and notify.
-//! It prints each round, then the median round's rates and ratio API/pgbench, the p50/p99
+//! It prints each round, then the median round's rates and ratio API/pgbench, the server's CPU
+//! time a move over the API phases (user and system, all its threads, from /proc), the p50/p99
 //! latencies over all rounds, and the server's peak memory (VmHWM).
+//!
+//! `LOAD_PIN=1` pins PostgreSQL (every `postgres` process, and so the backends it forks later)
+//! to the first core, and the server, this process's clients and pgbench to the second (with
+//! `taskset`): the database on cores of its own, as in a real deployment.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "benchmark")]
 
 use std::process::Command;
@@ -156,9 +161,50 @@ fn pgbench_binary() -> String {
     found.pop().expect("pgbench")
 }
 
-/// (b) One API phase: `players` play for `secs` seconds; the moves' latencies and the rate.
-fn api_phase(server: &Server, players: &[Player], secs: usize) -> (Vec<Duration>, f64) {
+/// A process's CPU time so far, user and system over all its threads, in seconds: fields 14
+/// and 15 of `/proc/PID/stat`, in the kernel's USER_HZ ticks (100 a second on Linux).
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may hold spaces: count the fields after its closing ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) as f64 / 100.0)
+}
+
+/// Pins every thread of `pid` to `cores` (a `taskset` list).
+fn pin(pid: u32, cores: &str) {
+    let status = Command::new("taskset")
+        .args(["-a", "-p", "-c", cores, &pid.to_string()])
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("run taskset");
+    assert!(status.success(), "taskset {cores} {pid} failed");
+}
+
+/// `LOAD_PIN=1`: PostgreSQL on core 0; the server, the clients and pgbench on core 1.
+fn pin_cores(server: &Server) {
+    let output = Command::new("pgrep")
+        .args(["-x", "postgres"])
+        .output()
+        .expect("run pgrep");
+    let database: Vec<u32> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    assert!(!database.is_empty(), "no postgres process to pin");
+    for pid in database {
+        pin(pid, "0");
+    }
+    pin(server.pid(), "1");
+    pin(std::process::id(), "1");
+}
+
+/// (b) One API phase: `players` play for `secs` seconds; the moves' latencies, the rate, and
+/// the server's CPU seconds a move (its own move and the computer's reply, through HTTP).
+fn api_phase(server: &Server, players: &[Player], secs: usize) -> (Vec<Duration>, f64, f64) {
     let running = AtomicBool::new(true);
+    let cpu_before = cpu_seconds(server.pid()).unwrap_or(0.0);
     let started = Instant::now();
     let latencies: Vec<Duration> = std::thread::scope(|scope| {
         let handles: Vec<_> = players
@@ -176,7 +222,9 @@ fn api_phase(server: &Server, players: &[Player], secs: usize) -> (Vec<Duration>
             .collect()
     });
     let rate = latencies.len() as f64 / started.elapsed().as_secs_f64();
-    (latencies, rate)
+    let cpu = cpu_seconds(server.pid()).unwrap_or(0.0) - cpu_before;
+    let per_move = cpu / latencies.len().max(1) as f64;
+    (latencies, rate, per_move)
 }
 
 /// (a) One pgbench phase on games `lo` … `lo + clients − 1`: the transactions' latencies and
@@ -253,6 +301,11 @@ fn main() {
             ("CARDROOM_ANALYSIS", "off"),
         ],
     );
+    let pinned = std::env::var("LOAD_PIN").is_ok_and(|v| v == "1");
+    if pinned {
+        pin_cores(&server);
+        println!("pinned: PostgreSQL on core 0; the server, the clients and pgbench on core 1");
+    }
     let players: Vec<Player> = (0..clients)
         .map(|i| server.guest(&format!("load{i}")))
         .collect();
@@ -261,19 +314,22 @@ fn main() {
     // snapshots; the API has moved on to new games by then.)
     let mut lo = None;
     let (mut api_all, mut pg_all, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    let mut cpu_per_move = Vec::new();
     // Alternating phases, so that a machine that speeds up or slows down during the run
     // affects both sides alike; the ratio reported is the median round's.
     for round in 1..=rounds {
-        let (latencies, api_rate) = api_phase(&server, &players, secs);
+        let (latencies, api_rate, cpu) = api_phase(&server, &players, secs);
         let lo = *lo.get_or_insert_with(|| first_game(&server.database_url));
         let (pg_latencies, tps) = pgbench_phase(&server.database_url, lo, clients, secs);
         println!(
-            "round {round}: API {api_rate:.0} moves/s (p50 {:.2} ms), pgbench {tps:.0} tx/s (p50 {:.2} ms): {:.0}%",
+            "round {round}: API {api_rate:.0} moves/s (p50 {:.2} ms, server CPU {:.3} ms a move), pgbench {tps:.0} tx/s (p50 {:.2} ms): {:.0}%",
             ms(median(&latencies)),
+            cpu * 1000.0,
             ms(median(&pg_latencies)),
             100.0 * api_rate / tps
         );
         ratios.push(api_rate / tps);
+        cpu_per_move.push(cpu);
         api_all.push((latencies, api_rate));
         pg_all.push((pg_latencies, tps));
     }
@@ -303,6 +359,13 @@ fn main() {
         pg_rates[pg_rates.len() - 1],
         ms(percentile(&pg_latencies, 0.50)),
         ms(percentile(&pg_latencies, 0.99)),
+    );
+    cpu_per_move.sort_by(f64::total_cmp);
+    println!(
+        "server CPU a move (the person's and the computer's reply, through HTTP): {:.3} ms (median round; {:.3}–{:.3})",
+        1000.0 * cpu_per_move[cpu_per_move.len() / 2],
+        1000.0 * cpu_per_move[0],
+        1000.0 * cpu_per_move[cpu_per_move.len() - 1]
     );
     ratios.sort_by(f64::total_cmp);
     println!(
