@@ -132,10 +132,10 @@ impl State {
     }
 
     /// The weight of following suit as second or third hand, by the hands still to play
-    /// (after DDS's): low when partner's card wins the trick anyway; the cheapest card that
-    /// beats the winning card and every card of the opponent still to play; else low. `None`
-    /// where a hand still to play could ruff, the trick is ruffed already, or the seat is not
-    /// following suit.
+    /// (after DDS's): low when partner wins the trick anyway (with its card already played,
+    /// its top card or its ruff); the cheapest card that beats the winning card and every card
+    /// of the opponent still to play; else low. `None` where the opponent still to play could
+    /// ruff, the trick is ruffed already, or the seat is not following suit.
     fn following_weight(&self, seat: usize, suit: usize, low: Ranks) -> Option<i32> {
         if self.count == 0 || self.count == 3 || suit != self.lead_suit || self.win_suit != suit {
             return None;
