@@ -35,6 +35,9 @@ mod support;
 
 use support::{Backend, Client, Player, Server};
 
+mod common;
+use common::cpu_seconds;
+
 fn env_number(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
@@ -159,17 +162,6 @@ fn pgbench_binary() -> String {
         .collect();
     found.sort();
     found.pop().expect("pgbench")
-}
-
-/// A process's CPU time so far, user and system over all its threads, in seconds: fields 14
-/// and 15 of `/proc/PID/stat`, in the kernel's USER_HZ ticks (100 a second on Linux).
-fn cpu_seconds(pid: u32) -> Option<f64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name (field 2) may hold spaces: count the fields after its closing ')'.
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let utime: u64 = fields.get(11)?.parse().ok()?;
-    let stime: u64 = fields.get(12)?.parse().ok()?;
-    Some((utime + stime) as f64 / 100.0)
 }
 
 /// Pins every thread of `pid` to `cores` (a `taskset` list).
@@ -360,20 +352,24 @@ fn main() {
         ms(percentile(&pg_latencies, 0.50)),
         ms(percentile(&pg_latencies, 0.99)),
     );
-    cpu_per_move.sort_by(f64::total_cmp);
+    let (cpu, cpu_low, cpu_high) = median_round(cpu_per_move, 1000.0);
     println!(
-        "server CPU a move (the person's and the computer's reply, through HTTP): {:.3} ms (median round; {:.3}–{:.3})",
-        1000.0 * cpu_per_move[cpu_per_move.len() / 2],
-        1000.0 * cpu_per_move[0],
-        1000.0 * cpu_per_move[cpu_per_move.len() - 1]
+        "server CPU a move (the person's and the computer's reply, through HTTP): {cpu:.3} ms (median round; {cpu_low:.3}–{cpu_high:.3})"
     );
-    ratios.sort_by(f64::total_cmp);
+    let (ratio, ratio_low, ratio_high) = median_round(ratios, 100.0);
     println!(
-        "ratio: the API delivers {:.0}% of the database's own rate (median round; {:.0}–{:.0}%)",
-        100.0 * ratios[ratios.len() / 2],
-        100.0 * ratios[0],
-        100.0 * ratios[ratios.len() - 1]
+        "ratio: the API delivers {ratio:.0}% of the database's own rate (median round; {ratio_low:.0}–{ratio_high:.0}%)"
     );
+}
+
+/// The median round's value and the lowest and highest round's, each times `scale`.
+fn median_round(mut values: Vec<f64>, scale: f64) -> (f64, f64, f64) {
+    values.sort_by(f64::total_cmp);
+    (
+        scale * values[values.len() / 2],
+        scale * values[0],
+        scale * values[values.len() - 1],
+    )
 }
 
 fn median(latencies: &[Duration]) -> Duration {

@@ -32,6 +32,12 @@ mod support;
 
 use support::{Backend, Server};
 
+mod common;
+/// The server's CPU time so far, in seconds.
+fn cpu_seconds(pid: u32) -> f64 {
+    common::cpu_seconds(pid).expect("the server's CPU time from /proc")
+}
+
 /// What the streams share: the version they wait for, and when each saw it.
 struct Board {
     started: Instant,
@@ -103,27 +109,6 @@ fn rss_mib(pid: u32) -> f64 {
         .and_then(|v| v.parse().ok())
         .unwrap();
     kib / 1024.0
-}
-
-/// The server's CPU time so far (user and system), in seconds.
-fn cpu_seconds(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-    let after = &stat[stat.rfind(')').unwrap() + 2..];
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
-    let hz: f64 = String::from_utf8(
-        Command::new("getconf")
-            .arg("CLK_TCK")
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap()
-    .trim()
-    .parse()
-    .unwrap();
-    ticks / hz
 }
 
 /// The server's count of database reads made for streams.

@@ -34,6 +34,7 @@
 //! are one side, 1 and 3 the other; play passes 0 → 1 → 2 → 3.
 
 mod bits;
+mod bounds;
 mod moves;
 mod position;
 mod review;

@@ -1,0 +1,18 @@
+//! What the benches read of a process from `/proc`.
+
+use std::process::Command;
+
+/// A process's CPU time so far, user and system over all its threads, in seconds: fields 14
+/// and 15 of `/proc/PID/stat`, in clock ticks (`getconf CLK_TCK`).
+pub fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may hold spaces: count the fields after its closing ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    let hz: f64 = String::from_utf8(Command::new("getconf").arg("CLK_TCK").output().ok()?.stdout)
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(ticks / hz)
+}
