@@ -5,12 +5,13 @@
 //! `scripts/with-postgres cargo bench -p cardroom-api --bench streams [-- STREAMS [WATCHERS]]`
 //!
 //! Defaults: 10,000 streams, of which 1,000 watch one game (the one that moves), half of the
-//! rest watch 49 other games and the other half follow the lobby. Everything is on loopback; the
-//! bench raises its own (and so the server's) soft open-file limit with `prlimit`. It prints the
-//! time to open the streams, the server's resident memory, its CPU and database reads while
-//! only heartbeats flow, and the delay from each of a few moves' responses to its arrival at
-//! each watcher (p50, p99, max), with the deliveries never made (starved watchers) and the
-//! streams the server closed.
+//! rest watch 49 other games and the other half follow the lobby. Everything is on loopback,
+//! the clients spread over source addresses 127.0.0.1, .2, … (20,000 streams each, inside the
+//! ephemeral port range); the bench raises its own (and so the server's) open-file limit with
+//! `prlimit` (the hard limit too, where it may). It prints the time to open the streams, the
+//! server's resident memory, its CPU and database reads while only heartbeats flow, and the
+//! delay from each of a few moves' responses to its arrival at each watcher (p50, p99, max),
+//! with the deliveries never made (starved watchers) and the streams the server closed.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "benchmark")]
 
 use std::net::SocketAddr;
@@ -50,9 +51,24 @@ struct Board {
     closed: AtomicUsize,
 }
 
+/// Streams one loopback source address carries: well inside the ephemeral port range (28,232
+/// ports by default), so that 50,000 streams come from three addresses, 127.0.0.1 to 3.
+const STREAMS_PER_ADDRESS: usize = 20_000;
+
+/// Connects stream `slot` from its loopback source address.
+async fn connect(addr: SocketAddr, slot: usize) -> std::io::Result<tokio::net::TcpStream> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    let host = u8::try_from(1 + slot / STREAMS_PER_ADDRESS).unwrap_or(u8::MAX);
+    socket.bind(SocketAddr::from((
+        std::net::Ipv4Addr::new(127, 0, 0, host),
+        0,
+    )))?;
+    socket.connect(addr).await
+}
+
 /// Opens one stream and reads it until the server closes it or the bench ends.
 async fn follow(addr: SocketAddr, request: Arc<String>, board: Arc<Board>, slot: usize) {
-    let Ok(mut socket) = tokio::net::TcpStream::connect(addr).await else {
+    let Ok(mut socket) = connect(addr, slot).await else {
         board.refused.fetch_add(1, Ordering::SeqCst);
         return;
     };
@@ -136,16 +152,17 @@ fn main() {
     let streams = numbers.first().copied().unwrap_or(10_000);
     let watchers = numbers.get(1).copied().unwrap_or(1_000).min(streams);
     // Each side (this process and the server it starts, which inherits the limit) holds one
-    // descriptor a stream. The soft limit is raised; the hard one must allow it.
+    // descriptor a stream. The soft limit is raised; the hard one too where this may (root),
+    // else it must allow it already.
     let files = streams + 1024;
-    let raised = Command::new("prlimit")
-        .args([
-            "--pid",
-            &std::process::id().to_string(),
-            &format!("--nofile={files}:"),
-        ])
-        .status()
-        .is_ok_and(|s| s.success());
+    let raise = |limit: &str| {
+        Command::new("prlimit")
+            .args(["--pid", &std::process::id().to_string(), limit])
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let raised =
+        raise(&format!("--nofile={files}:")) || raise(&format!("--nofile={files}:{files}"));
     assert!(
         raised,
         "could not raise the open-file limit to {files} (see `ulimit -Hn`)"
