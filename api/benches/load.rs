@@ -196,7 +196,7 @@ fn pin_cores(server: &Server) {
 /// the server's CPU seconds a move (its own move and the computer's reply, through HTTP).
 fn api_phase(server: &Server, players: &[Player], secs: usize) -> (Vec<Duration>, f64, f64) {
     let running = AtomicBool::new(true);
-    let cpu_before = cpu_seconds(server.pid()).unwrap_or(0.0);
+    let cpu_before = cpu_seconds(server.pid());
     let started = Instant::now();
     let latencies: Vec<Duration> = std::thread::scope(|scope| {
         let handles: Vec<_> = players
@@ -214,7 +214,7 @@ fn api_phase(server: &Server, players: &[Player], secs: usize) -> (Vec<Duration>
             .collect()
     });
     let rate = latencies.len() as f64 / started.elapsed().as_secs_f64();
-    let cpu = cpu_seconds(server.pid()).unwrap_or(0.0) - cpu_before;
+    let cpu = cpu_seconds(server.pid()) - cpu_before;
     let per_move = cpu / latencies.len().max(1) as f64;
     (latencies, rate, per_move)
 }

@@ -34,10 +34,7 @@ mod support;
 use support::{Backend, Server};
 
 mod common;
-/// The server's CPU time so far, in seconds.
-fn cpu_seconds(pid: u32) -> f64 {
-    common::cpu_seconds(pid).expect("the server's CPU time from /proc")
-}
+use common::cpu_seconds;
 
 /// What the streams share: the version they wait for, and when each saw it.
 struct Board {

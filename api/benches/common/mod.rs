@@ -3,8 +3,13 @@
 use std::process::Command;
 
 /// A process's CPU time so far, user and system over all its threads, in seconds: fields 14
-/// and 15 of `/proc/PID/stat`, in clock ticks (`getconf CLK_TCK`).
-pub fn cpu_seconds(pid: u32) -> Option<f64> {
+/// and 15 of `/proc/PID/stat`, in clock ticks (`getconf CLK_TCK`). Panics when it cannot be
+/// read: a bench that printed no CPU time as zero would mislead.
+pub fn cpu_seconds(pid: u32) -> f64 {
+    read_cpu_seconds(pid).expect("the process's CPU time from /proc")
+}
+
+fn read_cpu_seconds(pid: u32) -> Option<f64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name (field 2) may hold spaces: count the fields after its closing ')'.
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
