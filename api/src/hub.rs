@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
 
 use tokio::sync::futures::Notified;
 use tokio::sync::{Notify, broadcast, watch};
@@ -38,6 +39,8 @@ pub struct Hub {
     pub(crate) open_streams: AtomicUsize,
     /// Streams open now, per account.
     pub(crate) streams_by_account: Mutex<HashMap<i64, usize>>,
+    /// How long a waiting request goes without a notice before it looks again anyway.
+    recheck: Duration,
 }
 
 /// Channels of one kind of thing (games, tournaments): one for each someone on this process
@@ -103,11 +106,27 @@ impl Default for Hub {
             shutting_down: AtomicBool::new(false),
             open_streams: AtomicUsize::new(0),
             streams_by_account: Mutex::new(HashMap::new()),
+            recheck: crate::settings::DEFAULT_RECHECK,
         }
     }
 }
 
 impl Hub {
+    /// A hub whose waiting requests look again after `recheck` without a notice.
+    pub fn with_recheck(recheck: Duration) -> Hub {
+        Hub {
+            recheck,
+            ..Hub::default()
+        }
+    }
+
+    /// How long a waiting stream or long-poll goes without a notice before it looks again: the
+    /// safety net for a missed notice, and on SQLite shared by several processes (which send
+    /// none to each other) the way news arrives.
+    pub fn recheck(&self) -> Duration {
+        self.recheck
+    }
+
     /// Game `id` changed (or, with `None`, anything may have).
     pub fn publish(&self, id: Option<GameId>) {
         let now = Instant::now();

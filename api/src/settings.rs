@@ -43,6 +43,9 @@ pub struct Settings {
     pub seek_timeout: Duration,
     /// `CARDROOM_HEARTBEAT_SECS`: how often an idle event stream sends a heartbeat.
     pub heartbeat: Duration,
+    /// `CARDROOM_RECHECK_MS`: how long a waiting event stream or long-poll goes without a change
+    /// notice before it looks again.
+    pub recheck: Duration,
     /// `CARDROOM_PRESENCE_SECS`: how long a person counts as connected after their last
     /// request or open stream.
     pub presence_window: Duration,
@@ -75,6 +78,9 @@ pub struct Settings {
     /// this replica, `off` to leave them to the others.
     pub analysis: bool,
 }
+
+/// `CARDROOM_RECHECK_MS` when unset: a waiting stream looks again each second without a notice.
+pub const DEFAULT_RECHECK: Duration = Duration::from_millis(1000);
 
 /// The development secret: documented, so useless in production, which refuses it.
 pub const DEVELOPMENT_SECRET: &str = "cardroom-development-secret-do-not-use-in-production";
@@ -163,6 +169,10 @@ impl Settings {
             max_streams_per_account: number("CARDROOM_MAX_STREAMS_PER_ACCOUNT", 20)?.max(1)
                 as usize,
             heartbeat: Duration::from_secs(number("CARDROOM_HEARTBEAT_SECS", 15)?.clamp(1, 300)),
+            recheck: Duration::from_millis(
+                number("CARDROOM_RECHECK_MS", DEFAULT_RECHECK.as_millis() as u64)?
+                    .clamp(50, 60_000),
+            ),
             presence_window: Duration::from_secs(
                 number("CARDROOM_PRESENCE_SECS", 20)?.clamp(2, 3600),
             ),
@@ -236,6 +246,16 @@ mod tests {
         assert_eq!(s.database_url, "sqlite://cardroom.db");
         assert_eq!(s.jwt_secret, DEVELOPMENT_SECRET);
         assert!(!s.production);
+    }
+
+    #[test]
+    fn the_recheck_defaults_to_a_second_within_bounds() {
+        assert_eq!(settings(&[]).unwrap().recheck, DEFAULT_RECHECK);
+        let recheck = |ms: &str| settings(&[("CARDROOM_RECHECK_MS", ms)]).map(|s| s.recheck);
+        assert_eq!(recheck("250").unwrap(), Duration::from_millis(250));
+        assert_eq!(recheck("1").unwrap(), Duration::from_millis(50));
+        assert_eq!(recheck("999999").unwrap(), Duration::from_secs(60));
+        assert!(recheck("soon").is_err());
     }
 
     #[test]

@@ -141,7 +141,7 @@ fn app_state(
         db_health,
         keys: Keys::new(&settings.jwt_secret, settings.token_ttl),
         metrics: Metrics::default(),
-        hub: Hub::default(),
+        hub: Hub::with_recheck(settings.recheck),
         feeds: crate::shared::Feeds::default(),
         auth_limiter: crate::limit::AuthLimiter::new(
             settings.auth_per_minute,

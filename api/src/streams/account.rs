@@ -16,7 +16,7 @@ use crate::state::AppState;
 
 use super::queue::{Outbox, QUEUE, SLOW_READER, queue, sse_response};
 use super::slot::StreamSlot;
-use super::wait::{FALLBACK_POLL, wait_for_account};
+use super::wait::wait_for_account;
 
 /// The form an account stream takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,7 +179,7 @@ pub async fn account_stream(
                 quiet_since = Instant::now();
             }
             tokio::select! {
-                woke = wait_for_account(&state.hub, &mut notices, me, FALLBACK_POLL) => {
+                woke = wait_for_account(&state.hub, &mut notices, me, state.hub.recheck()) => {
                     if woke.is_none() && state.hub.is_shutting_down() {
                         return;
                     }

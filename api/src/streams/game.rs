@@ -19,7 +19,7 @@ use crate::state::AppState;
 
 use super::queue::{SLOW_READER, queue, sse_response};
 use super::slot::StreamSlot;
-use super::wait::{FALLBACK_POLL, next_look_noticed, wait_for_notice};
+use super::wait::{next_look_noticed, wait_for_notice};
 
 /// Who follows a game: its id, the caller, and who they were authorised to read as.
 struct Follower {
@@ -149,7 +149,7 @@ pub async fn long_poll(
         let stop = if fresh || now >= deadline || state.hub.is_shutting_down() {
             true
         } else {
-            let left = (deadline - now).min(FALLBACK_POLL);
+            let left = (deadline - now).min(state.hub.recheck());
             match wait_for_notice(&state.hub, &mut changes, left).await {
                 Some((at, notice)) => {
                     not_before = at;

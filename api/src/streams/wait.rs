@@ -12,10 +12,6 @@ use crate::hub::{EVERY_ACCOUNT, Hub, Notice};
 
 use super::queue::Outbox;
 
-/// How often a waiting request looks again even without a notice (a safety net; on SQLite
-/// shared by several processes, the only way news arrives).
-pub(super) const FALLBACK_POLL: Duration = Duration::from_millis(1000);
-
 /// Waits until `woken` resolves, `limit` passes, or the process stops. Returns the instant a
 /// read must have begun after to see what woke the wait — what `woken` says; the wait's start,
 /// when `limit` passed — or none when the process stops.
@@ -97,7 +93,7 @@ pub(super) async fn next_look_noticed(
     outbox: &Outbox,
 ) -> Option<(Instant, bool)> {
     tokio::select! {
-        woke = wait_for_notice(hub, changes, FALLBACK_POLL) => {
+        woke = wait_for_notice(hub, changes, hub.recheck()) => {
             if woke.is_none() {
                 let hint = sse::Event::Comment("the server is restarting: reconnect".into());
                 let _ = outbox.send(vec![hint]).await;
@@ -215,6 +211,29 @@ mod tests {
         assert!(
             matches!(woke, Some(at) if at >= began && at + Duration::from_millis(20) <= Instant::now()),
             "{woke:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_stream_without_news_looks_again_after_the_hubs_recheck() {
+        let recheck = Duration::from_millis(40);
+        let hub = Hub::with_recheck(recheck);
+        let mut changes = hub.changes(Some(GameId::new(1)));
+        let (outbox, _inbox) = super::super::queue::queue(Duration::from_secs(1));
+        let began = Instant::now();
+        let woke = tokio::time::timeout(
+            Duration::from_secs(5),
+            next_look_noticed(&hub, &mut changes, &outbox),
+        )
+        .await;
+        // Not a notice: the recheck, asking for a read begun since the wait began.
+        assert!(
+            matches!(woke, Ok(Some((at, false))) if at >= began),
+            "{woke:?}"
+        );
+        assert!(
+            began.elapsed() >= recheck,
+            "looked again before the recheck"
         );
     }
 
