@@ -4,6 +4,8 @@
 //! every 10 ms, only where that one cannot connect, as when the server requires TLS). (SQLite
 //! has no such channel: replicas of one SQLite file fall back to polling.)
 
+use std::hash::{BuildHasher, Hasher};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -43,8 +45,12 @@ pub enum Notice {
 }
 
 impl Notice {
-    /// The notice a payload carries: a game's id, or `a` and an account's id.
+    /// The notice a payload carries: a game's id, `a` and an account's id, or `t` and a
+    /// tournament's id; then, from a process that says who sent it, `@` and its [`origin`].
     pub fn parse(payload: &str) -> Option<Notice> {
+        let payload = payload
+            .split_once('@')
+            .map_or(payload, |(notice, _)| notice);
         if let Some(tournament) = payload.strip_prefix('t') {
             return tournament.parse().ok().map(Notice::Tournament);
         }
@@ -57,7 +63,38 @@ impl Notice {
 
 /// The payload of an account's notice.
 pub(crate) fn account_payload(user_id: i64) -> String {
-    format!("a{user_id}")
+    format!("a{user_id}{}", signature())
+}
+
+/// This process's mark on the notices it sends: random, drawn at first use. A process wakes its
+/// own followers the moment its transaction commits, so the database's echo of its own notice
+/// tells it nothing new; [`listen`] passes on only the others' (a second wake would cost every
+/// followed game a second read of its log for each of this process's changes).
+pub fn origin() -> u64 {
+    static ORIGIN: OnceLock<u64> = OnceLock::new();
+    *ORIGIN.get_or_init(|| {
+        // `RandomState` draws its keys from the operating system's randomness.
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u32(std::process::id());
+        hasher.finish()
+    })
+}
+
+/// What this process appends to a notice's payload: `@` and its [`origin`] in hexadecimal.
+pub(crate) fn signature() -> String {
+    format!("@{:x}", origin())
+}
+
+/// The notice a payload carries, unless this process sent it (see [`origin`]). A payload
+/// without a signature (a replica of an earlier release, or an operator's hand) counts as
+/// another's.
+fn heard(payload: &str) -> Option<Notice> {
+    if let Some((_, from)) = payload.split_once('@')
+        && u64::from_str_radix(from, 16) == Ok(origin())
+    {
+        return None;
+    }
+    Notice::parse(payload)
 }
 
 /// Queues a notice that account `user_id` has new events, delivered at the commit.
@@ -80,7 +117,7 @@ pub(crate) fn notify_tournament(conn: &mut AnyConnection, id: i64) -> Result<(),
     {
         diesel::sql_query("SELECT pg_notify($1, $2)")
             .bind::<Text, _>(CHANNEL)
-            .bind::<Text, _>(format!("t{id}"))
+            .bind::<Text, _>(format!("t{id}{}", signature()))
             .execute(pg)?;
     }
     Ok(())
@@ -93,14 +130,14 @@ pub(crate) fn notify(conn: &mut AnyConnection, game_id: GameId) -> Result<(), Db
     {
         diesel::sql_query("SELECT pg_notify($1, $2)")
             .bind::<Text, _>(CHANNEL)
-            .bind::<Text, _>(game_id.to_string())
+            .bind::<Text, _>(format!("{game_id}{}", signature()))
             .execute(pg)?;
     }
     Ok(())
 }
 
 /// On PostgreSQL, starts a thread that listens for change notices and calls `on_notice` with
-/// each, or with [`Notice::Everything`] when notices may have been missed (after
+/// each another process sent (see [`origin`]), or with [`Notice::Everything`] when notices may have been missed (after
 /// (re)connecting), so that listeners look again. Returns `false` (and starts nothing) for SQLite, and for a
 /// database that refuses `LISTEN` or `pg_notify` (which also stops this process sending
 /// notices).
@@ -210,7 +247,7 @@ fn follow_waking(target: &str, on_notice: &impl Fn(Notice)) -> Ended {
             loop {
                 match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
                     Some(Ok(tokio_postgres::AsyncMessage::Notification(notification))) => {
-                        if let Some(notice) = Notice::parse(notification.payload()) {
+                        if let Some(notice) = heard(notification.payload()) {
                             on_notice(notice);
                         }
                     }
@@ -250,7 +287,7 @@ fn follow_polled(conn: &mut PgConnection, on_notice: &impl Fn(Notice)) {
         for notice in conn.notifications_iter() {
             match notice {
                 Ok(notice) => {
-                    if let Some(notice) = Notice::parse(&notice.payload) {
+                    if let Some(notice) = heard(&notice.payload) {
                         on_notice(notice);
                     }
                 }
@@ -266,5 +303,39 @@ fn follow_polled(conn: &mut PgConnection, on_notice: &impl Fn(Notice)) {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_notice_reads_the_same_signed_or_not() {
+        for (payload, notice) in [
+            ("12", Notice::Game(GameId::new(12))),
+            ("a7", Notice::Account(7)),
+            ("t3", Notice::Tournament(3)),
+        ] {
+            assert_eq!(Notice::parse(payload), Some(notice), "{payload}");
+            let signed = format!("{payload}@1f2e3d");
+            assert_eq!(Notice::parse(&signed), Some(notice), "{signed}");
+        }
+        for bad in ["", "x", "a", "t", "@12", "12x@1"] {
+            assert_eq!(Notice::parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_listener_passes_on_the_others_notices_and_not_this_processs_echo() {
+        let own = format!("12{}", signature());
+        assert_eq!(heard(&own), None);
+        assert_eq!(heard(&account_payload(7)), None);
+        let other = format!("12@{:x}", origin().wrapping_add(1));
+        assert_eq!(heard(&other), Some(Notice::Game(GameId::new(12))));
+        // An unsigned notice (an earlier release's, an operator's) is another's.
+        assert_eq!(heard("12"), Some(Notice::Game(GameId::new(12))));
+        // A signature that is no number is nobody's: the notice still counts.
+        assert_eq!(heard("t3@zz"), Some(Notice::Tournament(3)));
     }
 }
