@@ -3,6 +3,7 @@
 //! its game.
 //!
 //! `scripts/with-postgres cargo bench -p cardroom-api --bench streams [-- STREAMS [WATCHERS]]`
+//! (`CARDROOM_RECHECK_MS` in the environment is passed to the server.)
 //!
 //! Defaults: 10,000 streams, of which 1,000 watch one game (the one that moves), half of the
 //! rest watch 49 other games and the other half follow the lobby. Everything is on loopback,
@@ -170,6 +171,8 @@ fn main() {
         Backend::Sqlite
     };
     let limit = (streams + 100).to_string();
+    // The server's recheck as the bench's environment sets it (the idle CPU depends on it).
+    let recheck = std::env::var("CARDROOM_RECHECK_MS").unwrap_or_default();
     let server = Server::start_with(
         backend,
         &[
@@ -177,6 +180,7 @@ fn main() {
             ("CARDROOM_DB_POOL", "16"),
             ("CARDROOM_MAX_STREAMS", &limit),
             ("CARDROOM_MAX_STREAMS_PER_ACCOUNT", &limit),
+            ("CARDROOM_RECHECK_MS", &recheck),
         ],
     );
     let pid = server.pid();
