@@ -8,6 +8,14 @@
 //! at most `replicas ×` the rate. The client's address is the connection's peer, or — only
 //! when `CARDROOM_CLIENT_IP_HEADER` names one — the right-most address in that header, which
 //! is the one the nearest proxy (ours) saw; a client cannot forge it past that proxy.
+//!
+//! Why our own buckets and not `governor`'s keyed limiter: a bucket here is the draft's model
+//! itself (the tokens, and when they were counted), so `remaining` and `reset` are read straight
+//! off it, and a refusal's `RateLimit` is answered by a look that takes nothing
+//! ([`Limiter::standing`]). governor admits the same requests (its GCRA is a token bucket seen
+//! from the other side), but both figures would be rebuilt from its theoretical arrival time
+//! through its state-information middleware, and it would bring a concurrent map, its own clock
+//! and the futures crates for what is here one short lock a write.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -17,7 +25,7 @@ use actix_web::HttpRequest;
 
 use crate::error::ApiError;
 
-/// Buckets kept before full (idle) ones are dropped.
+/// Below this many buckets none is dropped.
 const PRUNE_ABOVE: usize = 10_000;
 
 #[derive(Debug)]
@@ -34,7 +42,16 @@ pub struct Limiter {
     per_minute: u32,
     burst: u32,
     header: Option<String>,
-    buckets: Mutex<HashMap<String, Bucket>>,
+    buckets: Mutex<Buckets>,
+}
+
+/// The buckets by key, and the size at which the full (idle) ones are next dropped: twice what
+/// the last pass kept, so that when most keys are busy a pass that drops nothing is not made
+/// again on every request (each costs a look at every bucket).
+#[derive(Debug)]
+struct Buckets {
+    map: HashMap<String, Bucket>,
+    prune_at: usize,
 }
 
 /// Where a key stands after a request it was allowed.
@@ -67,7 +84,10 @@ impl Limiter {
             per_minute,
             burst: burst.max(1),
             header,
-            buckets: Mutex::new(HashMap::new()),
+            buckets: Mutex::new(Buckets {
+                map: HashMap::new(),
+                prune_at: PRUNE_ABOVE,
+            }),
         }
     }
 
@@ -132,7 +152,7 @@ impl Limiter {
             .buckets
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let tokens = buckets.get(key).map_or(burst, |b| {
+        let tokens = buckets.map.get(key).map_or(burst, |b| {
             (b.tokens + now.duration_since(b.at).as_secs_f64() * rate).min(burst)
         });
         Quota {
@@ -154,10 +174,13 @@ impl Limiter {
             .buckets
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if buckets.len() > PRUNE_ABOVE {
-            buckets.retain(|_, b| b.tokens + now.duration_since(b.at).as_secs_f64() * rate < burst);
+        if buckets.map.len() >= buckets.prune_at {
+            buckets
+                .map
+                .retain(|_, b| b.tokens + now.duration_since(b.at).as_secs_f64() * rate < burst);
+            buckets.prune_at = (buckets.map.len() * 2).max(PRUNE_ABOVE);
         }
-        let bucket = buckets.entry(client.to_owned()).or_insert(Bucket {
+        let bucket = buckets.map.entry(client.to_owned()).or_insert(Bucket {
             tokens: burst,
             at: now,
         });
@@ -227,6 +250,45 @@ mod tests {
                 .take_at("10.0.0.1", t0 + Duration::from_millis(1000))
                 .is_err()
         );
+    }
+
+    #[test]
+    fn idle_buckets_are_forgotten_and_busy_ones_kept_without_a_pass_a_request() {
+        let limiter = Limiter::named("writes", 60, 3, None);
+        let t0 = Instant::now();
+        let size = |limiter: &Limiter| {
+            let buckets = limiter.buckets.lock().unwrap();
+            (buckets.map.len(), buckets.prune_at)
+        };
+        // As many busy keys as the threshold (each took a token: not full).
+        for i in 0..PRUNE_ABOVE {
+            limiter.take_at(&format!("busy{i}"), t0).unwrap();
+        }
+        assert_eq!(size(&limiter), (PRUNE_ABOVE, PRUNE_ABOVE));
+        // The next request passes over every bucket, drops none, and the next pass waits until
+        // the map has doubled — not on every request while the keys stay busy.
+        limiter.take_at("one more", t0).unwrap();
+        assert_eq!(size(&limiter), (PRUNE_ABOVE + 1, 2 * PRUNE_ABOVE));
+        limiter.take_at("and another", t0).unwrap();
+        assert_eq!(size(&limiter), (PRUNE_ABOVE + 2, 2 * PRUNE_ABOVE));
+        // A busy key kept its standing.
+        assert_eq!(limiter.standing_at("busy7", t0).remaining, 2);
+        // Five seconds on, the first keys are full again (three tokens at one a second); new
+        // keys, busy, fill the map to the doubled size, and the next request's pass forgets the
+        // full ones and keeps the busy ones.
+        let later = t0 + Duration::from_secs(5);
+        for i in 0..(PRUNE_ABOVE - 2) {
+            limiter.take_at(&format!("late{i}"), later).unwrap();
+        }
+        assert_eq!(size(&limiter), (2 * PRUNE_ABOVE, 2 * PRUNE_ABOVE));
+        limiter.take_at("last", later).unwrap();
+        assert_eq!(
+            size(&limiter),
+            (PRUNE_ABOVE - 1, 2 * (PRUNE_ABOVE - 2)),
+            "the late keys and the last kept, the threshold twice what the pass kept"
+        );
+        let buckets = limiter.buckets.lock().unwrap();
+        assert!(!buckets.map.contains_key("busy7") && buckets.map.contains_key("late7"));
     }
 
     #[test]
