@@ -29,9 +29,8 @@ pub(super) enum Ended {
 }
 
 /// A stream's side of its bounded queue to the connection. The queue holds each event boxed:
-/// tokio's channel keeps a block of 32 slots for as long as it lives, and an idle stream's
-/// block of pointers (a quarter of a KiB) rather than of events (3 KiB) is most of what sets
-/// how many streams a replica holds (see the streams bench).
+/// tokio's channel keeps a block of 32 slots for as long as it lives, and a block of pointers
+/// is a quarter of a KiB an idle stream where one of events was 3 KiB (see the streams bench).
 pub(super) struct Outbox {
     tx: mpsc::Sender<Box<sse::Event>>,
     slow: std::sync::Arc<AtomicBool>,
