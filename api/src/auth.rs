@@ -180,6 +180,15 @@ impl Caller {
     pub fn token_expired(&self) -> bool {
         chrono::Utc::now().timestamp() > self.expires_at.saturating_add(LEEWAY_SECS as i64)
     }
+
+    /// How long until [`Caller::token_expired`] turns true (a little after, never sooner); for
+    /// a personal API token, which does not expire, a very long time.
+    pub fn expires_in(&self) -> std::time::Duration {
+        let last = self.expires_at.saturating_add(LEEWAY_SECS as i64);
+        let seconds = last.saturating_sub(chrono::Utc::now().timestamp());
+        // (`token_expired` turns true once the second after `last` begins.)
+        std::time::Duration::from_secs(u64::try_from(seconds).unwrap_or(0).saturating_add(1))
+    }
 }
 
 impl Keys {

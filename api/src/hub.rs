@@ -79,6 +79,15 @@ impl<K: Hash + Eq + Copy> Channels<K> {
         }
     }
 
+    /// The ones somebody on this process follows now.
+    fn followed(&self) -> Vec<K> {
+        self.map
+            .iter()
+            .filter(|(_, channel)| channel.receiver_count() > 0)
+            .map(|(&id, _)| id)
+            .collect()
+    }
+
     /// `id`'s changes from now on (its channel made if nobody follows it yet, the channels
     /// nobody follows any more dropped as the map grows).
     fn subscribe(&mut self, id: K) -> watch::Receiver<Instant> {
@@ -135,6 +144,29 @@ impl Hub {
             .unwrap_or_else(PoisonError::into_inner)
             .send(id, now);
         self.any_game.send_replace(now);
+    }
+
+    /// Game `id` may have changed (the safety net saw it): its followers look again, and
+    /// nobody else.
+    pub fn nudge(&self, id: GameId) {
+        self.games
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .send(Some(id), Instant::now());
+    }
+
+    /// Some game may have changed (the safety net saw a lobby listing change): those who
+    /// follow every game look again, and nobody else.
+    pub fn nudge_every_game(&self) {
+        self.any_game.send_replace(Instant::now());
+    }
+
+    /// The games somebody on this process follows now.
+    pub fn followed_games(&self) -> Vec<GameId> {
+        self.games
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .followed()
     }
 
     /// The changes of game `id` (with `None`, of every game), from now on.
@@ -231,6 +263,33 @@ mod tests {
         // The followed game's channel is still the one its follower listens on.
         hub.publish(Some(GameId::new(-5)));
         assert!(followed.has_changed().unwrap_or(false));
+    }
+
+    #[test]
+    fn a_nudge_wakes_its_game_s_followers_only_and_followed_games_are_those_with_followers() {
+        let hub = Hub::default();
+        let one = hub.changes(Some(GameId::new(1)));
+        let mut two = hub.changes(Some(GameId::new(2)));
+        drop(hub.changes(Some(GameId::new(3))));
+        let mut every = hub.changes(None);
+        let mut followed = hub.followed_games();
+        followed.sort_unstable();
+        assert_eq!(followed, vec![GameId::new(1), GameId::new(2)]);
+        hub.nudge(GameId::new(2));
+        assert!(!one.has_changed().unwrap_or(true));
+        assert!(two.has_changed().unwrap_or(false));
+        assert!(
+            !every.has_changed().unwrap_or(true),
+            "a nudge is not news of every game"
+        );
+        two.mark_unchanged();
+        hub.nudge_every_game();
+        assert!(every.has_changed().unwrap_or(false));
+        assert!(!one.has_changed().unwrap_or(true));
+        assert!(!two.has_changed().unwrap_or(true));
+        every.mark_unchanged();
+        drop(one);
+        assert_eq!(hub.followed_games(), vec![GameId::new(2)]);
     }
 
     #[test]

@@ -130,7 +130,7 @@ pub async fn write_presence(state: web::Data<AppState>) {
     let mut swept = Instant::now();
     let mut refreshed = Instant::now();
     loop {
-        let every = presence::window() / 4;
+        let every = presence::refresh_every();
         let mut until = refreshed + every;
         if let Some(due) = state.presence.next_departure() {
             until = until.min(due);

@@ -9,7 +9,8 @@
 //! below both:
 //! - `startup`, `telemetry`, `verify`, `arena`, `dd_table`: the service put together, its logs;
 //!   the command line's other commands
-//! - `document`, `jobs`: the OpenAPI document; the background jobs
+//! - `document`, `jobs`, `sentinel`: the OpenAPI document; the background jobs; the safety
+//!   net that wakes followers of news whose notice was missed
 //! - `routes`, `web`: the handlers, by resource; the page
 //! - `streams`: live events for clients: a game's, the lobby's, a seek's, an account's
 //! - `feeds`: what streams read, one read for everyone following the same thing
@@ -41,6 +42,7 @@ pub mod passwords;
 pub mod play;
 pub mod presence;
 pub mod routes;
+pub mod sentinel;
 pub mod settings;
 pub mod shared;
 pub mod startup;

@@ -39,6 +39,12 @@ pub fn window() -> Duration {
     Duration::from_millis(WINDOW_MS.load(Ordering::Relaxed))
 }
 
+/// How often the streams a process holds are written again: a quarter of the window (and so
+/// how often who is at a table may change without a notice).
+pub fn refresh_every() -> Duration {
+    window() / 4
+}
+
 /// The oldest time a person may have been seen and still count as connected.
 pub fn since() -> chrono::NaiveDateTime {
     let window = chrono::Duration::from_std(window()).unwrap_or(chrono::Duration::seconds(20));

@@ -117,6 +117,21 @@ impl<K: Eq + Hash, T> Registry<K, T> {
         shared
     }
 
+    /// The entries somebody holds now, with their keys.
+    fn held(&self) -> Vec<(K, Arc<Shared<T>>)>
+    where
+        K: Clone,
+    {
+        self.entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .map
+            .iter()
+            .filter(|(_, shared)| Arc::strong_count(shared) > 1)
+            .map(|(key, shared)| (key.clone(), shared.clone()))
+            .collect()
+    }
+
     #[cfg(test)]
     fn len(&self) -> usize {
         self.entries
@@ -181,12 +196,34 @@ pub struct Listing {
     pub signature: String,
 }
 
+/// A lobby listing's query, as the key of its shared read: two queries that ask for the same
+/// listing share it.
+#[derive(Debug, Clone)]
+pub struct LobbyKey {
+    key: String,
+    pub query: LobbyQuery,
+}
+
+impl PartialEq for LobbyKey {
+    fn eq(&self, other: &LobbyKey) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for LobbyKey {}
+
+impl Hash for LobbyKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key.hash(state);
+    }
+}
+
 /// The process's shared reads.
 #[derive(Debug, Default)]
 pub struct Feeds {
     games: Registry<GameId, GameLog>,
     presence: Registry<GameId, PresenceOut>,
-    lobbies: Registry<String, Listing>,
+    lobbies: Registry<LobbyKey, Listing>,
 }
 
 impl Feeds {
@@ -202,10 +239,18 @@ impl Feeds {
 
     /// The shared lobby listing for `query`.
     pub fn lobby(&self, query: &LobbyQuery) -> Arc<Shared<Listing>> {
-        self.lobbies.entry(format!(
-            "{:?}/{:?}/{:?}/{:?}",
-            query.kind, query.variant, query.page, query.per_page
-        ))
+        self.lobbies.entry(LobbyKey {
+            key: format!(
+                "{:?}/{:?}/{:?}/{:?}",
+                query.kind, query.variant, query.page, query.per_page
+            ),
+            query: query.clone(),
+        })
+    }
+
+    /// The lobby listings somebody on this process follows now, with their queries.
+    pub fn followed_lobbies(&self) -> Vec<(LobbyKey, Arc<Shared<Listing>>)> {
+        self.lobbies.held()
     }
 }
 
@@ -296,6 +341,10 @@ mod tests {
         for (id, shared) in held.iter().enumerate() {
             assert!(Arc::ptr_eq(shared, &registry.entry(id as i64)));
         }
+        // Those held are what is followed, whatever else is still kept.
+        let mut followed: Vec<i64> = registry.held().into_iter().map(|(id, _)| id).collect();
+        followed.sort_unstable();
+        assert_eq!(followed, (0..10).collect::<Vec<_>>());
     }
 
     fn log(floor: i64, version: i64) -> GameLog {

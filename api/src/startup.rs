@@ -344,6 +344,7 @@ impl Application {
         let server = server.run();
         actix_web::rt::spawn(stop_on_signal(server.handle(), state.clone()));
         actix_web::rt::spawn(crate::jobs::write_presence(state.clone()));
+        actix_web::rt::spawn(crate::sentinel::watch(state.clone()));
         if state.settings.analysis {
             actix_web::rt::spawn(crate::jobs::analyse_finished(state.clone()));
         }

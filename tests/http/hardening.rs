@@ -10,7 +10,7 @@ use crate::on_both_backends;
 use crate::support::{Backend, Player, RawStream, SECRET, Server};
 
 /// Every event a stream delivers within `wait`, until it ends (a `null` marks the end).
-fn drain(events: &Receiver<(Instant, Value)>, wait: Duration) -> Vec<Value> {
+pub(crate) fn drain(events: &Receiver<(Instant, Value)>, wait: Duration) -> Vec<Value> {
     let until = Instant::now() + wait;
     let mut out = Vec::new();
     while let Some(left) = until.checked_duration_since(Instant::now()) {
@@ -104,7 +104,7 @@ fn a_stream_ends_when_its_seat_is_handed_to_a_computer(backend: Backend) {
 }
 
 /// A token for `player` signed with the test secret, expiring at `exp`.
-fn token_expiring(player: &Player, name: &str, exp: i64) -> String {
+pub(crate) fn token_expiring(player: &Player, name: &str, exp: i64) -> String {
     let now = chrono::Utc::now().timestamp();
     jsonwebtoken::encode(
         &jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256),

@@ -15,6 +15,7 @@ mod errors;
 mod export;
 mod fairness;
 mod hardening;
+mod idle_streams;
 mod integrity;
 mod lobby;
 mod operations;

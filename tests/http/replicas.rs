@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::support::{Backend, Client, Player, Server};
 
-fn two_people(server: &Client, game: Value) -> (Player, Player, i64) {
+pub(crate) fn two_people(server: &Client, game: Value) -> (Player, Player, i64) {
     let amira = server.guest("amira");
     let karim = server.guest("karim");
     let (id, view) = server.create(&amira, game);
@@ -24,7 +24,7 @@ fn two_people(server: &Client, game: Value) -> (Player, Player, i64) {
 }
 
 /// Whoever is to act plays their first legal move through `server`; returns the new version.
-fn move_once(server: &Client, players: [&Player; 2], id: i64) -> Option<i64> {
+pub(crate) fn move_once(server: &Client, players: [&Player; 2], id: i64) -> Option<i64> {
     for player in players {
         let view = server.view(player, id);
         if view["status"] == "active" && view["to_act"] == view["your_seat"] {
@@ -36,7 +36,7 @@ fn move_once(server: &Client, players: [&Player; 2], id: i64) -> Option<i64> {
     None
 }
 
-fn log_replays_to_snapshot(server: &Server, id: i64) {
+pub(crate) fn log_replays_to_snapshot(server: &Server, id: i64) {
     let pool = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5)).unwrap();
     let mut conn = pool.get().unwrap();
     let replayed = cardroom_api::play::replay(&mut conn, cardroom_db::GameId::new(id)).unwrap();
@@ -424,7 +424,7 @@ fn move_with_retries(lb: &Client, players: [&Player; 2], id: i64, n: usize) -> i
 }
 
 /// Reads a stream until it delivers an event of `version`; false if it ended first.
-fn delivered(
+pub(crate) fn delivered(
     stream: &std::sync::mpsc::Receiver<(Instant, Value)>,
     version: i64,
     within: Duration,

@@ -13,7 +13,7 @@ use crate::on_both_backends;
 use crate::support::{Backend, Player, RawStream, Reply, Server, SseEvent};
 
 /// A public two-person Basra table with both people seated; returns its id.
-fn public_table(server: &Server, host: &Player, guest: &Player) -> i64 {
+pub(crate) fn public_table(server: &Server, host: &Player, guest: &Player) -> i64 {
     let (id, _) = server.create(
         host,
         json!({"kind": "basra", "seats": [{}, {}], "visibility": "public"}),
@@ -365,7 +365,7 @@ fn admins_hide_messages_and_mute_people_and_anyone_mutes_another_for_themselves(
 }
 
 /// The next event named `name` on a stream within `wait`, skipping others.
-fn next_named(
+pub(crate) fn next_named(
     events: &std::sync::mpsc::Receiver<Option<SseEvent>>,
     name: &str,
     wait: Duration,

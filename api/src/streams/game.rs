@@ -9,7 +9,7 @@ use actix_web_lab::sse;
 use cardroom_core::Viewer;
 use tokio::time::Instant;
 
-use crate::auth::Caller;
+use crate::auth::{Caller, Credential};
 use crate::error::ApiError;
 use crate::feeds;
 use crate::model::{EventOut, EventsResponse, KnownPresence, PresenceOut, StreamEvent};
@@ -78,8 +78,8 @@ async fn look(
 }
 
 /// Who is at game `id` as `viewer` sees it, from a read begun after `not_before` (by default,
-/// within the last half of [`presence_every`]). A seated viewer is connected: they are
-/// following the table now, whatever the rows say yet.
+/// within the last half of [`crate::presence::refresh_every`]). A seated viewer is connected:
+/// they are following the table now, whatever the rows say yet.
 async fn presence_now(
     state: &web::Data<AppState>,
     shared: &Shared<PresenceOut>,
@@ -89,7 +89,7 @@ async fn presence_now(
 ) -> Result<PresenceOut, ApiError> {
     let not_before = not_before.unwrap_or_else(|| {
         Instant::now()
-            .checked_sub(presence_every() / 2)
+            .checked_sub(crate::presence::refresh_every() / 2)
             .unwrap_or_else(Instant::now)
     });
     let read = feeds::presence(state, shared, id, not_before).await?;
@@ -149,8 +149,8 @@ pub async fn long_poll(
         let stop = if fresh || now >= deadline || state.hub.is_shutting_down() {
             true
         } else {
-            let left = (deadline - now).min(state.hub.recheck());
-            match wait_for_notice(&state.hub, &mut changes, left).await {
+            // (News whose notice was missed comes from the process's safety net.)
+            match wait_for_notice(&state.hub, &mut changes, Some(deadline - now)).await {
                 Some((at, notice)) => {
                     not_before = at;
                     noticed = notice;
@@ -194,10 +194,16 @@ fn end_event(version: i64, revoked: Revoked) -> sse::Event {
 /// The type of the event that ends a stream (`event: stream_end`, written by `end_event`).
 pub const STREAM_END: &str = "stream_end";
 
-/// How often a stream looks at who is at the table (and says so when it changed): as often as
-/// the processes write it, a quarter of the presence window.
-fn presence_every() -> Duration {
-    crate::presence::window() / 4
+/// How long a stream may wait for news before it checks its caller again: until a session's
+/// token expires; a personal API token, which a revocation on any replica ends without a
+/// notice to this stream, every recheck; and after a look that failed (the database was away),
+/// every recheck too, so that it tries again.
+fn check_again(state: &AppState, caller: &Caller, failed: bool) -> Duration {
+    match caller.credential {
+        _ if failed => state.hub.recheck(),
+        Credential::Session => caller.expires_in(),
+        Credential::ApiToken(_) => state.hub.recheck(),
+    }
 }
 
 /// A stream's event id: the version, and once the stream has a chat cursor, `:` and it. A
@@ -297,12 +303,14 @@ pub fn stream(
             ChatWanted::Latest | ChatWanted::No => 0,
         };
         let mut presence_sent: Option<PresenceOut> = None;
-        let mut presence_looked: Option<Instant> = None;
         let mut not_before = Instant::now();
         // Whether a notice woke the last wait (then who is at the table may have changed).
         let mut noticed = false;
+        // The first look also says who is there, from a recent read.
+        let mut first = true;
         loop {
             let mut behind = false;
+            let mut failed = false;
             match look(&state, &log, &follower, after, chat, not_before).await {
                 Ok(Ok((news, more))) => {
                     behind = more;
@@ -321,12 +329,12 @@ pub fn stream(
                     let _ = outbox.send(vec![end_event(after, revoked)]).await;
                     return;
                 }
-                // The database is away or the game is gone: try again at the next look.
-                Err(_) => {}
+                // The database is away or the game is gone: try again soon.
+                Err(_) => failed = true,
             }
-            if noticed || presence_looked.is_none_or(|at| at.elapsed() >= presence_every()) {
-                presence_looked = Some(Instant::now());
-                let fresh = noticed.then_some(not_before);
+            if noticed || first {
+                let fresh = (!first).then_some(not_before);
+                first = false;
                 if let Ok(now) = presence_now(&state, &presence, id, viewer, fresh).await
                     && presence_sent.as_ref() != Some(&now)
                 {
@@ -347,7 +355,8 @@ pub fn stream(
                 // Part of a long gap came: the rest at once, from the same read or after it.
                 continue;
             }
-            match next_look_noticed(&state.hub, &mut changes, &outbox).await {
+            let limit = check_again(&state, &follower.caller, failed);
+            match next_look_noticed(&state.hub, &mut changes, &outbox, Some(limit)).await {
                 Some((at, notice)) => {
                     not_before = at;
                     noticed = notice;

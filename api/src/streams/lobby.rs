@@ -86,7 +86,11 @@ pub fn lobby_stream(
         let mut not_before = Instant::now();
         loop {
             let looked = Instant::now();
-            if let Ok(read) = feeds::lobby(&state, &listing, &query, not_before).await
+            let read = feeds::lobby(&state, &listing, &query, not_before).await;
+            // (A failed read is tried again after the recheck; otherwise only news wakes the
+            // stream: the process's safety net reads every followed listing.)
+            let limit = read.is_err().then(|| state.hub.recheck());
+            if let Ok(read) = read
                 && sent
                     .as_ref()
                     .is_none_or(|sent| sent.value.signature != read.value.signature)
@@ -97,7 +101,7 @@ pub fn lobby_stream(
                 }
                 sent = Some(read);
             }
-            match next_look(&state.hub, &mut changes, &outbox).await {
+            match next_look(&state.hub, &mut changes, &outbox, limit).await {
                 Some(at) => not_before = at,
                 None => return,
             }

@@ -58,7 +58,13 @@ pub fn tournament_stream(
                 Err(ApiError::NotFound(_)) => return,
                 Err(_) => {}
             }
-            if next_look(&state.hub, &mut changes, &outbox).await.is_none() {
+            // (A tournament's followers each read it for themselves, and so look again after
+            // every recheck too.)
+            let recheck = Some(state.hub.recheck());
+            if next_look(&state.hub, &mut changes, &outbox, recheck)
+                .await
+                .is_none()
+            {
                 return;
             }
             tokio::select! {

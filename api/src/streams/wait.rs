@@ -20,13 +20,16 @@ async fn wait_until(
     limit: Duration,
     woken: impl Future<Output = Instant>,
 ) -> Option<Instant> {
-    wait_noticed(hub, limit, woken).await.map(|(at, _)| at)
+    wait_noticed(hub, Some(limit), woken)
+        .await
+        .map(|(at, _)| at)
 }
 
-/// [`wait_until`], also saying whether a notice (rather than the limit) ended the wait.
+/// [`wait_until`], also saying whether a notice (rather than the limit) ended the wait; with
+/// no limit, only a notice or the stop ends it.
 async fn wait_noticed(
     hub: &Hub,
-    limit: Duration,
+    limit: Option<Duration>,
     woken: impl Future<Output = Instant>,
 ) -> Option<(Instant, bool)> {
     // Register for the shutdown notice before looking at the flag: `notify_waiters` wakes only
@@ -38,9 +41,15 @@ async fn wait_noticed(
         return None;
     }
     let began = Instant::now();
+    let limit = async {
+        match limit {
+            Some(limit) => tokio::time::sleep(limit).await,
+            None => std::future::pending().await,
+        }
+    };
     tokio::select! {
         at = woken => Some((at, true)),
-        () = tokio::time::sleep(limit) => Some((began, false)),
+        () = limit => Some((began, false)),
         () = &mut shutdown => None,
     }
 }
@@ -53,14 +62,16 @@ pub(super) async fn wait_for_news(
     changes: &mut watch::Receiver<Instant>,
     limit: Duration,
 ) -> Option<Instant> {
-    wait_for_notice(hub, changes, limit).await.map(|(at, _)| at)
+    wait_for_notice(hub, changes, Some(limit))
+        .await
+        .map(|(at, _)| at)
 }
 
 /// [`wait_for_news`], also saying whether a notice (rather than the limit) ended the wait.
 pub(super) async fn wait_for_notice(
     hub: &Hub,
     changes: &mut watch::Receiver<Instant>,
-    limit: Duration,
+    limit: Option<Duration>,
 ) -> Option<(Instant, bool)> {
     wait_noticed(hub, limit, async {
         match changes.changed().await {
@@ -72,28 +83,31 @@ pub(super) async fn wait_for_notice(
     .await
 }
 
-/// A stream's wait for its next look: until what `changes` follows changes, or the safety-net
-/// interval passes, while its reader stays. The instant a read must have begun after; none
-/// when the stream ends (the reader left, or the process stops — then with a hint to
+/// A stream's wait for its next look: until what `changes` follows changes, or `limit` passes
+/// (with none, only news wakes it: the process's safety net, [`crate::sentinel`], sends news
+/// whose notice was missed), while its reader stays. The instant a read must have begun after;
+/// none when the stream ends (the reader left, or the process stops — then with a hint to
 /// reconnect).
 pub(super) async fn next_look(
     hub: &Hub,
     changes: &mut watch::Receiver<Instant>,
     outbox: &Outbox,
+    limit: Option<Duration>,
 ) -> Option<Instant> {
-    next_look_noticed(hub, changes, outbox)
+    next_look_noticed(hub, changes, outbox, limit)
         .await
         .map(|(at, _)| at)
 }
 
-/// [`next_look`], also saying whether a notice (rather than the safety net) woke it.
+/// [`next_look`], also saying whether a notice (rather than the limit) woke it.
 pub(super) async fn next_look_noticed(
     hub: &Hub,
     changes: &mut watch::Receiver<Instant>,
     outbox: &Outbox,
+    limit: Option<Duration>,
 ) -> Option<(Instant, bool)> {
     tokio::select! {
-        woke = wait_for_notice(hub, changes, hub.recheck()) => {
+        woke = wait_for_notice(hub, changes, limit) => {
             if woke.is_none() {
                 let hint = sse::Event::Comment("the server is restarting: reconnect".into());
                 let _ = outbox.send(vec![hint]).await;
@@ -215,26 +229,37 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_stream_without_news_looks_again_after_the_hubs_recheck() {
-        let recheck = Duration::from_millis(40);
-        let hub = Hub::with_recheck(recheck);
+    async fn a_stream_without_news_looks_again_after_its_limit_and_without_one_waits_for_news() {
+        let limit = Duration::from_millis(40);
+        let hub = Hub::default();
         let mut changes = hub.changes(Some(GameId::new(1)));
         let (outbox, _inbox) = super::super::queue::queue(Duration::from_secs(1));
         let began = Instant::now();
         let woke = tokio::time::timeout(
             Duration::from_secs(5),
-            next_look_noticed(&hub, &mut changes, &outbox),
+            next_look_noticed(&hub, &mut changes, &outbox, Some(limit)),
         )
         .await;
-        // Not a notice: the recheck, asking for a read begun since the wait began.
+        // Not a notice: the limit, asking for a read begun since the wait began.
         assert!(
             matches!(woke, Ok(Some((at, false))) if at >= began),
             "{woke:?}"
         );
-        assert!(
-            began.elapsed() >= recheck,
-            "looked again before the recheck"
-        );
+        assert!(began.elapsed() >= limit, "looked again before the limit");
+        // Without a limit, nothing but news (or the reader leaving) ends the wait.
+        let quiet = tokio::time::timeout(
+            Duration::from_millis(300),
+            next_look_noticed(&hub, &mut changes, &outbox, None),
+        )
+        .await;
+        assert!(quiet.is_err(), "a wait without a limit ended: {quiet:?}");
+        hub.nudge(GameId::new(1));
+        let woke = tokio::time::timeout(
+            Duration::from_secs(5),
+            next_look_noticed(&hub, &mut changes, &outbox, None),
+        )
+        .await;
+        assert!(matches!(woke, Ok(Some((_, true)))), "{woke:?}");
     }
 
     #[tokio::test]

@@ -3,6 +3,7 @@
 //! versioned commit (`commit.rs`), whose statements are written by hand (`statements.rs`).
 
 mod commit;
+mod marks;
 mod read;
 mod statements;
 mod write;
@@ -12,6 +13,7 @@ pub use crate::rows::{
     NewGame, NewIdempotency, Reveal, SeatChange, SeatResult, SeatRow, Summary, Tally,
 };
 pub use commit::commit;
+pub use marks::{Mark, marks};
 pub(crate) use read::seats_of_games;
 pub use read::{
     GameNews, LoadedGame, RecentEntry, TournamentOf, bot_pending, deals, entries_of,

@@ -1,0 +1,162 @@
+//! The safety net under the change notices: one task a process that, every recheck
+//! (`CARDROOM_RECHECK_MS`), reads what tells a change of every game followed on this process
+//! (its version and newest chat row, in one statement for all of them), who is at each of their
+//! tables (every [`crate::presence::refresh_every`], and at once for a game newly followed), and every lobby
+//! listing followed; and wakes the followers of what changed.
+//!
+//! A notice can be missed: the listening connection was down for a moment, processes sharing
+//! one SQLite file send none to each other, and a process that dies stops counting as
+//! connected when its presence rows age out, which nobody announces. Then this is how the news
+//! arrives, within a recheck. It costs the process one statement a recheck for all the games its
+//! streams follow, one read a listing, and a read of each table's presence every quarter
+//! presence window — however many streams follow them: the streams themselves wait for news
+//! only (and, each, for its caller's next check: see `streams::game`).
+
+use std::collections::HashMap;
+
+use actix_web::web;
+use cardroom_db::GameId;
+use cardroom_db::games::Mark;
+use tokio::time::Instant;
+
+use crate::feeds;
+use crate::model::PresenceOut;
+use crate::shared::LobbyKey;
+use crate::state::AppState;
+
+/// Runs the safety net until the process stops.
+pub async fn watch(state: web::Data<AppState>) {
+    let mut net = Net::default();
+    loop {
+        let stopping = state.hub.stopping();
+        tokio::pin!(stopping);
+        stopping.as_mut().enable();
+        if state.hub.is_shutting_down() {
+            return;
+        }
+        tokio::select! {
+            () = tokio::time::sleep(state.hub.recheck()) => {}
+            () = &mut stopping => return,
+        }
+        net.round(&state).await;
+    }
+}
+
+/// What the safety net saw at its last round.
+#[derive(Debug, Default)]
+pub struct Net {
+    /// Each followed game's mark.
+    games: HashMap<GameId, Mark>,
+    /// Who was at each followed game's table.
+    presence: HashMap<GameId, PresenceOut>,
+    /// When every table's presence was last read.
+    presence_read: Option<Instant>,
+    /// Each followed lobby listing, as identified apart from the time its tables waited.
+    lobbies: HashMap<LobbyKey, String>,
+}
+
+impl Net {
+    /// One round: reads what is followed, and wakes the followers of what changed since the
+    /// last round — and of what is followed for the first time (a change between a follower's
+    /// first look and this read would otherwise go unseen).
+    pub async fn round(&mut self, state: &web::Data<AppState>) {
+        let followed = state.hub.followed_games();
+        let mut changed = self.games_changed(state, &followed).await;
+        changed.extend(self.presence_changed(state, &followed).await);
+        changed.sort_unstable();
+        changed.dedup();
+        for id in changed {
+            state.hub.nudge(id);
+        }
+        if self.lobbies_changed(state).await {
+            state.hub.nudge_every_game();
+        }
+    }
+
+    /// The followed games whose mark changed, or that were not followed at the last round.
+    async fn games_changed(
+        &mut self,
+        state: &web::Data<AppState>,
+        followed: &[GameId],
+    ) -> Vec<GameId> {
+        if followed.is_empty() {
+            self.games.clear();
+            return Vec::new();
+        }
+        let ids = followed.to_vec();
+        let read = feeds::read_for_followers(state, move |conn, _| {
+            Ok(cardroom_db::games::marks(conn, &ids)?)
+        })
+        .await;
+        // (The database is away: the next round reads again.)
+        let Ok(marks) = read else {
+            return Vec::new();
+        };
+        let mut changed = Vec::new();
+        let mut seen = HashMap::with_capacity(marks.len());
+        for (id, mark) in marks {
+            if self.games.get(&id) != Some(&mark) {
+                changed.push(id);
+            }
+            seen.insert(id, mark);
+        }
+        self.games = seen;
+        changed
+    }
+
+    /// The followed games whose presence changed. Every table is read every
+    /// [`crate::presence::refresh_every`]; one newly followed is read at once (for what it shows now, which its
+    /// followers read again when they are woken as new).
+    async fn presence_changed(
+        &mut self,
+        state: &web::Data<AppState>,
+        followed: &[GameId],
+    ) -> Vec<GameId> {
+        let due = self
+            .presence_read
+            .is_none_or(|at| at.elapsed() >= crate::presence::refresh_every());
+        let mut kept = HashMap::with_capacity(followed.len());
+        let mut changed = Vec::new();
+        if due {
+            self.presence_read = Some(Instant::now());
+        }
+        for &id in followed {
+            let seen = self.presence.remove(&id);
+            if seen.is_some() && !due {
+                kept.extend(seen.map(|seen| (id, seen)));
+                continue;
+            }
+            let shared = state.feeds.presence(id);
+            match feeds::presence(state, &shared, id, Instant::now()).await {
+                Ok(read) => {
+                    if seen.is_some_and(|seen| seen != read.value) {
+                        changed.push(id);
+                    }
+                    kept.insert(id, read.value.clone());
+                }
+                Err(_) => kept.extend(seen.map(|seen| (id, seen))),
+            }
+        }
+        self.presence = kept;
+        changed
+    }
+
+    /// Whether a followed lobby listing changed since the last round, or is followed for the
+    /// first time.
+    async fn lobbies_changed(&mut self, state: &web::Data<AppState>) -> bool {
+        let mut kept = HashMap::new();
+        let mut changed = false;
+        for (key, shared) in state.feeds.followed_lobbies() {
+            let seen = self.lobbies.remove(&key);
+            match feeds::lobby(state, &shared, &key.query, Instant::now()).await {
+                Ok(read) => {
+                    changed |= seen.as_ref() != Some(&read.value.signature);
+                    kept.insert(key, read.value.signature.clone());
+                }
+                Err(_) => kept.extend(seen.map(|seen| (key, seen))),
+            }
+        }
+        self.lobbies = kept;
+        changed
+    }
+}

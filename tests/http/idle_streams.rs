@@ -1,0 +1,173 @@
+//! Streams with nothing to tell: what still wakes or ends them without a change notice to
+//! them — the token's expiry, a revocation on any replica, news from a process that sends no
+//! notice (SQLite shared by several processes), a replica that died without a word. A stream
+//! waits for news only; these are what each process's safety net and each stream's own check of
+//! its caller must still catch.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::hardening::{drain, token_expiring};
+use crate::on_both_backends;
+use crate::programs::through;
+use crate::replicas::{delivered, log_replays_to_snapshot, move_once, two_people};
+use crate::support::{Backend, Server};
+use crate::table_talk::{next_named, public_table};
+
+fn an_idle_stream_ends_when_its_token_expires_with_nothing_else_happening(backend: Backend) {
+    let server = Server::start(backend);
+    let player = server.guest("idle");
+    let created = server.post(
+        "/api/v1/games",
+        Some(&player.token),
+        &json!({"kind": "basra", "seats": [{}, {}]}),
+    );
+    assert_eq!(created.status, 201, "{created:?}");
+    let id = created.body["id"].as_i64().unwrap();
+    // Nobody joins, moves or speaks: only the token's expiry (two seconds, and the leeway)
+    // can end the stream.
+    let expires = chrono::Utc::now().timestamp() + 2;
+    let token = token_expiring(&player, "idle", expires);
+    let events = server
+        .stream(&format!("/api/v1/games/{id}/events"), &token, None)
+        .unwrap();
+    let seen = drain(&events, Duration::from_secs(15));
+    let end = seen
+        .iter()
+        .position(|e| e["event"]["type"] == "stream_end")
+        .unwrap_or_else(|| panic!("no stream_end after expiry: {seen:?}"));
+    assert_eq!(seen[end]["event"]["reason"], "token_expired");
+    assert_eq!(seen.last(), Some(&Value::Null), "{seen:?}");
+    // Not before the token (with its leeway) had expired.
+    assert!(
+        chrono::Utc::now().timestamp() > expires + 5,
+        "the stream ended before its token expired"
+    );
+}
+
+fn an_idle_stream_opened_with_a_token_ends_within_a_recheck_of_its_revocation(backend: Backend) {
+    let server = Server::start(backend);
+    let alice = server.register("alice");
+    let made = server.post(
+        "/api/v1/account/tokens",
+        Some(&alice.token),
+        &json!({"description": "watcher", "scopes": ["read", "play"]}),
+    );
+    let token = made.body["token"].as_str().unwrap().to_owned();
+    let (id, _) = server.create(
+        &through(&alice, &token),
+        json!({"kind": "basra", "seats": [{}, {"bot": "easy"}]}),
+    );
+    let events = server
+        .stream(&format!("/api/v1/games/{id}/events"), &token, None)
+        .unwrap();
+    assert!(
+        events.recv_timeout(Duration::from_secs(5)).is_ok(),
+        "the stream began"
+    );
+    while events.recv_timeout(Duration::from_millis(300)).is_ok() {}
+    let revoked = server.delete(
+        &format!("/api/v1/account/tokens/{}", made.body["info"]["id"]),
+        Some(&alice.token),
+    );
+    assert_eq!(revoked.status, 204);
+    // Nothing happens at the table: the stream's next check of its token (a recheck, one
+    // second by default) ends it.
+    let (_, end) = events
+        .recv_timeout(Duration::from_secs(5))
+        .expect("an end without any move");
+    assert_eq!(end["event"]["type"], "stream_end", "{end}");
+    assert_eq!(end["event"]["reason"], "token_expired");
+}
+
+#[test]
+fn processes_sharing_one_sqlite_file_see_each_others_moves_within_a_recheck() {
+    // SQLite sends no notice from one process to another: each process's safety net (one
+    // read a recheck for all the games its streams follow) is how the news arrives.
+    let a = Server::start_with(Backend::Sqlite, &[("CARDROOM_RECHECK_MS", "200")]);
+    let b = a.replica(&[("CARDROOM_RECHECK_MS", "200")]);
+    let (amira, karim, id) = two_people(&a, json!({"kind": "basra", "seats": [{}, {}]}));
+    let start = a.view(&amira, id)["version"].as_i64().unwrap();
+    let path = format!("/api/v1/games/{id}/events?after={start}");
+    let from_a = a.stream(&path, &amira.token, None).unwrap();
+    let from_b = b.stream(&path, &karim.token, None).unwrap();
+    let chat = a.sse(&path, &amira.token, None);
+    // A wait long enough that the safety net has seen the game before the first move.
+    std::thread::sleep(Duration::from_millis(600));
+    for via in [&b, &a, &b, &a] {
+        let version = move_once(via, [&amira, &karim], id).unwrap();
+        for stream in [&from_a, &from_b] {
+            assert!(
+                delivered(stream, version, Duration::from_secs(3)),
+                "version {version} was not delivered"
+            );
+        }
+    }
+    // A word said through one process reaches the other's stream too (chat changes no
+    // version: the safety net reads the newest chat row as well).
+    let said = b.post(
+        &format!("/api/v1/games/{id}/chat"),
+        Some(&karim.token),
+        &json!({"text": "from b"}),
+    );
+    assert!(said.status < 300, "{said:?}");
+    let mut heard = false;
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+        match chat.recv_timeout(left) {
+            Ok(Some(event)) if event.event == "chat" => {
+                heard = event.data["event"]["text"] == "from b";
+                break;
+            }
+            Ok(Some(_)) => {}
+            Ok(None) | Err(_) => break,
+        }
+    }
+    assert!(heard, "the word said through b did not reach a's stream");
+    log_replays_to_snapshot(&a, id);
+}
+
+#[test]
+fn when_a_replica_dies_the_others_streams_stop_counting_its_watchers() {
+    // Nobody announces a death: its presence rows stop being refreshed and age out after the
+    // window, and the other replica's safety net sees it.
+    let env = [
+        ("CARDROOM_PRESENCE_SECS", "2"),
+        ("CARDROOM_RECHECK_MS", "200"),
+    ];
+    let a = Server::start_with(Backend::Postgres, &env);
+    let b = a.replica(&env);
+    let host = a.guest("host");
+    let guest = a.guest("guest");
+    let watcher = a.guest("watcher");
+    let id = public_table(&a, &host, &guest);
+    let path = format!("/api/v1/games/{id}/events");
+    let seen = a.sse(&path, &host.token, None);
+    let _watching = b.sse(&path, &watcher.token, None);
+    let spectators = |want: i64, wait: Duration| {
+        let until = Instant::now() + wait;
+        loop {
+            let left = until
+                .checked_duration_since(Instant::now())
+                .unwrap_or_else(|| panic!("no presence with {want} spectators in time"));
+            let event = next_named(&seen, "presence", left);
+            if event.data["event"]["spectators"] == want {
+                return;
+            }
+        }
+    };
+    spectators(1, Duration::from_secs(5));
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", &b.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // The window (2 s), then a quarter of it and a recheck at most.
+    spectators(0, Duration::from_secs(6));
+}
+
+on_both_backends!(
+    an_idle_stream_ends_when_its_token_expires_with_nothing_else_happening,
+    an_idle_stream_opened_with_a_token_ends_within_a_recheck_of_its_revocation,
+);
