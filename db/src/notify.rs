@@ -80,9 +80,11 @@ pub fn origin() -> u64 {
     })
 }
 
-/// What this process appends to a notice's payload: `@` and its [`origin`] in hexadecimal.
-pub(crate) fn signature() -> String {
-    format!("@{:x}", origin())
+/// What this process appends to a notice's payload: `@` and its [`origin`] in hexadecimal
+/// (written once: the move statement's walk and every notice use it).
+pub(crate) fn signature() -> &'static str {
+    static SIGNATURE: OnceLock<String> = OnceLock::new();
+    SIGNATURE.get_or_init(|| format!("@{:x}", origin()))
 }
 
 /// The notice a payload carries, unless this process sent it (see [`origin`]). A payload

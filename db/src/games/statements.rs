@@ -248,7 +248,7 @@ impl<const NOTIFY: bool> UpdateGame<'_, NOTIFY> {
             out.push_sql(CHANNEL);
             out.push_sql("', id::text || '");
             // (Hexadecimal digits after `@`: nothing to escape.)
-            out.push_sql(&crate::notify::signature());
+            out.push_sql(crate::notify::signature());
             out.push_sql("')");
         }
     }
@@ -387,7 +387,7 @@ impl<const NOTIFY: bool> QueryFragment<Pg> for MoveWrite<'_, NOTIFY> {
             out.push_sql(", pg_notify('");
             out.push_sql(CHANNEL);
             out.push_sql("', 'a' || user_id::text || '");
-            out.push_sql(&crate::notify::signature());
+            out.push_sql(crate::notify::signature());
             out.push_sql("')");
         }
         out.push_sql(") ");
