@@ -352,7 +352,8 @@ fn the_lobby_stream_tells_of_tables_opening_filling_and_closing(backend: Backend
 #[test]
 fn a_lobby_stream_on_one_replica_tells_of_a_table_opened_through_another() {
     let a = Server::start(Backend::Postgres);
-    let b = a.replica(&[]);
+    // (B's safety net reads once a minute: the notice brings the table.)
+    let b = a.replica(&[("CARDROOM_RECHECK_MS", "60000")]);
     let host = a.guest("host");
     let events = b.stream("/api/v1/lobby", "", None).unwrap();
     assert!(next_listing(&events, Duration::from_secs(5), |_| true).is_empty());
