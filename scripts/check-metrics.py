@@ -12,7 +12,7 @@ import urllib.request
 
 from prometheus_client.parser import text_string_to_metric_families
 
-# The series the README's Operations section documents, with their types.
+# The series docs/operations.md documents, with their types.
 DOCUMENTED = {
     "cardroom_http_requests": "counter",
     "cardroom_http_request_duration_seconds": "histogram",

@@ -12,7 +12,7 @@ use cardroom_api::settings::Settings;
 use cardroom_api::startup::Application;
 
 const USAGE: &str = "usage: cardroom [serve | openapi | verify-deal FILE | import FILE | arena ... | dd-table]\n\
-  serve             run the service (the default); configured by environment variables, see the README\n\
+  serve             run the service (the default); configured by environment variables, see docs/configuration.md\n\
   openapi           print the OpenAPI document\n\
   verify-deal FILE  check a game's log (the JSON of GET /games/{id}/log; `-` reads standard\n\
                     input): every revealed seed against its commitment, and every card dealt\n\

@@ -4,14 +4,14 @@
 //! deliberately. That crate writes only the OpenMetrics exposition: `# EOF` at the end, a full
 //! stop added to every help text, counters typed under their name without `_total`, and the
 //! OpenMetrics content type. `/metrics` is the classic text format (`text/plain;
-//! version=0.0.4`), which every Prometheus-compatible scraper reads and the series table in the
-//! README documents line for line; switching would change what operators' scrapers and
-//! dashboards already read, for no series we lack. The gauges that come from the database at
-//! scrape time (absent while it is unreachable) would need a hand-written collector there
-//! anyway. What a library would guarantee — a well-formed exposition — is checked instead:
-//! `scripts/check-metrics` reads this output with the Prometheus project's own parser after
-//! real traffic, and fails on a malformed line, a series missing from the README or not in it,
-//! a histogram that is not cumulative, or a raw path as a route label.
+//! version=0.0.4`), which every Prometheus-compatible scraper reads and the series table in
+//! `docs/operations.md` documents line for line; switching would change what operators'
+//! scrapers and dashboards already read, for no series we lack. The gauges that come from the
+//! database at scrape time (absent while it is unreachable) would need a hand-written collector
+//! there anyway. What a library would guarantee — a well-formed exposition — is checked
+//! instead: `scripts/check-metrics` reads this output with the Prometheus project's own parser
+//! after real traffic, and fails on a malformed line, a series missing from that table or not
+//! in it, a histogram that is not cumulative, or a raw path as a route label.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -1,5 +1,5 @@
 //! Configuration from environment variables, with safe defaults for local use. Every variable is
-//! listed in the README with its default.
+//! listed in docs/configuration.md with its default.
 
 use std::time::Duration;
 

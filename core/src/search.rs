@@ -11,7 +11,7 @@
 //! Decisions are deterministic: all randomness comes from the generator the caller passes
 //! (the game seed's decision stream), and the budget is a number of samples, not a clock, so a
 //! replay reaches the same move on any machine. The sample counts are chosen so that `hard`
-//! answers within 250 ms at the 99th percentile on one core (README, "Computer players").
+//! answers within 250 ms at the 99th percentile on one core (docs/bots.md).
 
 use crate::bots::ComputerPlayer;
 use crate::game::{Game, PlayerView};

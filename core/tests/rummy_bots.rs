@@ -121,7 +121,7 @@ pub fn share(variant: &str, first: BotLevel, second: BotLevel, deals: u8) -> f64
 
 #[test]
 fn level_10_beats_level_1_clearly_in_both_variants() {
-    // Measured over 500 games in the README; the bars leave room for the smaller sample.
+    // Measured over 500 games in docs/bots.md; the bars leave room for the smaller sample.
     assert!(share("standard", BotLevel::Level(10), BotLevel::Level(1), 50) > 0.7);
     assert!(share("classic", BotLevel::Level(10), BotLevel::Level(1), 50) > 0.7);
 }

@@ -153,7 +153,7 @@ fn share(variant: &str, seats: usize, first: BotLevel, second: BotLevel, deals: 
 #[test]
 fn greedy_beats_random_and_strong_holds_its_own_against_greedy() {
     // 31 is a game of luck (BOTS.md: luck decides about half the rounds); the bars are well
-    // below the measured rates (see the README's table) so that the test does not flake.
+    // below the measured rates (see docs/bots.md's table) so that the test does not flake.
     assert!(share("classic", 2, BotLevel::Greedy, BotLevel::Random, 100) > 0.75);
     assert!(share("classic", 2, BotLevel::Strong, BotLevel::Greedy, 100) > 0.45);
 }

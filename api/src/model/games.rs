@@ -361,7 +361,7 @@ pub struct LogResponse {
     pub your_seat: Option<i64>,
     pub entries: Vec<LogEntryOut>,
     pub deals: Vec<DealOut>,
-    /// The shuffle procedure's version (see the README, "Fairness").
+    /// The shuffle procedure's version (see docs/fairness.md).
     pub shuffle_version: u32,
 }
 

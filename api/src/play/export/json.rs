@@ -47,7 +47,7 @@ pub struct Export {
     pub seed: String,
     /// A practice game's explicit deck order, top card first.
     pub deck: Option<Vec<Card>>,
-    /// The shuffle procedure's version (see the README, "Fairness").
+    /// The shuffle procedure's version (see docs/fairness.md).
     pub shuffle_version: u32,
     /// Every deal: its commitment (`sha256(seed)`, published at the deal) and its seed.
     pub deals: Vec<ExportDeal>,

@@ -307,7 +307,7 @@ fn next_player(view: &ThirtyOneView) -> Option<&PlayerInfo> {
 
 /// Whether knocking now is a good risk: estimated from sampled deals of the unseen cards.
 ///
-/// The gate (24) and the risk bars were tuned against `greedy` (README, "Computer players"): the
+/// The gate (24) and the risk bars were tuned against `greedy` (docs/bots.md): the
 /// sampled opponents hold random cards, while real ones have been improving their hands, so the
 /// estimate is optimistic and the bars are strict.
 fn should_knock(
