@@ -1,8 +1,8 @@
 //! The safety net under the change notices: one task a process that, every recheck
 //! (`CARDROOM_RECHECK_MS`), reads what tells a change of every game followed on this process
-//! (its version and newest chat row, in one statement for all of them), who is at each of their
-//! tables (every [`crate::presence::refresh_every`], and at once for a game newly followed), and every lobby
-//! listing followed; and wakes the followers of what changed.
+//! (its version and newest chat row, in one statement for all of them), who is at each of
+//! their tables (every [`crate::presence::refresh_every`], and at once for a game newly
+//! followed), and every lobby listing followed; and wakes the followers of what changed.
 //!
 //! A notice can be missed: the listening connection was down for a moment, processes sharing
 //! one SQLite file send none to each other, and a process that dies stops counting as
@@ -105,8 +105,8 @@ impl Net {
     }
 
     /// The followed games whose presence changed. Every table is read every
-    /// [`crate::presence::refresh_every`]; one newly followed is read at once (for what it shows now, which its
-    /// followers read again when they are woken as new).
+    /// [`crate::presence::refresh_every`]; one newly followed is read at once (for what it
+    /// shows now, which its followers read again when they are woken as new).
     async fn presence_changed(
         &mut self,
         state: &web::Data<AppState>,

@@ -306,8 +306,10 @@ pub fn stream(
         let mut not_before = Instant::now();
         // Whether a notice woke the last wait (then who is at the table may have changed).
         let mut noticed = false;
-        // The first look also says who is there, from a recent read.
+        // The first look also says who is there, from a recent read; a look at who is there
+        // that failed is made again at the next look, however that comes.
         let mut first = true;
+        let mut presence_owed = true;
         loop {
             let mut behind = false;
             let mut failed = false;
@@ -332,10 +334,13 @@ pub fn stream(
                 // The database is away or the game is gone: try again soon.
                 Err(_) => failed = true,
             }
-            if noticed || first {
+            if noticed || presence_owed {
                 let fresh = (!first).then_some(not_before);
                 first = false;
-                if let Ok(now) = presence_now(&state, &presence, id, viewer, fresh).await
+                let now = presence_now(&state, &presence, id, viewer, fresh).await;
+                presence_owed = now.is_err();
+                failed |= presence_owed;
+                if let Ok(now) = now
                     && presence_sent.as_ref() != Some(&now)
                 {
                     let event = StreamEvent::Presence {
