@@ -33,7 +33,7 @@ pub async fn run_within<T: Send + 'static>(
         // Accounts that got events: wake their streams here (other replicas hear the
         // database's notice).
         for account in cardroom_db::account_events::take_woken() {
-            state.hub.publish_account(account);
+            state.hub.publish_account(Some(account));
         }
         if let Err(ApiError::Unavailable) = result {
             // The server may have gone away: close this connection rather than offer it again.

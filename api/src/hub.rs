@@ -10,19 +10,12 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::sync::futures::Notified;
-use tokio::sync::{Notify, broadcast, watch};
+use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 
-/// An account notice that means "look again, every account" (notices may have been missed).
-pub const EVERY_ACCOUNT: i64 = -1;
-
-/// A notice on the hub: what changed, and when this process learnt of it (a read begun after
-/// that sees the change).
-pub type Notice = (i64, Instant);
-
 /// The hub: for each game followed on this process, the time of its latest change; the time
-/// of any game's latest change (for those who follow them all: the lobby, waiting seeks); and a
-/// broadcast of accounts with new events.
+/// of any game's latest change (for those who follow them all: the lobby, waiting seeks); and
+/// for each account followed on this process, the time it last had new events.
 ///
 /// A game's followers wait on that game's own channel, so a change wakes only those who follow
 /// it, and changes that come while they are busy wake them once (with the latest time: a read
@@ -33,7 +26,8 @@ pub struct Hub {
     any_game: watch::Sender<Instant>,
     /// For each tournament followed on this process, the time of its latest change.
     tournaments: Mutex<Channels<i64>>,
-    accounts: broadcast::Sender<Notice>,
+    /// For each account followed on this process, the time of its latest events.
+    accounts: Mutex<Channels<i64>>,
     shutdown: Notify,
     shutting_down: AtomicBool,
     pub(crate) open_streams: AtomicUsize,
@@ -110,7 +104,7 @@ impl Default for Hub {
             games: Mutex::new(Channels::new()),
             any_game: watch::channel(Instant::now()).0,
             tournaments: Mutex::new(Channels::new()),
-            accounts: broadcast::channel(4096).0,
+            accounts: Mutex::new(Channels::new()),
             shutdown: Notify::new(),
             shutting_down: AtomicBool::new(false),
             open_streams: AtomicUsize::new(0),
@@ -199,9 +193,28 @@ impl Hub {
             .subscribe(id)
     }
 
-    /// Account `id` has new events.
-    pub fn publish_account(&self, id: i64) {
-        let _ = self.accounts.send((id, Instant::now()));
+    /// Account `id` has new events (with `None`, every account may have).
+    pub fn publish_account(&self, id: Option<i64>) {
+        self.accounts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .send(id, Instant::now());
+    }
+
+    /// Account `id`'s news, from now on.
+    pub fn account_changes(&self, id: i64) -> watch::Receiver<Instant> {
+        self.accounts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .subscribe(id)
+    }
+
+    /// The accounts somebody on this process follows now (their account stream).
+    pub fn followed_accounts(&self) -> Vec<i64> {
+        self.accounts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .followed()
     }
 
     /// A notice from the database's channel (any replica's change).
@@ -209,12 +222,12 @@ impl Hub {
         use cardroom_db::notify::Notice;
         match notice {
             Notice::Game(id) => self.publish(Some(id)),
-            Notice::Account(id) => self.publish_account(id),
+            Notice::Account(id) => self.publish_account(Some(id)),
             Notice::Tournament(id) => self.publish_tournament(Some(id)),
             Notice::Everything => {
                 self.publish(None);
                 self.publish_tournament(None);
-                self.publish_account(EVERY_ACCOUNT);
+                self.publish_account(None);
             }
         }
     }
@@ -228,11 +241,6 @@ impl Hub {
     /// Whether the process is stopping.
     pub fn is_shutting_down(&self) -> bool {
         self.shutting_down.load(Ordering::SeqCst)
-    }
-
-    /// Accounts with new events, from now on.
-    pub fn account_notices(&self) -> broadcast::Receiver<Notice> {
-        self.accounts.subscribe()
     }
 
     /// Resolves when the process starts stopping (after [`Hub::shut_down`]); register it (with
@@ -290,6 +298,38 @@ mod tests {
         every.mark_unchanged();
         drop(one);
         assert_eq!(hub.followed_games(), vec![GameId::new(2)]);
+    }
+
+    #[test]
+    fn an_account_s_news_wakes_its_followers_and_news_of_every_account_wakes_them_all() {
+        let hub = Hub::default();
+        let mut seven = hub.account_changes(7);
+        let mut eight = hub.account_changes(8);
+        assert_eq!(
+            {
+                let mut followed = hub.followed_accounts();
+                followed.sort_unstable();
+                followed
+            },
+            vec![7, 8]
+        );
+        hub.publish_account(Some(8));
+        assert!(
+            !seven.has_changed().unwrap_or(true),
+            "another account's news"
+        );
+        assert!(eight.has_changed().unwrap_or(false));
+        eight.mark_unchanged();
+        // A notice from another replica names its account; "everything" wakes every account.
+        hub.hear(cardroom_db::notify::Notice::Account(7));
+        assert!(seven.has_changed().unwrap_or(false));
+        assert!(!eight.has_changed().unwrap_or(true));
+        seven.mark_unchanged();
+        hub.hear(cardroom_db::notify::Notice::Everything);
+        assert!(seven.has_changed().unwrap_or(false));
+        assert!(eight.has_changed().unwrap_or(false));
+        drop(seven);
+        assert_eq!(hub.followed_accounts(), vec![8]);
     }
 
     #[test]

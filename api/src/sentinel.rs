@@ -2,15 +2,17 @@
 //! (`CARDROOM_RECHECK_MS`), reads what tells a change of every game followed on this process
 //! (its version and newest chat row, in one statement for all of them), who is at each of
 //! their tables (every [`crate::presence::refresh_every`], and at once for a game newly
-//! followed), and every lobby listing followed; and wakes the followers of what changed.
+//! followed), every lobby listing followed, and the newest event of every account whose
+//! stream is open here (one statement for them all); and wakes the followers of what changed.
 //!
 //! A notice can be missed: the listening connection was down for a moment, processes sharing
 //! one SQLite file send none to each other, and a process that dies stops counting as
 //! connected when its presence rows age out, which nobody announces. Then this is how the news
-//! arrives, within a recheck. It costs the process one statement a recheck for all the games its
-//! streams follow, one read a listing, and a read of each table's presence every quarter
-//! presence window — however many streams follow them: the streams themselves wait for news
-//! only (and, each, for its caller's next check: see `streams::game`).
+//! arrives, within a recheck. It costs the process one statement a recheck for all the games
+//! its streams follow and one for all the accounts, one read a listing, and a read of each
+//! table's presence every quarter presence window — however many streams follow them: the
+//! streams themselves wait for news only (and, each, for its caller's next check:
+//! `streams::wait::check_again`).
 
 use std::collections::HashMap;
 
@@ -53,6 +55,8 @@ pub struct Net {
     presence_read: Option<Instant>,
     /// Each followed lobby listing, as identified apart from the time its tables waited.
     lobbies: HashMap<LobbyKey, String>,
+    /// Each followed account's newest event (0 for none).
+    accounts: HashMap<i64, i64>,
 }
 
 impl Net {
@@ -71,6 +75,39 @@ impl Net {
         if self.lobbies_changed(state).await {
             state.hub.nudge_every_game();
         }
+        for id in self.accounts_changed(state).await {
+            state.hub.publish_account(Some(id));
+        }
+    }
+
+    /// The followed accounts whose newest event changed, or that were not followed at the last
+    /// round.
+    async fn accounts_changed(&mut self, state: &web::Data<AppState>) -> Vec<i64> {
+        let followed = state.hub.followed_accounts();
+        if followed.is_empty() {
+            self.accounts.clear();
+            return Vec::new();
+        }
+        let ids = followed.clone();
+        let read = feeds::read_for_followers(state, move |conn, _| {
+            Ok(cardroom_db::account_events::newest_of(conn, &ids)?)
+        })
+        .await;
+        let Ok(newest) = read else {
+            return Vec::new();
+        };
+        let newest: HashMap<i64, i64> = newest.into_iter().collect();
+        let mut changed = Vec::new();
+        let mut seen = HashMap::with_capacity(followed.len());
+        for id in followed {
+            let now = newest.get(&id).copied().unwrap_or(0);
+            if self.accounts.get(&id) != Some(&now) {
+                changed.push(id);
+            }
+            seen.insert(id, now);
+        }
+        self.accounts = seen;
+        changed
     }
 
     /// The followed games whose mark changed, or that were not followed at the last round.

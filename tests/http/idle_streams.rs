@@ -1,6 +1,7 @@
 //! Streams with nothing to tell: what still wakes or ends them without a change notice to
 //! them — the token's expiry, a revocation on any replica, news from a process that sends no
-//! notice (SQLite shared by several processes), a replica that died without a word. A stream
+//! notice (SQLite shared by several processes), a replica that died without a word — for game
+//! streams and account streams. A stream
 //! waits for news only; these are what each process's safety net and each stream's own check of
 //! its caller must still catch.
 
@@ -167,7 +168,106 @@ fn when_a_replica_dies_the_others_streams_stop_counting_its_watchers() {
     spectators(0, Duration::from_secs(6));
 }
 
+/// The types of the events an account stream delivers within `wait` (stopping at its end).
+fn account_events(
+    events: &std::sync::mpsc::Receiver<Option<Value>>,
+    wait: Duration,
+    enough: impl Fn(&[String]) -> bool,
+) -> Vec<String> {
+    let until = Instant::now() + wait;
+    let mut seen = Vec::new();
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        match events.recv_timeout(left) {
+            Ok(Some(event)) => {
+                seen.push(event["type"].as_str().unwrap_or("?").to_owned());
+                if enough(&seen) {
+                    break;
+                }
+            }
+            Ok(None) => {
+                seen.push("(end)".to_owned());
+                break;
+            }
+            Err(_) => break,
+        }
+    }
+    seen
+}
+
+fn received(seen: &[String]) -> usize {
+    seen.iter()
+        .filter(|kind| kind.as_str() == "challenge_received")
+        .count()
+}
+
+#[test]
+fn an_account_stream_sees_events_made_through_another_process_on_the_same_sqlite_file() {
+    let env = [("CARDROOM_RECHECK_MS", "200")];
+    let a = Server::start_with(Backend::Sqlite, &env);
+    let b = a.replica(&env);
+    let alice = a.register("alice");
+    let bob = a.register("bob");
+    let stream = a.ndjson("/api/v1/stream/events", &bob.token);
+    std::thread::sleep(Duration::from_millis(600));
+    for _ in 0..3 {
+        let made = b.post(
+            "/api/v1/challenges",
+            Some(&alice.token),
+            &json!({"to": "bob", "kind": "basra"}),
+        );
+        assert_eq!(made.status, 201, "{made:?}");
+    }
+    let seen = account_events(&stream, Duration::from_secs(3), |seen| received(seen) >= 3);
+    assert_eq!(received(&seen), 3, "{seen:?}");
+}
+
+fn an_account_stream_resuming_far_behind_takes_every_page_at_once(backend: Backend) {
+    // The safety net reads once a minute: nothing but the stream's own paging can bring the
+    // events beyond the first page (200) in time.
+    let server = Server::start_with(
+        backend,
+        &[
+            ("CARDROOM_RECHECK_MS", "60000"),
+            ("CARDROOM_WRITES_PER_MINUTE", "0"),
+        ],
+    );
+    let alice = server.register("alice");
+    let bob = server.register("bob");
+    const CHALLENGES: usize = 205;
+    for _ in 0..CHALLENGES {
+        let made = server.post(
+            "/api/v1/challenges",
+            Some(&alice.token),
+            &json!({"to": "bob", "kind": "basra"}),
+        );
+        assert_eq!(made.status, 201, "{made:?}");
+    }
+    let stream = server.ndjson("/api/v1/stream/events?after=0", &bob.token);
+    let seen = account_events(&stream, Duration::from_secs(5), |seen| {
+        received(seen) >= CHALLENGES
+    });
+    assert_eq!(received(&seen), CHALLENGES, "{seen:?}");
+}
+
+fn an_idle_account_stream_ends_when_its_token_expires(backend: Backend) {
+    let server = Server::start(backend);
+    let player = server.guest("idle");
+    let expires = chrono::Utc::now().timestamp() + 2;
+    let token = token_expiring(&player, "idle", expires);
+    let stream = server.ndjson("/api/v1/stream/events", &token);
+    let seen = account_events(&stream, Duration::from_secs(15), |seen| {
+        seen.iter().any(|kind| kind == "stream_end")
+    });
+    assert!(seen.iter().any(|kind| kind == "stream_end"), "{seen:?}");
+    assert!(
+        chrono::Utc::now().timestamp() > expires + 5,
+        "the stream ended before its token expired"
+    );
+}
+
 on_both_backends!(
+    an_account_stream_resuming_far_behind_takes_every_page_at_once,
+    an_idle_account_stream_ends_when_its_token_expires,
     an_idle_stream_ends_when_its_token_expires_with_nothing_else_happening,
     an_idle_stream_opened_with_a_token_ends_within_a_recheck_of_its_revocation,
 );

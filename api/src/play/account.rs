@@ -12,7 +12,7 @@ use crate::error::ApiError;
 use crate::model::{AccountEvent, AccountGame, TurnAction};
 
 /// The most events one look gives a stream.
-const PAGE: i64 = 200;
+pub const ACCOUNT_EVENTS_PAGE: i64 = 200;
 
 /// What waits for the caller now, as events without ids — `your_turn` for each game waiting for
 /// them (to move, or to deal), `challenge_received` for each open challenge to them — and the
@@ -69,7 +69,7 @@ pub fn account_events_for(
     if caller.token_expired() {
         return Ok(Err(Revoked::TokenExpired));
     }
-    let rows = account_events::after(conn, caller.id, after, PAGE)?;
+    let rows = account_events::after(conn, caller.id, after, ACCOUNT_EVENTS_PAGE)?;
     if !crate::tokens::still_valid(conn, caller)? {
         return Ok(Err(Revoked::TokenExpired));
     }

@@ -30,7 +30,7 @@ pub mod tokens;
 pub mod tournaments;
 mod view;
 
-pub use account::{account_events_for, account_snapshot};
+pub use account::{ACCOUNT_EVENTS_PAGE, account_events_for, account_snapshot};
 pub use act::{Acted, MoveAnswer, MoveOrder, deal, play_move, resign};
 pub use lobby::{expire_open_tables, lobby};
 pub use read::{

@@ -11,12 +11,12 @@ use crate::auth::Caller;
 use crate::blocking::run;
 use crate::error::ApiError;
 use crate::model::AccountEvent;
-use crate::play;
+use crate::play::{self, ACCOUNT_EVENTS_PAGE};
 use crate::state::AppState;
 
 use super::queue::{Outbox, QUEUE, SLOW_READER, queue, sse_response};
 use super::slot::StreamSlot;
-use super::wait::wait_for_account;
+use super::wait::{check_again, wait_for_news};
 
 /// The form an account stream takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,8 +137,7 @@ pub async fn account_stream(
     actix_web::rt::spawn(async move {
         let _slot = slot;
         let _following = following;
-        let mut notices = state.hub.account_notices();
-        let me = caller.id;
+        let mut changes = state.hub.account_changes(caller.id);
         for event in &waiting {
             if !sink.send(None, event).await {
                 return;
@@ -151,8 +150,11 @@ pub async fn account_stream(
                 play::account_events_for(conn, &reader, cursor)
             })
             .await;
+            let mut failed = false;
+            let mut more = false;
             match read {
                 Ok(Ok(events)) => {
+                    more = events.len() >= usize::try_from(ACCOUNT_EVENTS_PAGE).unwrap_or(0);
                     for (id, event) in events {
                         if !sink.send(Some(id), &event).await {
                             return;
@@ -169,8 +171,12 @@ pub async fn account_stream(
                     let _ = sink.send(None, &end).await;
                     return;
                 }
-                // The database is away: try again at the next look.
-                Err(_) => {}
+                // The database is away: try again soon.
+                Err(_) => failed = true,
+            }
+            if more {
+                // A full page came: the rest at once.
+                continue;
             }
             if quiet_since.elapsed() >= heartbeat {
                 if !sink.heartbeat().await {
@@ -178,8 +184,15 @@ pub async fn account_stream(
                 }
                 quiet_since = Instant::now();
             }
+            // Only news wakes the stream (the process's safety net reads what its account
+            // streams follow), its caller's next check, or — newline-delimited, which has no
+            // heartbeat of its own — the next heartbeat.
+            let mut limit = check_again(&state.hub, &caller, failed);
+            if let Sink::Lines(_) = sink {
+                limit = limit.min(heartbeat.saturating_sub(quiet_since.elapsed()));
+            }
             tokio::select! {
-                woke = wait_for_account(&state.hub, &mut notices, me, state.hub.recheck()) => {
+                woke = wait_for_news(&state.hub, &mut changes, limit) => {
                     if woke.is_none() && state.hub.is_shutting_down() {
                         return;
                     }

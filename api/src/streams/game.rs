@@ -9,7 +9,7 @@ use actix_web_lab::sse;
 use cardroom_core::Viewer;
 use tokio::time::Instant;
 
-use crate::auth::{Caller, Credential};
+use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::feeds;
 use crate::model::{EventOut, EventsResponse, KnownPresence, PresenceOut, StreamEvent};
@@ -19,7 +19,7 @@ use crate::state::AppState;
 
 use super::queue::{SLOW_READER, queue, sse_response};
 use super::slot::StreamSlot;
-use super::wait::{next_look_noticed, wait_for_notice};
+use super::wait::{check_again, next_look_noticed, wait_for_notice};
 
 /// Who follows a game: its id, the caller, and who they were authorised to read as.
 struct Follower {
@@ -194,18 +194,6 @@ fn end_event(version: i64, revoked: Revoked) -> sse::Event {
 /// The type of the event that ends a stream (`event: stream_end`, written by `end_event`).
 pub const STREAM_END: &str = "stream_end";
 
-/// How long a stream may wait for news before it checks its caller again: until a session's
-/// token expires; a personal API token, which a revocation on any replica ends without a
-/// notice to this stream, every recheck; and after a look that failed (the database was away),
-/// every recheck too, so that it tries again.
-fn check_again(state: &AppState, caller: &Caller, failed: bool) -> Duration {
-    match caller.credential {
-        _ if failed => state.hub.recheck(),
-        Credential::Session => caller.expires_in(),
-        Credential::ApiToken(_) => state.hub.recheck(),
-    }
-}
-
 /// A stream's event id: the version, and once the stream has a chat cursor, `:` and it. A
 /// client sends the last one back as `Last-Event-ID` and the stream resumes after both.
 fn event_id(version: i64, chat: i64) -> String {
@@ -360,7 +348,7 @@ pub fn stream(
                 // Part of a long gap came: the rest at once, from the same read or after it.
                 continue;
             }
-            let limit = check_again(&state, &follower.caller, failed);
+            let limit = check_again(&state.hub, &follower.caller, failed);
             match next_look_noticed(&state.hub, &mut changes, &outbox, Some(limit)).await {
                 Some((at, notice)) => {
                     not_before = at;

@@ -1,32 +1,23 @@
-//! A stream's or long-poll's waits: for news of what it follows (a game, every game, an
-//! account), for the safety-net interval, or for the process to stop.
+//! A stream's or long-poll's waits: for news of what it follows (a game, every game, a
+//! tournament, an account), for a limit (its caller's next check, a long-poll's deadline), or
+//! for the process to stop.
 
 use std::future::Future;
 use std::time::Duration;
 
 use actix_web_lab::sse;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::watch;
 use tokio::time::Instant;
 
-use crate::hub::{EVERY_ACCOUNT, Hub, Notice};
+use crate::auth::{Caller, Credential};
+use crate::hub::Hub;
 
 use super::queue::Outbox;
 
-/// Waits until `woken` resolves, `limit` passes, or the process stops. Returns the instant a
-/// read must have begun after to see what woke the wait — what `woken` says; the wait's start,
-/// when `limit` passed — or none when the process stops.
-async fn wait_until(
-    hub: &Hub,
-    limit: Duration,
-    woken: impl Future<Output = Instant>,
-) -> Option<Instant> {
-    wait_noticed(hub, Some(limit), woken)
-        .await
-        .map(|(at, _)| at)
-}
-
-/// [`wait_until`], also saying whether a notice (rather than the limit) ended the wait; with
-/// no limit, only a notice or the stop ends it.
+/// Waits until `woken` resolves, `limit` passes (with no limit, only `woken` or the stop ends
+/// the wait), or the process stops. Returns the instant a read must have begun after to see
+/// what woke the wait — what `woken` says; the wait's start, when `limit` passed — and whether
+/// `woken` (a notice) ended it; none when the process stops.
 async fn wait_noticed(
     hub: &Hub,
     limit: Option<Duration>,
@@ -54,9 +45,9 @@ async fn wait_noticed(
     }
 }
 
-/// Waits until the followed game (or games) changes — at once if it changed since the last
-/// wait — `limit` passes, or the process stops (see [`wait_until`]): the time of the latest
-/// change.
+/// Waits until what `changes` follows (a game, every game, an account) changes — at once if
+/// it changed since the last wait — `limit` passes, or the process stops (see
+/// [`wait_noticed`]): the time of the latest change.
 pub(super) async fn wait_for_news(
     hub: &Hub,
     changes: &mut watch::Receiver<Instant>,
@@ -118,26 +109,16 @@ pub(super) async fn next_look_noticed(
     }
 }
 
-/// Waits until account `id` (or every account) may have news, `limit` passes, or the process
-/// stops (see [`wait_until`]).
-pub(super) async fn wait_for_account(
-    hub: &Hub,
-    notices: &mut broadcast::Receiver<Notice>,
-    id: i64,
-    limit: Duration,
-) -> Option<Instant> {
-    wait_until(hub, limit, async {
-        loop {
-            match notices.recv().await {
-                Ok((account, at)) if account == id || account == EVERY_ACCOUNT => return at,
-                Ok(_) => continue,
-                // Notices were missed: look again now.
-                Err(broadcast::error::RecvError::Lagged(_)) => return Instant::now(),
-                Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
-            }
-        }
-    })
-    .await
+/// How long a stream may wait for news before it checks its caller again: until a session's
+/// token expires; a personal API token, which a revocation on any replica ends without a
+/// notice to the stream, every recheck; and after a look that failed (the database was away),
+/// every recheck too, so that it tries again.
+pub(super) fn check_again(hub: &Hub, caller: &Caller, failed: bool) -> Duration {
+    match caller.credential {
+        _ if failed => hub.recheck(),
+        Credential::Session => caller.expires_in(),
+        Credential::ApiToken(_) => hub.recheck(),
+    }
 }
 
 #[cfg(test)]
