@@ -1,16 +1,16 @@
 //! The safety net under the change notices: one task a process that, every recheck
 //! (`CARDROOM_RECHECK_MS`), reads what tells a change of every game followed on this process
-//! (its version and newest chat row, in one statement for all of them), who is at each of
-//! their tables (every [`crate::presence::refresh_every`], and at once for a game newly
-//! followed), every lobby listing followed, and the newest event of every account whose
+//! (its version and newest chat row, in one statement for all of them), who is at their
+//! tables (every [`crate::presence::refresh_every`], all in one read, and at once for a game
+//! newly followed), every lobby listing followed, and the newest event of every account whose
 //! stream is open here (one statement for them all); and wakes the followers of what changed.
 //!
 //! A notice can be missed: the listening connection was down for a moment, processes sharing
 //! one SQLite file send none to each other, and a process that dies stops counting as
 //! connected when its presence rows age out, which nobody announces. Then this is how the news
 //! arrives, within a recheck. It costs the process one statement a recheck for all the games
-//! its streams follow and one for all the accounts, one read a listing, and a read of each
-//! table's presence every quarter presence window — however many streams follow them: the
+//! its streams follow and one for all the accounts, one read a listing, and one read of every
+//! table's presence each quarter presence window — however many streams follow them: the
 //! streams themselves wait for news only (and, each, for its caller's next check:
 //! `streams::wait::check_again`).
 
@@ -142,8 +142,8 @@ impl Net {
     }
 
     /// The followed games whose presence changed. Every table is read every
-    /// [`crate::presence::refresh_every`]; one newly followed is read at once (for what it
-    /// shows now, which its followers read again when they are woken as new).
+    /// [`crate::presence::refresh_every`], all in one read; one newly followed is read at once
+    /// (for what it shows now, which its followers read again when they are woken as new).
     async fn presence_changed(
         &mut self,
         state: &web::Data<AppState>,
@@ -153,25 +153,36 @@ impl Net {
             .presence_read
             .is_none_or(|at| at.elapsed() >= crate::presence::refresh_every());
         let mut kept = HashMap::with_capacity(followed.len());
-        let mut changed = Vec::new();
-        if due {
-            self.presence_read = Some(Instant::now());
-        }
+        let mut wanted = Vec::new();
         for &id in followed {
-            let seen = self.presence.remove(&id);
-            if seen.is_some() && !due {
-                kept.extend(seen.map(|seen| (id, seen)));
-                continue;
+            match self.presence.remove(&id) {
+                Some(seen) if !due => {
+                    kept.insert(id, seen);
+                }
+                seen => {
+                    kept.extend(seen.map(|seen| (id, seen)));
+                    wanted.push(id);
+                }
             }
-            let shared = state.feeds.presence(id);
-            match feeds::presence(state, &shared, id, Instant::now()).await {
-                Ok(read) => {
-                    if seen.is_some_and(|seen| seen != read.value) {
+        }
+        let mut changed = Vec::new();
+        if !wanted.is_empty() {
+            let ids = wanted.clone();
+            let read = feeds::read_for_followers(state, move |conn, _| {
+                crate::play::presence_at(conn, &ids)
+            })
+            .await;
+            // (The database is away: what was seen is kept, and the next round reads again.)
+            if let Ok(now) = read {
+                if due {
+                    self.presence_read = Some(Instant::now());
+                }
+                for (id, now) in now {
+                    if kept.get(&id).is_some_and(|seen| *seen != now) {
                         changed.push(id);
                     }
-                    kept.insert(id, read.value.clone());
+                    kept.insert(id, now);
                 }
-                Err(_) => kept.extend(seen.map(|seen| (id, seen))),
             }
         }
         self.presence = kept;

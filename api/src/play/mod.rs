@@ -35,7 +35,7 @@ pub use act::{Acted, MoveAnswer, MoveOrder, deal, play_move, resign};
 pub use lobby::{expire_open_tables, lobby};
 pub use read::{
     ChatWanted, EVENTS_PAGE, News, Personal, Revoked, authorize_reader, events_after, list, log,
-    personal, personal_without_storage, presence, read_log, score,
+    personal, personal_without_storage, presence, presence_at, read_log, score,
 };
 pub use recovery::{recover, replay, snapshot_of};
 pub use setup::{create, join, random_code};

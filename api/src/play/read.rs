@@ -258,15 +258,32 @@ pub fn personal(
 
 /// Who is at game `id` now: the seats whose people are connected, and how many watch.
 pub fn presence(conn: &mut AnyConnection, id: GameId) -> Result<PresenceOut, ApiError> {
-    let (seats, spectators) = cardroom_db::talk::at_game(conn, id, crate::presence::since())?;
-    Ok(PresenceOut {
+    let table = cardroom_db::talk::at_game(conn, id, crate::presence::since())?;
+    Ok(presence_out(table))
+}
+
+/// [`presence`] at each of the games `ids`, read together (the safety net's look at every
+/// table its process follows).
+pub fn presence_at(
+    conn: &mut AnyConnection,
+    ids: &[GameId],
+) -> Result<std::collections::HashMap<GameId, PresenceOut>, ApiError> {
+    let tables = cardroom_db::talk::at_games(conn, ids, crate::presence::since())?;
+    Ok(tables
+        .into_iter()
+        .map(|(id, table)| (id, presence_out(table)))
+        .collect())
+}
+
+fn presence_out((seats, spectators): cardroom_db::talk::AtTable) -> PresenceOut {
+    PresenceOut {
         connected: seats
             .into_iter()
             .filter(|&(_, connected)| connected)
             .map(|(seat, _)| i64::from(seat))
             .collect(),
         spectators,
-    })
+    }
 }
 
 /// The most log entries one events answer covers.
