@@ -1,9 +1,8 @@
 //! Streams with nothing to tell: what still wakes or ends them without a change notice to
 //! them — the token's expiry, a revocation on any replica, news from a process that sends no
 //! notice (SQLite shared by several processes), a replica that died without a word — for game
-//! streams and account streams. A stream
-//! waits for news only; these are what each process's safety net and each stream's own check of
-//! its caller must still catch.
+//! streams and account streams. A stream waits for news only; these are what each process's
+//! safety net and each stream's own check of its caller must still catch.
 
 use std::time::{Duration, Instant};
 
