@@ -15,6 +15,7 @@
 //! `streams::wait::check_again`).
 
 use std::collections::HashMap;
+use std::hash::Hash;
 
 use actix_web::web;
 use cardroom_db::GameId;
@@ -96,18 +97,9 @@ impl Net {
         let Ok(newest) = read else {
             return Vec::new();
         };
-        let newest: HashMap<i64, i64> = newest.into_iter().collect();
-        let mut changed = Vec::new();
-        let mut seen = HashMap::with_capacity(followed.len());
-        for id in followed {
-            let now = newest.get(&id).copied().unwrap_or(0);
-            if self.accounts.get(&id) != Some(&now) {
-                changed.push(id);
-            }
-            seen.insert(id, now);
-        }
-        self.accounts = seen;
-        changed
+        let mut now: HashMap<i64, i64> = followed.into_iter().map(|id| (id, 0)).collect();
+        now.extend(newest);
+        replace_seen(&mut self.accounts, now)
     }
 
     /// The followed games whose mark changed, or that were not followed at the last round.
@@ -129,16 +121,7 @@ impl Net {
         let Ok(marks) = read else {
             return Vec::new();
         };
-        let mut changed = Vec::new();
-        let mut seen = HashMap::with_capacity(marks.len());
-        for (id, mark) in marks {
-            if self.games.get(&id) != Some(&mark) {
-                changed.push(id);
-            }
-            seen.insert(id, mark);
-        }
-        self.games = seen;
-        changed
+        replace_seen(&mut self.games, marks.into_iter().collect())
     }
 
     /// The followed games whose presence changed. Every table is read every
@@ -206,5 +189,36 @@ impl Net {
         }
         self.lobbies = kept;
         changed
+    }
+}
+
+/// Replaces what was `seen` with what is seen `now`; the keys whose value changed or that are
+/// new (a change between a follower's first look and the first read here would otherwise go
+/// unseen).
+fn replace_seen<K: Hash + Eq + Copy, V: PartialEq>(
+    seen: &mut HashMap<K, V>,
+    now: HashMap<K, V>,
+) -> Vec<K> {
+    let changed = now
+        .iter()
+        .filter(|&(key, value)| seen.get(key) != Some(value))
+        .map(|(&key, _)| key)
+        .collect();
+    *seen = now;
+    changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_changed_or_is_new_is_news_and_what_left_is_forgotten() {
+        let mut seen = HashMap::from([(1, "a"), (2, "b"), (3, "c")]);
+        let mut changed = replace_seen(&mut seen, HashMap::from([(1, "a"), (2, "B"), (4, "d")]));
+        changed.sort_unstable();
+        assert_eq!(changed, vec![2, 4]);
+        assert_eq!(seen, HashMap::from([(1, "a"), (2, "B"), (4, "d")]));
+        assert!(replace_seen(&mut seen, HashMap::from([(1, "a"), (2, "B"), (4, "d")])).is_empty());
     }
 }

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::hardening::{drain, token_expiring};
 use crate::on_both_backends;
-use crate::programs::through;
+use crate::programs::a_stream_whose_token_is_revoked;
 use crate::replicas::{delivered, log_replays_to_snapshot, move_once, two_people};
 use crate::support::{Backend, Server};
 use crate::table_talk::{next_named, public_table};
@@ -48,30 +48,7 @@ fn an_idle_stream_ends_when_its_token_expires_with_nothing_else_happening(backen
 
 fn an_idle_stream_opened_with_a_token_ends_within_a_recheck_of_its_revocation(backend: Backend) {
     let server = Server::start(backend);
-    let alice = server.register("alice");
-    let made = server.post(
-        "/api/v1/account/tokens",
-        Some(&alice.token),
-        &json!({"description": "watcher", "scopes": ["read", "play"]}),
-    );
-    let token = made.body["token"].as_str().unwrap().to_owned();
-    let (id, _) = server.create(
-        &through(&alice, &token),
-        json!({"kind": "basra", "seats": [{}, {"bot": "easy"}]}),
-    );
-    let events = server
-        .stream(&format!("/api/v1/games/{id}/events"), &token, None)
-        .unwrap();
-    assert!(
-        events.recv_timeout(Duration::from_secs(5)).is_ok(),
-        "the stream began"
-    );
-    while events.recv_timeout(Duration::from_millis(300)).is_ok() {}
-    let revoked = server.delete(
-        &format!("/api/v1/account/tokens/{}", made.body["info"]["id"]),
-        Some(&alice.token),
-    );
-    assert_eq!(revoked.status, 204);
+    let (_, _, events) = a_stream_whose_token_is_revoked(&server);
     // Nothing happens at the table: the stream's next check of its token (a recheck, one
     // second by default) ends it.
     let (_, end) = events

@@ -258,8 +258,15 @@ fn every_endpoint_checks_the_scope_it_needs(backend: Backend) {
     assert!(checked > 100, "only {checked} calls");
 }
 
-fn a_stream_opened_with_a_token_ends_when_the_token_is_revoked(backend: Backend) {
-    let server = Server::start(backend);
+/// A game of alice's against the computer, a stream of it opened with a personal token of
+/// hers that has then been revoked (the stream has delivered what it had and is waiting).
+pub(crate) fn a_stream_whose_token_is_revoked(
+    server: &Server,
+) -> (
+    Player,
+    i64,
+    std::sync::mpsc::Receiver<(std::time::Instant, Value)>,
+) {
     let alice = server.register("alice");
     let made = server.post(
         "/api/v1/account/tokens",
@@ -284,6 +291,12 @@ fn a_stream_opened_with_a_token_ends_when_the_token_is_revoked(backend: Backend)
         Some(&alice.token),
     );
     assert_eq!(revoked.status, 204);
+    (alice, id, events)
+}
+
+fn a_stream_opened_with_a_token_ends_when_the_token_is_revoked(backend: Backend) {
+    let server = Server::start(backend);
+    let (alice, id, events) = a_stream_whose_token_is_revoked(&server);
     // A move by the session wakes the stream, which ends instead of telling it.
     let view = server.view(&alice, id);
     let mv = view["legal_moves"][0].clone();
