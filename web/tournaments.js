@@ -236,7 +236,8 @@ function page(root, tournament, code, redraw) {
 }
 
 /** Follows the tournament's event stream (SSE over fetch, which can send the token): each
- * `tournament` event redraws the page. Ends when another page is shown. */
+ * `tournament` event redraws the page. Ends when another page is shown, or when the token is
+ * refused (it expired or was revoked). */
 function follow(id, code, redraw) {
   leaveTournament();
   const abort = new AbortController();
@@ -249,6 +250,8 @@ function follow(id, code, redraw) {
           headers: { Authorization: `Bearer ${api.currentToken()}`, Accept: 'text/event-stream' },
           signal: abort.signal,
         });
+        // (The token expired or was revoked, which also ends a stream: nothing to follow with.)
+        if (response.status === 401) return;
         if (!response.ok || !response.body) throw new Error(`stream: ${response.status}`);
         for await (const block of api.pieces(response, '\n\n')) {
           const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');

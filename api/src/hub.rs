@@ -193,6 +193,22 @@ impl Hub {
             .subscribe(id)
     }
 
+    /// Tournament `id` may have changed (the safety net saw it): its followers look again.
+    pub fn nudge_tournament(&self, id: i64) {
+        self.tournaments
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .send(Some(id), Instant::now());
+    }
+
+    /// The tournaments somebody on this process follows now (their stream).
+    pub fn followed_tournaments(&self) -> Vec<i64> {
+        self.tournaments
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .followed()
+    }
+
     /// Account `id` has new events (with `None`, every account may have).
     pub fn publish_account(&self, id: Option<i64>) {
         self.accounts

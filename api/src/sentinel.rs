@@ -2,15 +2,17 @@
 //! (`CARDROOM_RECHECK_MS`), reads what tells a change of every game followed on this process
 //! (its version and newest chat row, in one statement for all of them), who is at their
 //! tables (every [`crate::presence::refresh_every`], all in one read, and at once for a game
-//! newly followed), every lobby listing followed, and the newest event of every account whose
-//! stream is open here (one statement for them all); and wakes the followers of what changed.
+//! newly followed), every lobby listing followed, the newest event of every account whose
+//! stream is open here (one statement for them all), and what every followed tournament's page
+//! is built from (four statements a tournament); and wakes the followers of what changed.
 //!
 //! A notice can be missed: the listening connection was down for a moment, processes sharing
 //! one SQLite file send none to each other, and a process that dies stops counting as
 //! connected when its presence rows age out, which nobody announces. Then this is how the news
 //! arrives, within a recheck. It costs the process one statement a recheck for all the games
-//! its streams follow and one for all the accounts, one read a listing, and one read of every
-//! table's presence each quarter presence window — however many streams follow them: the
+//! its streams follow and one for all the accounts, one read a listing and one a tournament,
+//! and one read of every table's presence each quarter presence window — however many streams
+//! follow them: the
 //! streams themselves wait for news only (and, each, for its caller's next check:
 //! `streams::wait::check_again`).
 
@@ -24,6 +26,7 @@ use tokio::time::Instant;
 
 use crate::feeds;
 use crate::model::PresenceOut;
+use crate::play::tournaments::TournamentMark;
 use crate::shared::LobbyKey;
 use crate::state::AppState;
 
@@ -58,6 +61,8 @@ pub struct Net {
     lobbies: HashMap<LobbyKey, String>,
     /// Each followed account's newest event (0 for none).
     accounts: HashMap<i64, i64>,
+    /// Each followed tournament as its page is built (none once it is gone).
+    tournaments: HashMap<i64, Option<TournamentMark>>,
 }
 
 impl Net {
@@ -79,6 +84,28 @@ impl Net {
         for id in self.accounts_changed(state).await {
             state.hub.publish_account(Some(id));
         }
+        for id in self.tournaments_changed(state).await {
+            state.hub.nudge_tournament(id);
+        }
+    }
+
+    /// The followed tournaments whose page would show something new, or that were not followed
+    /// at the last round.
+    async fn tournaments_changed(&mut self, state: &web::Data<AppState>) -> Vec<i64> {
+        let followed = state.hub.followed_tournaments();
+        if followed.is_empty() {
+            self.tournaments.clear();
+            return Vec::new();
+        }
+        let read = feeds::read_for_followers(state, move |conn, _| {
+            crate::play::tournaments::marks(conn, &followed)
+        })
+        .await;
+        // (The database is away: the next round reads again.)
+        let Ok(marks) = read else {
+            return Vec::new();
+        };
+        replace_seen(&mut self.tournaments, marks.into_iter().collect())
     }
 
     /// The followed accounts whose newest event changed, or that were not followed at the last

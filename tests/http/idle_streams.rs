@@ -1,19 +1,22 @@
 //! Streams with nothing to tell: what still wakes or ends them without a change notice to
 //! them — the token's expiry, a revocation on any replica, news from a process that sends no
-//! notice (SQLite shared by several processes), a replica that died without a word — for game
-//! streams and account streams. A stream waits for news only; these are what each process's
-//! safety net and each stream's own check of its caller must still catch.
+//! notice (SQLite shared by several processes), a replica that died without a word — for game,
+//! account and tournament streams. A stream waits for news only; these are what each process's
+//! safety net and each stream's own check of its caller must still catch — for tournament
+//! streams too, whose followers share the net's one read of their tournament.
 
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::admin::{ADMIN, admin_token};
 use crate::hardening::{drain, token_expiring};
 use crate::on_both_backends;
 use crate::programs::a_stream_whose_token_is_revoked;
 use crate::replicas::{delivered, log_replays_to_snapshot, move_once, two_people};
 use crate::support::{Backend, Server};
 use crate::table_talk::{next_named, public_table};
+use crate::tournament_checks::enter;
 
 fn an_idle_stream_ends_when_its_token_expires_with_nothing_else_happening(backend: Backend) {
     let server = Server::start(backend);
@@ -241,8 +244,135 @@ fn an_idle_account_stream_ends_when_its_token_expires(backend: Backend) {
     );
 }
 
+/// A public arena made by the admin on `server`; its id.
+fn arena(server: &Server, admin: &str) -> i64 {
+    let made = server.post(
+        "/api/v1/tournaments",
+        Some(admin),
+        &json!({"name": "Followed", "format": "arena", "kind": "basra"}),
+    );
+    assert_eq!(made.status, 201, "{made:?}");
+    made.body["id"].as_i64().unwrap()
+}
+
+/// The entrants each `tournament` event of `stream` counted, for at most `wait` or until `done`.
+fn entrant_counts(
+    stream: &std::sync::mpsc::Receiver<Option<crate::support::SseEvent>>,
+    wait: Duration,
+    done: impl Fn(&[i64]) -> bool,
+) -> Vec<i64> {
+    let mut counts = Vec::new();
+    let deadline = Instant::now() + wait;
+    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+        match stream.recv_timeout(left) {
+            Ok(Some(event)) if event.event == "tournament" => {
+                counts.push(event.data["entrants"].as_i64().unwrap_or(-1));
+                if done(&counts) {
+                    break;
+                }
+            }
+            Ok(Some(_)) => {}
+            Ok(None) | Err(_) => break,
+        }
+    }
+    counts
+}
+
+#[test]
+fn a_tournament_stream_sees_entrants_who_joined_through_another_process_on_the_same_sqlite_file() {
+    let a = Server::start_with(Backend::Sqlite, &[ADMIN, ("CARDROOM_RECHECK_MS", "200")]);
+    let b = a.replica(&[ADMIN, ("CARDROOM_RECHECK_MS", "200")]);
+    let admin = admin_token(&a);
+    let id = arena(&a, &admin);
+    // A session's stream waits for news until its token expires, hours away: only b's
+    // safety net (no notice crosses from a) can tell it of the joins made through a.
+    let stream = b.sse(&format!("/api/v1/tournaments/{id}"), &admin, None);
+    assert_eq!(
+        entrant_counts(&stream, Duration::from_secs(5), |c| !c.is_empty()),
+        vec![0]
+    );
+    enter(&a, id, 2, 0);
+    let counts = entrant_counts(&stream, Duration::from_secs(3), |c| c.contains(&2));
+    assert!(counts.contains(&2), "b's stream saw {counts:?}");
+}
+
+fn followers_of_one_tournament_share_one_read_a_recheck(backend: Backend) {
+    const RECHECK: Duration = Duration::from_millis(100);
+    let server = Server::start_with(backend, &[ADMIN, ("CARDROOM_RECHECK_MS", "100")]);
+    let admin = admin_token(&server);
+    let id = arena(&server, &admin);
+    let streams: Vec<_> = (0..6)
+        .map(|_| server.sse(&format!("/api/v1/tournaments/{id}"), &admin, None))
+        .collect();
+    for stream in &streams {
+        assert_eq!(
+            entrant_counts(stream, Duration::from_secs(5), |c| !c.is_empty()),
+            vec![0]
+        );
+    }
+    let reads = || {
+        let metrics = server.get("/metrics", None).body;
+        metrics
+            .as_str()
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| l.strip_prefix("cardroom_stream_reads_total "))
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .unwrap()
+    };
+    // (The net's first sight of the tournament wakes its followers once, as news: let it pass.)
+    std::thread::sleep(5 * RECHECK);
+    let (before, since) = (reads(), Instant::now());
+    std::thread::sleep(Duration::from_secs(2));
+    let read = reads() - before;
+    // Nothing changes: the net reads the tournament once a round for all six followers
+    // (each reading it for itself would be six a round).
+    let rounds = (since.elapsed().as_secs_f64() / RECHECK.as_secs_f64()).ceil() + 1.0;
+    assert!(
+        read <= rounds + 2.0,
+        "{read} reads in {rounds} rechecks for six followers of one quiet tournament"
+    );
+    // And news still reaches every one of them.
+    enter(&server, id, 1, 0);
+    for stream in &streams {
+        let counts = entrant_counts(stream, Duration::from_secs(3), |c| c.contains(&1));
+        assert!(counts.contains(&1), "{counts:?}");
+    }
+}
+
+fn an_idle_tournament_stream_ends_when_its_token_expires(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN]);
+    let admin = admin_token(&server);
+    let id = arena(&server, &admin);
+    let player = server.guest("idle");
+    let expires = chrono::Utc::now().timestamp() + 2;
+    let token = token_expiring(&player, "idle", expires);
+    let stream = server.sse(&format!("/api/v1/tournaments/{id}"), &token, None);
+    // The tournament once; then nothing happens until the token's expiry ends the stream.
+    let mut events = Vec::new();
+    let ended = loop {
+        match stream.recv_timeout(Duration::from_secs(15)) {
+            Ok(Some(event)) => events.push(event.event),
+            Ok(None) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break true,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => break false,
+        }
+    };
+    assert!(ended, "the stream outlived its token: {events:?}");
+    assert_eq!(
+        events.iter().filter(|e| *e == "tournament").count(),
+        1,
+        "{events:?}"
+    );
+    assert!(
+        chrono::Utc::now().timestamp() > expires + 5,
+        "the stream ended before its token expired"
+    );
+}
+
 on_both_backends!(
     an_account_stream_resuming_far_behind_takes_every_page_at_once,
+    an_idle_tournament_stream_ends_when_its_token_expires,
+    followers_of_one_tournament_share_one_read_a_recheck,
     an_idle_account_stream_ends_when_its_token_expires,
     an_idle_stream_ends_when_its_token_expires_with_nothing_else_happening,
     an_idle_stream_opened_with_a_token_ends_within_a_recheck_of_its_revocation,

@@ -87,7 +87,8 @@ pub async fn list(
 /// One tournament whole: its entrants, standings (recomputed from the recorded games), every
 /// round's tables and results (duplicate: each result's matchpoints against the others from the
 /// same seat), and your table now. With `Accept: text/event-stream` it is a Server-Sent Events
-/// stream instead: an `event: tournament` with this same body at once and whenever it changes.
+/// stream instead: an `event: tournament` with this same body at once and whenever it changes,
+/// closed when the tournament can no longer be seen or the token expires or is revoked.
 #[utoipa::path(
     operation_id = "get_tournament",
     tag = "tournaments",

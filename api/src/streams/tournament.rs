@@ -7,21 +7,22 @@ use actix_web_lab::sse;
 use tokio::time::Instant;
 
 use crate::auth::Caller;
-use crate::blocking::run;
 use crate::error::ApiError;
+use crate::feeds::read_for_followers;
 use crate::play;
 use crate::state::AppState;
 
 use super::queue::{SLOW_READER, queue, sse_response};
 use super::slot::StreamSlot;
-use super::wait::next_look;
+use super::wait::{check_again, next_look};
 
 /// The least time between two reads of a tournament by one stream.
 const TOURNAMENT_EVERY: Duration = Duration::from_millis(250);
 
 /// `GET /tournaments/{id}` as Server-Sent Events: `event: tournament` with the body `GET`
 /// answers, at once and whenever it changes (an entrant, a pairing, a result, on any replica);
-/// heartbeats; closed when the process stops (or when the tournament can no longer be seen).
+/// heartbeats; closed when the process stops, when the tournament can no longer be seen, and
+/// when the token it was opened with expires or is revoked.
 pub fn tournament_stream(
     state: web::Data<AppState>,
     caller: Caller,
@@ -39,14 +40,22 @@ pub fn tournament_stream(
             let looked = Instant::now();
             let reader = caller.clone();
             let code = code.clone();
-            let read = run(&state, move |conn, _| {
-                play::tournaments::get(conn, &reader, id, code.as_deref())
+            let read = read_for_followers(&state, move |conn, _| {
+                // (A token expired or revoked since the stream opened: it gets nothing more.)
+                if !crate::tokens::still_valid(conn, &reader)? {
+                    return Ok(None);
+                }
+                let tournament = play::tournaments::get(conn, &reader, id, code.as_deref())?;
+                serde_json::to_string(&tournament)
+                    .map(Some)
+                    .map_err(ApiError::because("tournament"))
             })
             .await;
-            match read
-                .and_then(|t| serde_json::to_string(&t).map_err(ApiError::because("tournament")))
-            {
-                Ok(json) if sent.as_deref() != Some(json.as_str()) => {
+            let mut failed = false;
+            match read {
+                // (The token is no longer good: the stream ends.)
+                Ok(None) => return,
+                Ok(Some(json)) if sent.as_deref() != Some(json.as_str()) => {
                     let data = sse::Data::new(json.clone()).event("tournament");
                     if outbox.send(vec![sse::Event::Data(data)]).await.is_err() {
                         return;
@@ -56,12 +65,12 @@ pub fn tournament_stream(
                 Ok(_) => {}
                 // (Gone, or no longer visible: the stream ends.)
                 Err(ApiError::NotFound(_)) => return,
-                Err(_) => {}
+                Err(_) => failed = true,
             }
-            // (A tournament's followers each read it for themselves, and so look again after
-            // every recheck too.)
-            let recheck = Some(state.hub.recheck());
-            if next_look(&state.hub, &mut changes, &outbox, recheck)
+            // News comes as a notice, or from the safety net (`crate::sentinel`), which reads
+            // every followed tournament once a recheck for all its followers.
+            let limit = Some(check_again(&state.hub, &caller, failed));
+            if next_look(&state.hub, &mut changes, &outbox, limit)
                 .await
                 .is_none()
             {

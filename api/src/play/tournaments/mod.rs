@@ -2,6 +2,7 @@
 //! recomputed from the recorded seats at every read. The rounds pair themselves in the
 //! recovery sweep ([`rounds::sweep`]).
 
+mod mark;
 mod rounds;
 mod standings;
 mod tables;
@@ -16,6 +17,7 @@ use cardroom_db::tournaments::{
 use cardroom_db::{AnyConnection, GameId, users};
 use chrono::NaiveDateTime;
 
+pub use mark::{TournamentMark, marks};
 pub use rounds::{Swept, deal_tables, step_claimed, sweep};
 
 use super::access::{is_admin, may_sit};
