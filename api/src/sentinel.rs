@@ -12,9 +12,8 @@
 //! arrives, within a recheck. It costs the process one statement a recheck for all the games
 //! its streams follow and one for all the accounts, one read a listing and one a tournament,
 //! and one read of every table's presence each quarter presence window — however many streams
-//! follow them: the
-//! streams themselves wait for news only (and, each, for its caller's next check:
-//! `streams::wait::check_again`).
+//! follow them: the streams themselves wait for news only (and, each, for its caller's next
+//! check: `streams::wait::check_again`).
 
 use std::collections::HashMap;
 use std::hash::Hash;
