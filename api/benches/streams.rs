@@ -2,11 +2,12 @@
 //! Server-Sent Events streams open, and how long one move takes to reach a thousand watchers of
 //! its game.
 //!
-//! `scripts/with-postgres cargo bench -p cardroom-api --bench streams [-- STREAMS [WATCHERS]]`
-//! (`CARDROOM_RECHECK_MS` in the environment is passed to the server.)
+//! `scripts/with-postgres cargo bench -p cardroom-api --bench streams [-- STREAMS [WATCHERS
+//! [ACCOUNTS]]]` (`CARDROOM_RECHECK_MS` in the environment is passed to the server.)
 //!
-//! Defaults: 10,000 streams, of which 1,000 watch one game (the one that moves), half of the
-//! rest watch 49 other games and the other half follow the lobby. Everything is on loopback,
+//! Defaults: 10,000 streams, of which 1,000 watch one game (the one that moves), 3,000 are
+//! account streams (`/stream/events`, one for each of 3,000 guests, as people with the page
+//! open hold), and of the rest half watch 49 other games and half follow the lobby. Everything is on loopback,
 //! the clients spread over source addresses 127.0.0.1, .2, … (20,000 streams each, inside the
 //! ephemeral port range); the bench raises its own (and so the server's) open-file limit with
 //! `prlimit` (the hard limit too, where it may). It prints the time to open the streams, the
@@ -149,6 +150,11 @@ fn main() {
     let numbers: Vec<usize> = std::env::args().filter_map(|a| a.parse().ok()).collect();
     let streams = numbers.first().copied().unwrap_or(10_000);
     let watchers = numbers.get(1).copied().unwrap_or(1_000).min(streams);
+    let accounts = numbers
+        .get(2)
+        .copied()
+        .unwrap_or(3_000)
+        .min(streams - watchers);
     // Each side (this process and the server it starts, which inherits the limit) holds one
     // descriptor a stream. The soft limit is raised; the hard one too where this may (root),
     // else it must allow it already.
@@ -181,6 +187,8 @@ fn main() {
             ("CARDROOM_MAX_STREAMS", &limit),
             ("CARDROOM_MAX_STREAMS_PER_ACCOUNT", &limit),
             ("CARDROOM_RECHECK_MS", &recheck),
+            // (The bench signs in thousands of guests from one address.)
+            ("CARDROOM_AUTH_PER_MINUTE", "0"),
         ],
     );
     let pid = server.pid();
@@ -190,6 +198,9 @@ fn main() {
         .trim_end_matches('/')
         .parse()
         .unwrap();
+    let readers: Vec<String> = (0..accounts)
+        .map(|i| server.guest(&format!("reader{i}")).token)
+        .collect();
     let host = server.guest("host");
     let watcher = server.guest("watcher");
     let games: Vec<(i64, i64)> = (0..50)
@@ -223,14 +234,19 @@ fn main() {
     let rss_before = rss_mib(pid);
     let opening = Instant::now();
     for slot in 0..streams {
-        let others = streams - watchers;
+        let others = streams - watchers - accounts;
         let request = if slot < watchers {
             let (id, version) = games[0];
             request(
                 &format!("/api/v1/games/{id}/events?after={version}"),
                 Some(&watcher.token),
             )
-        } else if (slot - watchers) < others / 2 {
+        } else if slot < watchers + accounts {
+            request(
+                "/api/v1/stream/events",
+                Some(readers[slot - watchers].as_str()),
+            )
+        } else if (slot - watchers - accounts) < others / 2 {
             let (id, version) = games[1 + slot % 49];
             request(
                 &format!("/api/v1/games/{id}/events?after={version}"),
@@ -259,8 +275,9 @@ fn main() {
     }
     let opened = opening.elapsed();
     println!(
-        "{backend:?}: {} of {streams} streams open in {:.1} s ({} refused); server RSS {:.0} MiB \
-         before, {:.0} MiB with them",
+        "{backend:?}: {} of {streams} streams open in {:.1} s ({} refused; {watchers} watch the \
+         game that moves, {accounts} are account streams); server RSS {:.0} MiB before, {:.0} \
+         MiB with them",
         board.connected.load(Ordering::SeqCst),
         opened.as_secs_f64(),
         board.refused.load(Ordering::SeqCst),
