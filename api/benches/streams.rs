@@ -126,16 +126,6 @@ fn rss_mib(pid: u32) -> f64 {
     kib / 1024.0
 }
 
-/// The server's count of database reads made for streams.
-fn stream_reads(server: &Server) -> f64 {
-    let text = server.get("/metrics", None).body;
-    let text = text.as_str().unwrap_or_default();
-    text.lines()
-        .find_map(|l| l.strip_prefix("cardroom_stream_reads_total "))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(f64::NAN)
-}
-
 /// Moves timed on their way to the watchers.
 const MOVES: usize = 5;
 
@@ -286,7 +276,7 @@ fn main() {
     );
     // Idle: only heartbeats (and the streams' own safety-net reads) flow.
     std::thread::sleep(Duration::from_secs(3));
-    let reads0 = stream_reads(&server);
+    let reads0 = server.metric("cardroom_stream_reads_total");
     let (cpu0, wall0) = (cpu_seconds(pid), Instant::now());
     std::thread::sleep(Duration::from_secs(20));
     let idle_secs = wall0.elapsed().as_secs_f64();
@@ -295,14 +285,14 @@ fn main() {
         "idle: server CPU {:.0}% of one core over 20 s; {:.0} database reads a second for the \
          streams; RSS {:.0} MiB",
         idle * 100.0,
-        (stream_reads(&server) - reads0) / idle_secs,
+        (server.metric("cardroom_stream_reads_total") - reads0) / idle_secs,
         rss_mib(pid)
     );
     // Moves in the watched game, each timed from its response to each watcher's reading it.
     let (id, _) = games[0];
     let mut delays: Vec<Duration> = Vec::new();
     let mut starved = 0;
-    let reads0 = stream_reads(&server);
+    let reads0 = server.metric("cardroom_stream_reads_total");
     for _ in 0..MOVES {
         // The computer answers each move: wait for the turn to come back.
         let deadline = Instant::now() + Duration::from_secs(30);
@@ -351,7 +341,7 @@ fn main() {
         percentile(&delays, 0.99).as_secs_f64() * 1000.0,
         delays.last().copied().unwrap_or_default().as_secs_f64() * 1000.0,
         starved,
-        stream_reads(&server) - reads0,
+        server.metric("cardroom_stream_reads_total") - reads0,
         board.closed.load(Ordering::SeqCst),
         rss_mib(pid),
     );

@@ -421,25 +421,6 @@ fn a_stream_carries_its_rooms_chat_and_resumes_after_the_last_message(backend: B
     assert_eq!(next.data["event"]["text"], "after the reconnect");
 }
 
-/// The value of the counter `name` on the server's metrics.
-fn counter(server: &Server, name: &str) -> f64 {
-    let text = server
-        .get("/metrics", None)
-        .body
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
-    text.lines()
-        .find_map(|line| {
-            line.strip_prefix(name)?
-                .strip_prefix(' ')?
-                .trim()
-                .parse()
-                .ok()
-        })
-        .unwrap_or_else(|| panic!("no {name} in\n{text}"))
-}
-
 /// Waits for an event on a stream that `wanted` accepts; `what` names it in a failure.
 fn until(
     stream: &std::sync::mpsc::Receiver<Option<SseEvent>>,
@@ -496,7 +477,7 @@ fn watchers_of_one_table_share_the_reads_of_its_news(backend: Backend) {
             event.event == "presence" && event.data["event"]["spectators"] == WATCHERS
         });
     }
-    let before = counter(&server, "cardroom_stream_reads_total");
+    let before = server.metric("cardroom_stream_reads_total");
     let mover = if view["to_act"] == view["your_seat"] {
         &host
     } else {
@@ -509,7 +490,7 @@ fn watchers_of_one_table_share_the_reads_of_its_news(backend: Backend) {
     for stream in &watchers {
         until_version(stream, version + 1);
     }
-    let reads = counter(&server, "cardroom_stream_reads_total") - before;
+    let reads = server.metric("cardroom_stream_reads_total") - before;
     // One shared read of the change and one shared look at who is at the table (perhaps not yet
     // made when the counter is read) — not one a watcher.
     assert!(

@@ -158,6 +158,25 @@ impl Client {
         observed("GET", path, Reply::from(request.call()))
     }
 
+    /// The value of the unlabelled series `name` (a counter or gauge) on `/metrics`.
+    pub fn metric(&self, name: &str) -> f64 {
+        let text = self
+            .get("/metrics", None)
+            .body
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        text.lines()
+            .find_map(|line| {
+                line.strip_prefix(name)?
+                    .strip_prefix(' ')?
+                    .trim()
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or_else(|| panic!("no {name} in\n{text}"))
+    }
+
     /// A GET with extra headers.
     pub fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
         let mut request = self.agent().get(self.url(path));
