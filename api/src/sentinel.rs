@@ -19,10 +19,11 @@ use std::collections::HashMap;
 use std::hash::Hash;
 
 use actix_web::web;
-use cardroom_db::GameId;
 use cardroom_db::games::Mark;
+use cardroom_db::{AnyConnection, GameId};
 use tokio::time::Instant;
 
+use crate::error::ApiError;
 use crate::feeds;
 use crate::model::PresenceOut;
 use crate::play::tournaments::TournamentMark;
@@ -92,40 +93,23 @@ impl Net {
     /// at the last round.
     async fn tournaments_changed(&mut self, state: &web::Data<AppState>) -> Vec<i64> {
         let followed = state.hub.followed_tournaments();
-        if followed.is_empty() {
-            self.tournaments.clear();
-            return Vec::new();
-        }
-        let read = feeds::read_for_followers(state, move |conn, _| {
-            crate::play::tournaments::marks(conn, &followed)
+        marks_changed(state, &mut self.tournaments, followed, |conn, ids| {
+            crate::play::tournaments::marks(conn, ids)
         })
-        .await;
-        // (The database is away: the next round reads again.)
-        let Ok(marks) = read else {
-            return Vec::new();
-        };
-        replace_seen(&mut self.tournaments, marks.into_iter().collect())
+        .await
     }
 
     /// The followed accounts whose newest event changed, or that were not followed at the last
     /// round.
     async fn accounts_changed(&mut self, state: &web::Data<AppState>) -> Vec<i64> {
         let followed = state.hub.followed_accounts();
-        if followed.is_empty() {
-            self.accounts.clear();
-            return Vec::new();
-        }
-        let ids = followed.clone();
-        let read = feeds::read_for_followers(state, move |conn, _| {
-            Ok(cardroom_db::account_events::newest_of(conn, &ids)?)
+        marks_changed(state, &mut self.accounts, followed, |conn, ids| {
+            // (An account with no event yet: 0.)
+            let mut newest: HashMap<i64, i64> = ids.iter().map(|&id| (id, 0)).collect();
+            newest.extend(cardroom_db::account_events::newest_of(conn, ids)?);
+            Ok(newest.into_iter().collect())
         })
-        .await;
-        let Ok(newest) = read else {
-            return Vec::new();
-        };
-        let mut now: HashMap<i64, i64> = followed.into_iter().map(|id| (id, 0)).collect();
-        now.extend(newest);
-        replace_seen(&mut self.accounts, now)
+        .await
     }
 
     /// The followed games whose mark changed, or that were not followed at the last round.
@@ -134,20 +118,10 @@ impl Net {
         state: &web::Data<AppState>,
         followed: &[GameId],
     ) -> Vec<GameId> {
-        if followed.is_empty() {
-            self.games.clear();
-            return Vec::new();
-        }
-        let ids = followed.to_vec();
-        let read = feeds::read_for_followers(state, move |conn, _| {
-            Ok(cardroom_db::games::marks(conn, &ids)?)
+        marks_changed(state, &mut self.games, followed.to_vec(), |conn, ids| {
+            Ok(cardroom_db::games::marks(conn, ids)?)
         })
-        .await;
-        // (The database is away: the next round reads again.)
-        let Ok(marks) = read else {
-            return Vec::new();
-        };
-        replace_seen(&mut self.games, marks.into_iter().collect())
+        .await
     }
 
     /// The followed games whose presence changed. Every table is read every
@@ -215,6 +189,31 @@ impl Net {
         }
         self.lobbies = kept;
         changed
+    }
+}
+
+/// The keys of `followed` whose mark, as `read` gives them all in one go, differs from what was
+/// `seen` at the last round (or that are new there); `seen` becomes what was read. Nothing is
+/// read when nothing is followed; when the read fails (the database is away), what was seen is
+/// kept and the next round reads again.
+async fn marks_changed<K, V>(
+    state: &web::Data<AppState>,
+    seen: &mut HashMap<K, V>,
+    followed: Vec<K>,
+    read: impl FnOnce(&mut AnyConnection, &[K]) -> Result<Vec<(K, V)>, ApiError> + Send + 'static,
+) -> Vec<K>
+where
+    K: Hash + Eq + Copy + Send + 'static,
+    V: PartialEq + Send + 'static,
+{
+    if followed.is_empty() {
+        seen.clear();
+        return Vec::new();
+    }
+    let read = feeds::read_for_followers(state, move |conn, _| read(conn, &followed)).await;
+    match read {
+        Ok(now) => replace_seen(seen, now.into_iter().collect()),
+        Err(_) => Vec::new(),
     }
 }
 
