@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::admin::{ADMIN, admin_token};
 use crate::hardening::{drain, token_expiring};
 use crate::on_both_backends;
-use crate::programs::a_stream_whose_token_is_revoked;
+use crate::programs::{a_stream_whose_token_is_revoked, api_token};
 use crate::replicas::{delivered, log_replays_to_snapshot, move_once, two_people};
 use crate::support::{Backend, Server};
 use crate::table_talk::{next_named, public_table};
@@ -310,16 +310,7 @@ fn followers_of_one_tournament_share_one_read_a_recheck(backend: Backend) {
             vec![0]
         );
     }
-    let reads = || {
-        let metrics = server.get("/metrics", None).body;
-        metrics
-            .as_str()
-            .unwrap_or_default()
-            .lines()
-            .find_map(|l| l.strip_prefix("cardroom_stream_reads_total "))
-            .and_then(|v| v.trim().parse::<f64>().ok())
-            .unwrap()
-    };
+    let reads = || server.metric("cardroom_stream_reads_total");
     // (The net's first sight of the tournament wakes its followers once, as news: let it pass.)
     std::thread::sleep(5 * RECHECK);
     let (before, since) = (reads(), Instant::now());
@@ -340,6 +331,24 @@ fn followers_of_one_tournament_share_one_read_a_recheck(backend: Backend) {
     }
 }
 
+/// The events of `stream` until the server closes it (true), or until `wait` passes with
+/// nothing (false).
+fn until_closed(
+    stream: &std::sync::mpsc::Receiver<Option<crate::support::SseEvent>>,
+    wait: Duration,
+) -> (bool, Vec<String>) {
+    let mut events = Vec::new();
+    loop {
+        match stream.recv_timeout(wait) {
+            Ok(Some(event)) => events.push(event.event),
+            Ok(None) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return (true, events);
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return (false, events),
+        }
+    }
+}
+
 fn an_idle_tournament_stream_ends_when_its_token_expires(backend: Backend) {
     let server = Server::start_with(backend, &[ADMIN]);
     let admin = admin_token(&server);
@@ -349,14 +358,7 @@ fn an_idle_tournament_stream_ends_when_its_token_expires(backend: Backend) {
     let token = token_expiring(&player, "idle", expires);
     let stream = server.sse(&format!("/api/v1/tournaments/{id}"), &token, None);
     // The tournament once; then nothing happens until the token's expiry ends the stream.
-    let mut events = Vec::new();
-    let ended = loop {
-        match stream.recv_timeout(Duration::from_secs(15)) {
-            Ok(Some(event)) => events.push(event.event),
-            Ok(None) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break true,
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => break false,
-        }
-    };
+    let (ended, events) = until_closed(&stream, Duration::from_secs(15));
     assert!(ended, "the stream outlived its token: {events:?}");
     assert_eq!(
         events.iter().filter(|e| *e == "tournament").count(),
@@ -369,8 +371,35 @@ fn an_idle_tournament_stream_ends_when_its_token_expires(backend: Backend) {
     );
 }
 
+fn an_idle_tournament_stream_opened_with_a_token_ends_within_a_recheck_of_its_revocation(
+    backend: Backend,
+) {
+    let server = Server::start_with(backend, &[ADMIN]);
+    let admin = admin_token(&server);
+    let id = arena(&server, &admin);
+    let alice = server.register("alice");
+    let token = api_token(&server, &alice, &["read"]);
+    let stream = server.sse(&format!("/api/v1/tournaments/{id}"), &token, None);
+    assert_eq!(
+        entrant_counts(&stream, Duration::from_secs(5), |c| !c.is_empty()),
+        vec![0]
+    );
+    let listed = server.get("/api/v1/account/tokens", Some(&alice.token));
+    let revoked = server.delete(
+        &format!("/api/v1/account/tokens/{}", listed.body["tokens"][0]["id"]),
+        Some(&alice.token),
+    );
+    assert_eq!(revoked.status, 204, "{revoked:?}");
+    // Nothing happens in the tournament: the stream's next check of its token (a recheck, one
+    // second by default) closes it, and nothing more is sent.
+    let (ended, events) = until_closed(&stream, Duration::from_secs(5));
+    assert!(ended, "the stream outlived its revoked token: {events:?}");
+    assert!(events.is_empty(), "{events:?}");
+}
+
 on_both_backends!(
     an_account_stream_resuming_far_behind_takes_every_page_at_once,
+    an_idle_tournament_stream_opened_with_a_token_ends_within_a_recheck_of_its_revocation,
     an_idle_tournament_stream_ends_when_its_token_expires,
     followers_of_one_tournament_share_one_read_a_recheck,
     an_idle_account_stream_ends_when_its_token_expires,
