@@ -5,7 +5,7 @@
 use cardroom_db::GameId;
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
@@ -35,6 +35,8 @@ pub struct Hub {
     pub(crate) streams_by_account: Mutex<HashMap<i64, usize>>,
     /// How long a waiting request goes without a notice before it looks again anyway.
     recheck: Duration,
+    /// Times a waiting stream or long-poll woke to look again (`cardroom_stream_wakes_total`).
+    wakes: AtomicU64,
 }
 
 /// Channels of one kind of thing (games, tournaments): one for each someone on this process
@@ -110,6 +112,7 @@ impl Default for Hub {
             open_streams: AtomicUsize::new(0),
             streams_by_account: Mutex::new(HashMap::new()),
             recheck: crate::settings::DEFAULT_RECHECK,
+            wakes: AtomicU64::new(0),
         }
     }
 }
@@ -128,6 +131,16 @@ impl Hub {
     /// none to each other) the way news arrives.
     pub fn recheck(&self) -> Duration {
         self.recheck
+    }
+
+    /// A waiting stream or long-poll woke to look again.
+    pub(crate) fn count_wake(&self) {
+        self.wakes.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Times a waiting stream or long-poll woke to look again, since the process started.
+    pub fn wakes(&self) -> u64 {
+        self.wakes.load(Ordering::Relaxed)
     }
 
     /// Game `id` changed (or, with `None`, anything may have).

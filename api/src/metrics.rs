@@ -137,12 +137,13 @@ impl Metrics {
     }
 
     /// The Prometheus text exposition; `games` is the number of stored games by status, when
-    /// the database answered.
+    /// the database answered; `stream_wakes` the hub's count of waiting requests woken.
     pub fn render(
         &self,
         pool_connections: u32,
         pool_idle: u32,
         games: Option<&[(String, i64)]>,
+        stream_wakes: u64,
     ) -> String {
         let mut out = String::new();
         if let Ok(routes) = self.routes.lock() {
@@ -243,10 +244,21 @@ impl Metrics {
                 &self.stream_reads,
             ),
         ];
+        let wakes = (
+            "cardroom_stream_wakes_total",
+            "Times a waiting stream or long-poll woke to look again: news of what it follows, \
+             a recheck, or its caller's next check. A game's change wakes its followers; a \
+             lobby listing's followers wake only when their listing changed.",
+            stream_wakes,
+        );
+        let counters = counters
+            .into_iter()
+            .map(|(name, help, value)| (name, help, value.load(Ordering::Relaxed)))
+            .chain([wakes]);
         for (name, help, value) in counters {
             let _ = writeln!(out, "# HELP {name} {help}");
             let _ = writeln!(out, "# TYPE {name} counter");
-            let _ = writeln!(out, "{name} {}", value.load(Ordering::Relaxed));
+            let _ = writeln!(out, "{name} {value}");
         }
         let _ = writeln!(
             out,
@@ -284,7 +296,7 @@ mod tests {
         metrics.observe_request("PROPFIND", "unmatched", 404, Duration::ZERO);
         metrics.observe_think("basra", "hard", Duration::from_millis(7));
         let games = [("active".to_owned(), 3), ("finished".to_owned(), 5)];
-        let text = metrics.render(4, 2, Some(&games));
+        let text = metrics.render(4, 2, Some(&games), 9);
         let line = |needle: &str| {
             text.lines()
                 .find(|l| l.starts_with(needle))
@@ -327,6 +339,7 @@ mod tests {
         );
         assert_eq!(line("cardroom_games{status=\"finished\"}"), "5");
         assert_eq!(line("cardroom_http_responses_total{class=\"4xx\"}"), "3");
+        assert_eq!(line("cardroom_stream_wakes_total "), "9");
         assert_eq!(
             line(
                 "cardroom_http_requests_total{method=\"other\",route=\"unmatched\",status=\"404\"}"

@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use cardroom_core::Viewer;
 use cardroom_db::GameStatus;
+use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::error::ApiError;
@@ -204,6 +205,18 @@ pub struct LobbyKey {
     pub query: LobbyQuery,
 }
 
+impl LobbyKey {
+    fn new(query: &LobbyQuery) -> LobbyKey {
+        LobbyKey {
+            key: format!(
+                "{:?}/{:?}/{:?}/{:?}",
+                query.kind, query.variant, query.page, query.per_page
+            ),
+            query: query.clone(),
+        }
+    }
+}
+
 impl PartialEq for LobbyKey {
     fn eq(&self, other: &LobbyKey) -> bool {
         self.key == other.key
@@ -224,6 +237,19 @@ pub struct Feeds {
     games: Registry<GameId, GameLog>,
     presence: Registry<GameId, PresenceOut>,
     lobbies: Registry<LobbyKey, Listing>,
+    /// For each lobby listing followed on this process, when the read began that found it
+    /// changed: its followers wait on this, not on every game's change (one pump a listing
+    /// reads it then, [`crate::streams`]).
+    lobby_news: Mutex<HashMap<LobbyKey, Arc<watch::Sender<Instant>>>>,
+}
+
+/// A lobby listing's news, as a follower takes it: the channel to wait on, and — for the
+/// first follower — the sender, which the listing's pump is to hold.
+#[derive(Debug)]
+pub struct LobbyNews {
+    pub key: LobbyKey,
+    pub news: watch::Receiver<Instant>,
+    pub start_pump: Option<Arc<watch::Sender<Instant>>>,
 }
 
 impl Feeds {
@@ -239,13 +265,51 @@ impl Feeds {
 
     /// The shared lobby listing for `query`.
     pub fn lobby(&self, query: &LobbyQuery) -> Arc<Shared<Listing>> {
-        self.lobbies.entry(LobbyKey {
-            key: format!(
-                "{:?}/{:?}/{:?}/{:?}",
-                query.kind, query.variant, query.page, query.per_page
-            ),
-            query: query.clone(),
-        })
+        self.lobbies.entry(LobbyKey::new(query))
+    }
+
+    /// The news of the lobby listing for `query`, to follow it; with the sender when nobody
+    /// followed it until now (then the caller starts its pump).
+    pub fn follow_lobby(&self, query: &LobbyQuery) -> LobbyNews {
+        let key = LobbyKey::new(query);
+        let mut news = self
+            .lobby_news
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(sender) = news.get(&key) {
+            return LobbyNews {
+                news: sender.subscribe(),
+                key,
+                start_pump: None,
+            };
+        }
+        let (sender, receiver) = watch::channel(Instant::now());
+        let sender = Arc::new(sender);
+        news.insert(key.clone(), sender.clone());
+        LobbyNews {
+            key,
+            news: receiver,
+            start_pump: Some(sender),
+        }
+    }
+
+    /// Whether the pump of the listing `key` may stop: nobody follows it any more (then its
+    /// channel is forgotten, and the next follower starts a new pump).
+    pub fn unfollowed_lobby(&self, key: &LobbyKey, sender: &watch::Sender<Instant>) -> bool {
+        let mut news = self
+            .lobby_news
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if sender.receiver_count() > 0 {
+            return false;
+        }
+        if news
+            .get(key)
+            .is_some_and(|kept| std::ptr::eq(Arc::as_ptr(kept), sender))
+        {
+            news.remove(key);
+        }
+        true
     }
 
     /// The lobby listings somebody on this process follows now, with their queries.

@@ -368,4 +368,61 @@ fn a_lobby_stream_on_one_replica_tells_of_a_table_opened_through_another() {
     );
 }
 
-on_both_backends!(the_lobby_stream_tells_of_tables_opening_filling_and_closing);
+fn lobby_streams_sleep_through_moves_and_wake_when_their_listing_changes(backend: Backend) {
+    let server = Server::start(backend);
+    let host = server.guest("host");
+    let (id, _) = server.create(
+        &host,
+        json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}], "visibility": "public"}),
+    );
+    let followers: Vec<_> = (0..20)
+        .map(|_| server.stream("/api/v1/lobby", "", None).unwrap())
+        .collect();
+    for events in &followers {
+        let (_, listing) = events.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert_eq!(listing["playing"][0]["id"], id, "{listing}");
+    }
+    // Moves change no listing: the followers are not woken for them (the listing's one
+    // reader is), and hear nothing.
+    std::thread::sleep(Duration::from_millis(500));
+    let wakes = server.metric("cardroom_stream_wakes_total");
+    for _ in 0..6 {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let view = loop {
+            let view = server.view(&host, id);
+            if view["to_act"] == view["your_seat"] {
+                break view;
+            }
+            assert!(Instant::now() < deadline, "the computer never answered");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let reply = server.play(&host, &view, &view["legal_moves"][0]);
+        assert_eq!(reply.status, 200, "{reply:?}");
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let woken = server.metric("cardroom_stream_wakes_total") - wakes;
+    assert!(
+        woken < followers.len() as f64,
+        "12 moves woke the 20 lobby streams {woken} times"
+    );
+    for events in &followers {
+        assert!(events.try_recv().is_err(), "a move was news to the lobby");
+    }
+    // A table opened is news to every follower.
+    let table = open(
+        &server,
+        &host,
+        json!({"kind": "rummy", "seats": [{}, {}], "visibility": "public"}),
+    );
+    for events in &followers {
+        assert_eq!(
+            next_listing(events, Duration::from_secs(5), |ids| !ids.is_empty()),
+            vec![table]
+        );
+    }
+}
+
+on_both_backends!(
+    the_lobby_stream_tells_of_tables_opening_filling_and_closing,
+    lobby_streams_sleep_through_moves_and_wake_when_their_listing_changes,
+);

@@ -56,9 +56,10 @@ pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
     let pool = state.pool.state();
     HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "text/plain; version=0.0.4"))
-        .body(
-            state
-                .metrics
-                .render(pool.connections, pool.idle_connections, games.as_deref()),
-        )
+        .body(state.metrics.render(
+            pool.connections,
+            pool.idle_connections,
+            games.as_deref(),
+            state.hub.wakes(),
+        ))
 }

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use actix_web::web;
 use actix_web_lab::sse;
+use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::auth::Caller;
@@ -12,12 +13,12 @@ use crate::error::ApiError;
 use crate::feeds;
 use crate::model::LobbyQuery;
 use crate::play;
-use crate::shared::{Listing, Read};
+use crate::shared::{Listing, LobbyKey, Read, Shared};
 use crate::state::AppState;
 
 use super::queue::{SLOW_READER, queue, sse_response};
 use super::slot::StreamSlot;
-use super::wait::{next_look, wait_for_news};
+use super::wait::{next_look, wait_for_news, wait_for_notice};
 
 /// How often a waiting seek's long-poll tries the pairing again.
 const PAIR_EVERY: Duration = Duration::from_millis(1000);
@@ -63,14 +64,15 @@ pub async fn seek_long_poll(
     }
 }
 
-/// The least time between two reads of the lobby by one stream: a busy room changes many
-/// times a second, and a stream reads (and sends) the listing at most this often.
+/// The least time between two reads of a lobby listing by its pump: a busy room changes many
+/// times a second, and a listing is read (and sent) at most this often.
 const LOBBY_EVERY: Duration = Duration::from_millis(250);
 
 /// The lobby as Server-Sent Events: `event: lobby` with the listing (as `GET /lobby` answers
 /// it) at once and again whenever it changes — a table opened, joined, filled or closed on any
 /// replica — at most every `LOBBY_EVERY`; heartbeats; closed when the process stops. Every
-/// lobby stream of the same listing on this process shares its reads.
+/// lobby stream of the same listing on this process shares its reads, and wakes only when the
+/// listing changed: one pump a listing reads it at any game's change ([`pump`]).
 pub fn lobby_stream(
     state: web::Data<AppState>,
     query: LobbyQuery,
@@ -81,14 +83,18 @@ pub fn lobby_stream(
     actix_web::rt::spawn(async move {
         let _slot = slot;
         let listing = state.feeds.lobby(&query);
-        let mut changes = state.hub.changes(None);
+        let followed = state.feeds.follow_lobby(&query);
+        if let Some(sender) = followed.start_pump {
+            actix_web::rt::spawn(pump(state.clone(), followed.key, listing.clone(), sender));
+        }
+        let mut news = followed.news;
+        let mut not_before = *news.borrow_and_update();
         let mut sent: Option<std::sync::Arc<Read<Listing>>> = None;
-        let mut not_before = Instant::now();
         loop {
-            let looked = Instant::now();
+            // (The pump's read, unless this stream came before its first.)
             let read = feeds::lobby(&state, &listing, &query, not_before).await;
-            // (A failed read is tried again after the recheck; otherwise only news wakes the
-            // stream: the process's safety net reads every followed listing.)
+            // (A failed read is tried again after the recheck; otherwise only the pump's news
+            // wakes the stream.)
             let limit = read.is_err().then(|| state.hub.recheck());
             if let Ok(read) = read
                 && sent
@@ -101,15 +107,51 @@ pub fn lobby_stream(
                 }
                 sent = Some(read);
             }
-            match next_look(&state.hub, &mut changes, &outbox, limit).await {
+            match next_look(&state.hub, &mut news, &outbox, limit).await {
                 Some(at) => not_before = at,
                 None => return,
-            }
-            tokio::select! {
-                () = tokio::time::sleep_until(looked + LOBBY_EVERY) => {}
-                () = outbox.closed() => return,
             }
         }
     });
     Ok(response)
+}
+
+/// A lobby listing's pump, while anyone on this process follows it: reads the listing whenever
+/// any game or tournament may have changed (a notice, or the safety net's nudge when it saw the
+/// listing change), at most every `LOBBY_EVERY`, and tells the followers only when what it
+/// lists changed — so a move in some game wakes one task a listing, not every lobby stream.
+async fn pump(
+    state: web::Data<AppState>,
+    key: LobbyKey,
+    listing: std::sync::Arc<Shared<Listing>>,
+    news: std::sync::Arc<watch::Sender<Instant>>,
+) {
+    let mut changes = state.hub.changes(None);
+    let mut signature: Option<String> = None;
+    let mut not_before = Instant::now();
+    loop {
+        let looked = Instant::now();
+        let read = feeds::lobby(&state, &listing, &key.query, not_before).await;
+        let limit = read.is_err().then(|| state.hub.recheck());
+        if let Ok(read) = read
+            && signature.as_deref() != Some(read.value.signature.as_str())
+        {
+            signature = Some(read.value.signature.clone());
+            news.send_replace(read.began);
+        }
+        tokio::select! {
+            woke = wait_for_notice(&state.hub, &mut changes, limit) => match woke {
+                Some((at, _)) => not_before = at,
+                None => return,
+            },
+            () = news.closed() => {
+                if state.feeds.unfollowed_lobby(&key, &news) {
+                    return;
+                }
+                // (Someone came to follow it meanwhile: a new follower reads for itself.)
+                continue;
+            }
+        }
+        tokio::time::sleep_until(looked + LOBBY_EVERY).await;
+    }
 }

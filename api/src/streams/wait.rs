@@ -38,11 +38,15 @@ async fn wait_noticed(
             None => std::future::pending().await,
         }
     };
-    tokio::select! {
+    let woke = tokio::select! {
         at = woken => Some((at, true)),
         () = limit => Some((began, false)),
         () = &mut shutdown => None,
+    };
+    if woke.is_some() {
+        hub.count_wake();
     }
+    woke
 }
 
 /// Waits until what `changes` follows (a game, every game, an account) changes — at once if
