@@ -77,6 +77,10 @@ pub struct Settings {
     /// `CARDROOM_ANALYSIS`: `on` (the default) to analyse finished games in the background on
     /// this replica, `off` to leave them to the others.
     pub analysis: bool,
+    /// `CARDROOM_H2C`: `on` to answer HTTP/2 spoken in cleartext with prior knowledge (h2c) as
+    /// well as HTTP/1.1 on the same port, for a proxy that carries many clients' streams over a
+    /// few connections; `off` (the default): HTTP/1.1 only.
+    pub h2c: bool,
 }
 
 /// `CARDROOM_RECHECK_MS` when unset: a waiting stream looks again each second without a notice.
@@ -189,16 +193,21 @@ impl Settings {
             auth_per_minute: number("CARDROOM_AUTH_PER_MINUTE", 20)?.min(1_000_000) as u32,
             auth_burst: number("CARDROOM_AUTH_BURST", 10)?.clamp(1, 1_000_000) as u32,
             client_ip_header: get("CARDROOM_CLIENT_IP_HEADER").filter(|h| !h.trim().is_empty()),
-            analysis: match get("CARDROOM_ANALYSIS").as_deref().map(str::trim) {
-                None | Some("on") => true,
-                Some("off") => false,
-                Some(other) => {
-                    return Err(SettingsError(format!(
-                        "CARDROOM_ANALYSIS must be on or off, not {other:?}"
-                    )));
-                }
-            },
+            analysis: on_off(get("CARDROOM_ANALYSIS"), "CARDROOM_ANALYSIS", true)?,
+            h2c: on_off(get("CARDROOM_H2C"), "CARDROOM_H2C", false)?,
         })
+    }
+}
+
+/// A switch spelled `on` or `off` (spaces around it ignored); unset: `default`.
+fn on_off(value: Option<String>, name: &str, default: bool) -> Result<bool, SettingsError> {
+    match value.as_deref().map(str::trim) {
+        None => Ok(default),
+        Some("on") => Ok(true),
+        Some("off") => Ok(false),
+        Some(other) => Err(SettingsError(format!(
+            "{name} must be on or off, not {other:?}"
+        ))),
     }
 }
 
@@ -291,6 +300,20 @@ mod tests {
         assert!(settings(&[("CARDROOM_ADMIN", "nopassword")]).is_err());
         let s = settings(&[("CARDROOM_ADMIN", "root:pa:ss")]).unwrap();
         assert_eq!(s.admin, Some(("root".to_owned(), "pa:ss".to_owned())));
+    }
+
+    #[test]
+    fn switches_are_on_or_off_with_their_defaults() {
+        let s = settings(&[]).unwrap();
+        assert!(s.analysis);
+        assert!(!s.h2c);
+        let s = settings(&[("CARDROOM_H2C", " on "), ("CARDROOM_ANALYSIS", "off")]).unwrap();
+        assert!(s.h2c);
+        assert!(!s.analysis);
+        for name in ["CARDROOM_H2C", "CARDROOM_ANALYSIS"] {
+            let err = settings(&[(name, "yes")]).unwrap_err();
+            assert!(err.to_string().contains(name), "{err}");
+        }
     }
 
     #[test]

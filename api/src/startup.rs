@@ -271,7 +271,7 @@ impl Application {
         let max_body = settings.max_body;
         let cors_origins = settings.cors_origins.clone();
         let app_state = state.clone();
-        let mut server = HttpServer::new(move || {
+        let server = HttpServer::new(move || {
             let (app, _) = App::new()
                 .into_utoipa_app()
                 .openapi(ApiDoc::openapi())
@@ -330,14 +330,20 @@ impl Application {
         // stream gives its slot back at once) rather than wait for a write to fail, which for
         // a quiet stream is the second heartbeat after it left. No client of this API sends a
         // request and then waits for the answer with its side shut.
-        .h1_allow_half_closed(false)
-        .listen(listener)
-        .map_err(|source| StartupError::Bind {
-            addr: settings.addr.clone(),
-            source,
-        })?
-        .disable_signals()
-        .shutdown_timeout(10);
+        .h1_allow_half_closed(false);
+        // With h2c on, the first bytes of each connection tell HTTP/2's preface from HTTP/1.1.
+        let server = if settings.h2c {
+            server.listen_auto_h2c(listener)
+        } else {
+            server.listen(listener)
+        };
+        let mut server = server
+            .map_err(|source| StartupError::Bind {
+                addr: settings.addr.clone(),
+                source,
+            })?
+            .disable_signals()
+            .shutdown_timeout(10);
         if settings.workers > 0 {
             server = server.workers(settings.workers);
         }
