@@ -28,6 +28,7 @@ DOCUMENTED = {
     "cardroom_recovered_games": "counter",
     "cardroom_turn_timeouts": "counter",
     "cardroom_stream_reads": "counter",
+    "cardroom_stream_wakes": "counter",
 }
 
 
