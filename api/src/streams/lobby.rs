@@ -72,7 +72,7 @@ const LOBBY_EVERY: Duration = Duration::from_millis(250);
 /// it) at once and again whenever it changes — a table opened, joined, filled or closed on any
 /// replica — at most every `LOBBY_EVERY`; heartbeats; closed when the process stops. Every
 /// lobby stream of the same listing on this process shares its reads, and wakes only when the
-/// listing changed: one pump a listing reads it at any game's change ([`pump`]).
+/// listing changed: one pump a listing reads it at any game's change (`pump`, below).
 pub fn lobby_stream(
     state: web::Data<AppState>,
     query: LobbyQuery,
