@@ -145,7 +145,7 @@ impl<K: Eq + Hash, T> Registry<K, T> {
 
 /// A game's log as followers read it: its version and status, the newest chat row's id, and
 /// every log entry after `floor` up to the version.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct GameLog {
     pub version: i64,
     pub status: GameStatus,
@@ -155,7 +155,39 @@ pub struct GameLog {
     /// The entries cover every version after this one.
     pub floor: i64,
     /// `(version, stored events)`, oldest first.
-    pub entries: Vec<Arc<(i64, String)>>,
+    pub entries: Vec<Entry>,
+    /// Entries as one viewer sees them, encoded once for all the followers with that view
+    /// (a thousand spectators of a table share one encoding of each version).
+    pub encoded: Mutex<HashMap<(i64, Viewer), EncodedEntry>>,
+}
+
+/// A log entry: its version and its stored events.
+pub type Entry = Arc<(i64, String)>;
+
+/// A log entry's events as one viewer sees them, encoded.
+pub type EncodedEntry = Arc<[Encoded]>;
+
+/// A game event ready to send: its version, its type, and `{version, event}` as JSON.
+#[derive(Debug)]
+pub struct Encoded {
+    pub version: i64,
+    pub kind: Option<String>,
+    pub json: String,
+}
+
+impl Encoded {
+    /// `event` encoded.
+    pub fn new(event: &EventOut) -> Result<Encoded, ApiError> {
+        Ok(Encoded {
+            version: event.version,
+            kind: event
+                .event
+                .get("type")
+                .and_then(|t| t.as_str())
+                .map(str::to_owned),
+            json: serde_json::to_string(event).map_err(ApiError::because("event encoding"))?,
+        })
+    }
 }
 
 /// The most log entries a shared read keeps: a follower further behind reads its own pages.
@@ -170,22 +202,59 @@ impl GameLog {
         viewer: Viewer,
         page: usize,
     ) -> Result<Option<(Vec<EventOut>, i64)>, ApiError> {
-        if after < self.floor {
+        let Some((taken, version)) = self.range(after, page) else {
             return Ok(None);
-        }
-        let first = self.entries.partition_point(|entry| entry.0 <= after);
-        let taken = &self.entries[first..];
-        let (taken, version) = if taken.len() > page {
-            let taken = &taken[..page];
-            (taken, taken.last().map_or(after, |entry| entry.0))
-        } else {
-            (taken, self.version.max(after))
         };
         let mut events = Vec::new();
         for entry in taken {
             events.extend(visible(&entry.1, viewer, entry.0)?);
         }
         Ok(Some((events, version)))
+    }
+
+    /// [`GameLog::after`], encoded: each entry's events as `viewer` sees them, encoded by the
+    /// first follower with that view and shared with the others.
+    pub fn encoded_after(
+        &self,
+        after: i64,
+        viewer: Viewer,
+        page: usize,
+    ) -> Result<Option<(Vec<EncodedEntry>, i64)>, ApiError> {
+        let Some((taken, version)) = self.range(after, page) else {
+            return Ok(None);
+        };
+        let mut encoded = self.encoded.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut out = Vec::with_capacity(taken.len());
+        for entry in taken {
+            let key = (entry.0, viewer);
+            if let Some(kept) = encoded.get(&key) {
+                out.push(kept.clone());
+                continue;
+            }
+            let events: EncodedEntry = visible(&entry.1, viewer, entry.0)?
+                .iter()
+                .map(Encoded::new)
+                .collect::<Result<_, _>>()?;
+            encoded.insert(key, events.clone());
+            out.push(events);
+        }
+        Ok(Some((out, version)))
+    }
+
+    /// The entries after `after`, at most `page` of them, and the version they bring a
+    /// follower to; none when the entries do not reach back that far.
+    fn range(&self, after: i64, page: usize) -> Option<(&[Entry], i64)> {
+        if after < self.floor {
+            return None;
+        }
+        let first = self.entries.partition_point(|entry| entry.0 <= after);
+        let taken = &self.entries[first..];
+        Some(if taken.len() > page {
+            let taken = &taken[..page];
+            (taken, taken.last().map_or(after, |entry| entry.0))
+        } else {
+            (taken, self.version.max(after))
+        })
     }
 }
 
@@ -417,6 +486,7 @@ mod tests {
             status: GameStatus::Active,
             chat_newest: 0,
             floor,
+            encoded: Mutex::default(),
             entries: ((floor + 1)..=version)
                 .map(|v| {
                     Arc::new((
@@ -453,5 +523,44 @@ mod tests {
             .flatten()
             .unwrap_or_default();
         assert_eq!((events.len(), version), (0, 10));
+    }
+
+    #[test]
+    fn encoded_events_are_each_views_own_and_shared_by_that_view() {
+        use cardroom_core::{Audience, Seat};
+        let mut log = log(0, 2);
+        // Version 3 deals a card to seat 0 alone, and tells everyone of the deal.
+        let stored = serde_json::json!([
+            {"to": Audience::Seat(Seat::new(0)), "event": {"type": "dealt", "card": "AS"}},
+            {"to": Audience::Everyone, "event": {"type": "deal", "cards": 1}},
+        ]);
+        log.entries.push(Arc::new((3, stored.to_string())));
+        log.version = 3;
+        for viewer in [
+            Viewer::Seat(Seat::new(0)),
+            Viewer::Seat(Seat::new(1)),
+            Viewer::Spectator,
+        ] {
+            // The same events as decoded, as the stream used to encode them one by one.
+            let (decoded, version) = log.after(1, viewer, 100).ok().flatten().unwrap();
+            let (encoded, same) = log.encoded_after(1, viewer, 100).ok().flatten().unwrap();
+            assert_eq!(version, same);
+            let flat: Vec<&Encoded> = encoded.iter().flat_map(|e| e.iter()).collect();
+            assert_eq!(flat.len(), decoded.len(), "{viewer:?}");
+            for (encoded, decoded) in flat.iter().zip(&decoded) {
+                assert_eq!(encoded.json, serde_json::to_string(decoded).unwrap());
+                assert_eq!(encoded.version, decoded.version);
+                assert_eq!(encoded.kind.as_deref(), decoded.event["type"].as_str());
+            }
+            let sees_card = flat.iter().any(|e| e.json.contains("AS"));
+            assert_eq!(
+                sees_card,
+                viewer == Viewer::Seat(Seat::new(0)),
+                "{viewer:?}"
+            );
+            // A second follower with the same view takes the same encoding.
+            let (again, _) = log.encoded_after(1, viewer, 100).ok().flatten().unwrap();
+            assert!(again.iter().zip(&encoded).all(|(a, b)| Arc::ptr_eq(a, b)));
+        }
     }
 }

@@ -76,19 +76,52 @@ fn never_sees_the_other_hand(backend: Backend, game: Value, steps: usize) {
         &json!({"invite_code": view["invite_code"]}),
     );
     let players = [(&amira, Seat::new(0)), (&karim, Seat::new(1))];
-
-    for step in 0..steps {
-        let views: Vec<Value> = players.iter().map(|(p, _)| server.view(p, id)).collect();
-        if views[0]["status"] == "finished" {
-            return;
+    // Each player's event stream from the start, and everything it has sent so far: checked
+    // with the endpoints at every step, and once more at the end.
+    let streams: Vec<_> = players
+        .iter()
+        .map(|(p, _)| {
+            server
+                .stream(
+                    &format!("/api/v1/games/{id}/events?after=0"),
+                    &p.token,
+                    None,
+                )
+                .unwrap()
+        })
+        .collect();
+    let mut streamed = vec![Vec::new(), Vec::new()];
+    let take = |streamed: &mut Vec<Vec<Value>>, wait: Duration| {
+        for (me, events) in streams.iter().enumerate() {
+            while let Ok((_, event)) = events.recv_timeout(wait) {
+                streamed[me].push(event);
+            }
         }
+    };
+
+    for step in 0..=steps {
+        let views: Vec<Value> = players.iter().map(|(p, _)| server.view(p, id)).collect();
+        let over = views[0]["status"] == "finished" || step == steps;
+        take(
+            &mut streamed,
+            if over {
+                Duration::from_secs(1)
+            } else {
+                Duration::ZERO
+            },
+        );
         // The part of each player's hand the other may not know (never face up, not shown at
         // the end of a hand) is absent from everything the other may read; and everything
         // each reads is among the cards their seat may know.
         for (me, (player, seat)) in players.iter().enumerate() {
             let (known, public) = known_to(&server, id, Viewer::Seat(*seat));
             let secret = hand_of(&views[1 - me]) - public;
-            for (endpoint, body) in everything_visible_to(&server, player, id) {
+            let mut visible = everything_visible_to(&server, player, id);
+            visible.push((
+                "the event stream".to_owned(),
+                Value::from(streamed[me].clone()),
+            ));
+            for (endpoint, body) in visible {
                 let shown = cards_in(&body);
                 assert!(
                     (shown & secret).is_empty(),
@@ -110,6 +143,13 @@ fn never_sees_the_other_hand(backend: Backend, game: Value, steps: usize) {
                     );
                 }
             }
+        }
+        if over {
+            assert!(
+                streamed.iter().all(|events| !events.is_empty()),
+                "the streams sent nothing"
+            );
+            return;
         }
         for (i, (player, _)) in players.iter().enumerate() {
             let view = &views[i];

@@ -79,10 +79,10 @@ pub enum ChatWanted {
 
 /// What a follower of a game is sent at one look.
 #[derive(Debug)]
-pub struct News {
+pub struct News<E = Vec<EventOut>> {
     /// The game's events after the follower's version, as their seat (or a spectator) sees
-    /// them.
-    pub events: Vec<EventOut>,
+    /// them (decoded, or encoded for a stream).
+    pub events: E,
     pub version: i64,
     /// The chat after the follower's chat cursor (when wanted).
     pub chat: Vec<ChatMessage>,
@@ -175,6 +175,7 @@ pub fn read_log(
         chat_newest: news.chat_newest,
         floor,
         entries,
+        encoded: std::sync::Mutex::default(),
     })
 }
 

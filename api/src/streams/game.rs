@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::feeds;
 use crate::model::{EventOut, EventsResponse, KnownPresence, PresenceOut, StreamEvent};
 use crate::play::{self, ChatWanted, News, Revoked};
-use crate::shared::{GameLog, Shared};
+use crate::shared::{Encoded, EncodedEntry, GameLog, Shared};
 use crate::state::AppState;
 
 use super::queue::{SLOW_READER, queue, sse_response};
@@ -32,27 +32,28 @@ struct Follower {
 /// from a shared read of the log begun no earlier than `not_before` (see [`crate::feeds`]),
 /// then the follower's own part, checked again (see [`play::personal`]). Also whether the
 /// follower is still behind (the events came as a page of a longer gap).
-async fn look(
+async fn look<F: Form>(
     state: &web::Data<AppState>,
     log: &Shared<GameLog>,
     follower: &Follower,
     after: i64,
     chat: ChatWanted,
     not_before: Instant,
-) -> Result<Result<(News, bool), Revoked>, ApiError> {
+) -> Result<Result<(News<F::Events>, bool), Revoked>, ApiError> {
     let Follower { id, viewer, .. } = *follower;
     let caller = &follower.caller;
     let read = feeds::game_log(state, log, id, after, not_before).await?;
     let log = &read.value;
     let page = play::EVENTS_PAGE as usize;
-    let (events, version) = match log.after(after, viewer, page)? {
+    let (events, version) = match F::shared(log, after, viewer, page)? {
         Some(found) => found,
         // Further behind than the shared read reaches: a page of its own.
         None => {
-            feeds::read_for_followers(state, move |conn, _| {
+            let (events, version) = feeds::read_for_followers(state, move |conn, _| {
                 play::events_after(conn, id, viewer, after)
             })
-            .await?
+            .await?;
+            (F::own(events)?, version)
         }
     };
     let personal = match play::personal_without_storage(caller, viewer, chat, log.chat_newest) {
@@ -75,6 +76,65 @@ async fn look(
         };
         (news, behind)
     }))
+}
+
+/// How a look wants the game's events: decoded (the JSON long-poll answers them in its body)
+/// or encoded (a stream sends each as it is).
+trait Form {
+    type Events;
+    /// From the shared read (see [`GameLog::after`]).
+    fn shared(
+        log: &GameLog,
+        after: i64,
+        viewer: Viewer,
+        page: usize,
+    ) -> Result<Option<(Self::Events, i64)>, ApiError>;
+    /// From a page of the follower's own.
+    fn own(events: Vec<EventOut>) -> Result<Self::Events, ApiError>;
+}
+
+/// The events as values.
+struct Decoded;
+
+impl Form for Decoded {
+    type Events = Vec<EventOut>;
+
+    fn shared(
+        log: &GameLog,
+        after: i64,
+        viewer: Viewer,
+        page: usize,
+    ) -> Result<Option<(Self::Events, i64)>, ApiError> {
+        log.after(after, viewer, page)
+    }
+
+    fn own(events: Vec<EventOut>) -> Result<Self::Events, ApiError> {
+        Ok(events)
+    }
+}
+
+/// The events encoded, each entry's shared by every follower with the same view.
+struct Encoding;
+
+impl Form for Encoding {
+    type Events = Vec<EncodedEntry>;
+
+    fn shared(
+        log: &GameLog,
+        after: i64,
+        viewer: Viewer,
+        page: usize,
+    ) -> Result<Option<(Self::Events, i64)>, ApiError> {
+        log.encoded_after(after, viewer, page)
+    }
+
+    fn own(events: Vec<EventOut>) -> Result<Self::Events, ApiError> {
+        let encoded = events
+            .iter()
+            .map(Encoded::new)
+            .collect::<Result<EncodedEntry, _>>()?;
+        Ok(vec![encoded])
+    }
 }
 
 /// Who is at game `id` as `viewer` sees it, from a read begun after `not_before` (by default,
@@ -132,7 +192,7 @@ pub async fn long_poll(
     // A first look at who is there reads afresh only when the caller says what it shows.
     let mut noticed = known.is_some();
     loop {
-        let (news, _) = look(&state, &log, &follower, after, chat, not_before)
+        let (news, _) = look::<Decoded>(&state, &log, &follower, after, chat, not_before)
             .await?
             .map_err(Revoked::error)?;
         let mut presence = None;
@@ -222,18 +282,16 @@ fn sse_event(kind: &str, version: i64, event: serde_json::Value) -> Option<sse::
 
 /// A game's news as SSE events: each game event with `event:` its type and, on the last event
 /// of a version, `id:` the version and chat cursor; then the chat.
-fn news_events(news: &News, mut cursor: i64) -> (Vec<sse::Event>, i64) {
+fn news_events(news: &News<Vec<EncodedEntry>>, mut cursor: i64) -> (Vec<sse::Event>, i64) {
     let mut out = Vec::new();
-    for (i, event) in news.events.iter().enumerate() {
-        let ends_version = news
-            .events
+    let events: Vec<&Encoded> = news.events.iter().flat_map(|entry| entry.iter()).collect();
+    for (i, event) in events.iter().enumerate() {
+        let ends_version = events
             .get(i + 1)
             .is_none_or(|next| next.version != event.version);
-        let Ok(mut data) = sse::Data::new_json(event) else {
-            continue;
-        };
-        if let Some(kind) = event.event.get("type").and_then(|t| t.as_str()) {
-            data = data.event(kind.to_owned());
+        let mut data = sse::Data::new(event.json.clone());
+        if let Some(kind) = &event.kind {
+            data = data.event(kind.clone());
         }
         if ends_version {
             data = data.id(event_id(event.version, cursor));
@@ -301,7 +359,7 @@ pub fn stream(
         loop {
             let mut behind = false;
             let mut failed = false;
-            match look(&state, &log, &follower, after, chat, not_before).await {
+            match look::<Encoding>(&state, &log, &follower, after, chat, not_before).await {
                 Ok(Ok((news, more))) => {
                     behind = more;
                     let (events, next) = news_events(&news, cursor);
