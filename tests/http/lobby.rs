@@ -165,8 +165,35 @@ fn a_spectator_never_sees_a_hidden_card(backend: Backend, game: Value, steps: us
     let mut body = game;
     body["visibility"] = json!("public");
     let id = open(&server, &host, body);
-    for step in 0..steps {
+    // The spectator's event stream from the start, and all it has sent so far.
+    let stream = server
+        .stream(
+            &format!("/api/v1/games/{id}/events?after=0"),
+            &watcher.token,
+            None,
+        )
+        .unwrap();
+    let mut streamed = Vec::new();
+    for step in 0..=steps {
         let (_, public) = crate::visibility::known_to(&server, id, Viewer::Spectator);
+        let over = step == steps || server.view(&host, id)["status"] == "finished";
+        let wait = if over {
+            Duration::from_secs(1)
+        } else {
+            Duration::ZERO
+        };
+        while let Ok((_, event)) = stream.recv_timeout(wait) {
+            streamed.push(event);
+        }
+        let hidden = cards_in(&Value::from(streamed.clone())) - public;
+        assert!(
+            hidden.is_empty(),
+            "step {step}: the event stream showed the spectator {hidden:?}"
+        );
+        if over {
+            assert!(!streamed.is_empty(), "the stream sent nothing");
+            break;
+        }
         for suffix in ["", "/events?after=0&wait=0", "/log", "/score"] {
             let reply = server.get(&format!("/api/v1/games/{id}{suffix}"), Some(&watcher.token));
             assert_eq!(reply.status, 200, "{suffix}: {reply:?}");
