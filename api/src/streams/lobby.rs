@@ -155,3 +155,50 @@ async fn pump(
         tokio::time::sleep_until(looked + LOBBY_EVERY).await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lobby_listing_has_one_pump_while_anyone_follows_it() {
+        let feeds = crate::shared::Feeds::default();
+        let query = LobbyQuery {
+            kind: None,
+            variant: None,
+            page: None,
+            per_page: None,
+        };
+        // Two streams open at once: the first starts the pump, the second follows it.
+        let first = feeds.follow_lobby(&query);
+        let second = feeds.follow_lobby(&query);
+        let pump = first
+            .start_pump
+            .clone()
+            .expect("the first follower starts the pump");
+        assert!(second.start_pump.is_none());
+        // Another listing has a pump of its own.
+        let rummy = LobbyQuery {
+            kind: Some(cardroom_core::GameKind::Rummy),
+            ..query.clone()
+        };
+        assert!(feeds.follow_lobby(&rummy).start_pump.is_some());
+        // News reaches both followers.
+        pump.send_replace(Instant::now());
+        let (a, mut b) = (first.news, second.news);
+        assert!(a.has_changed().unwrap_or(false) && b.has_changed().unwrap_or(false));
+        // While one follows, the pump stays; when the last leaves, it stops, and the next
+        // follower starts a new one.
+        drop(a);
+        assert!(!feeds.unfollowed_lobby(&first.key, &pump));
+        b.mark_unchanged();
+        drop(b);
+        assert!(feeds.unfollowed_lobby(&first.key, &pump));
+        let again = feeds.follow_lobby(&query);
+        let new_pump = again.start_pump.expect("a new pump");
+        assert!(!std::sync::Arc::ptr_eq(&new_pump, &pump));
+        // The old pump, stopping late, does not forget the new one's channel.
+        assert!(feeds.unfollowed_lobby(&first.key, &pump));
+        assert!(feeds.follow_lobby(&query).start_pump.is_none());
+    }
+}
