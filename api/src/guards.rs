@@ -33,6 +33,11 @@ impl FromRequest for Caller {
 #[derive(Clone, Debug)]
 struct TokenChecked(Option<Caller>);
 
+/// What [`check_credentials`] found of a request's session token: its caller, when its
+/// signature and expiry hold (checked once a request, not again by the extractor).
+#[derive(Clone, Debug)]
+struct SessionChecked(Option<Caller>);
+
 /// [`check_credentials`] found that the account a session token names does not exist.
 #[derive(Clone, Copy, Debug)]
 struct AccountGone;
@@ -48,7 +53,15 @@ fn caller_of(req: &HttpRequest) -> Result<Caller, ApiError> {
             .and_then(|checked| checked.0.clone())
             .ok_or_else(|| ApiError::Unauthorized("the token is invalid or revoked".to_owned()))?
     } else {
-        let caller = state.keys.verify(&bearer)?;
+        let checked = req
+            .extensions()
+            .get::<SessionChecked>()
+            .and_then(|checked| checked.0.clone());
+        // (A token that did not verify there is verified again for its error.)
+        let caller = match checked {
+            Some(caller) => caller,
+            None => state.keys.verify(&bearer)?,
+        };
         if req.extensions().get::<AccountGone>().is_some() {
             return Err(ApiError::Unauthorized(
                 "the account this token names no longer exists: sign in again".to_owned(),
@@ -85,7 +98,7 @@ pub async fn check_credentials(
                 }
                 Err(other) => return Ok(req.error_response(other)),
             }
-        } else if let Ok(caller) = state.keys.verify(&token)
+        } else if let Some(caller) = verified_session(&req, &state, &token)
             && !state.known_accounts.contains(&caller.id)
         {
             let id = caller.id;
@@ -104,6 +117,13 @@ pub async fn check_credentials(
         }
     }
     Ok(next.call(req).await?.map_into_boxed_body())
+}
+
+/// The caller a session token names when it verifies, kept with the request for its extractor.
+fn verified_session(req: &ServiceRequest, state: &AppState, token: &str) -> Option<Caller> {
+    let caller = state.keys.verify(token).ok();
+    req.extensions_mut().insert(SessionChecked(caller.clone()));
+    caller
 }
 
 /// The caller a personal API token names, if it is live (a token of the wrong shape is refused
