@@ -12,7 +12,14 @@
 //! and notify.
 //! It prints each round, then the median round's rates and ratio API/pgbench, the server's CPU
 //! time a move over the API phases (user and system, all its threads, from /proc), the p50/p99
-//! latencies over all rounds, and the server's peak memory (VmHWM).
+//! latencies over all rounds, and the server's peak memory (VmHWM). Beside each move's CPU time
+//! it prints its threads' switches a move (`/proc/PID/task/*/status`).
+//!
+//! Then what stands between, each for half a phase: the same clients asking with GET for less
+//! and less of a move's work, the server's CPU time and thread switches a request for each —
+//! `/healthz` (the HTTP exchange alone), `/readyz` (and a hop to the blocking pool with one
+//! round trip to the database), and a game's view (and the token, the game's read, the view
+//! made and encoded).
 //!
 //! `LOAD_PIN=1` pins PostgreSQL (every `postgres` process, and so the backends it forks later)
 //! to the first core, and the server, this process's clients and pgbench to the second (with
@@ -36,7 +43,7 @@ mod support;
 use support::{Backend, Client, Player, Server};
 
 mod common;
-use common::cpu_seconds;
+use common::{context_switches, cpu_seconds};
 
 fn env_number(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -129,6 +136,67 @@ fn play(server: &Client, player: &Player, running: &AtomicBool) -> Vec<Duration>
     latencies
 }
 
+/// What a request costs the server with less and less of a move's work in it: the `path` asked
+/// with GET by every client on its kept-alive connection for `secs` seconds, with its token (a
+/// `{game}` in the path: a game of its own, made first); returns the rate, the server's CPU
+/// seconds a request and its threads' switches a request.
+fn floor_phase(
+    server: &Client,
+    pid: u32,
+    players: &[Player],
+    secs: usize,
+    path: &str,
+) -> (f64, f64, f64) {
+    let paths: Vec<String> = players
+        .iter()
+        .map(|p| {
+            if path.contains("{game}") {
+                let body = json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}]});
+                path.replace("{game}", &server.create(p, body).0.to_string())
+            } else {
+                path.to_owned()
+            }
+        })
+        .collect();
+    let running = AtomicBool::new(true);
+    let (cpu_before, switches_before) = (cpu_seconds(pid), context_switches(pid));
+    let started = Instant::now();
+    let requests: usize = std::thread::scope(|scope| {
+        let handles: Vec<_> = players
+            .iter()
+            .zip(&paths)
+            .map(|(p, path)| {
+                let running = &running;
+                scope.spawn(move || {
+                    let client = server.keep_alive();
+                    let agent = client.persistent.clone().expect("a kept-alive client");
+                    let auth = format!("Bearer {}", p.token);
+                    let mut count = 0;
+                    while running.load(Ordering::Relaxed) {
+                        let mut response = agent
+                            .get(client.url(path))
+                            .header("Authorization", &auth)
+                            .call()
+                            .unwrap();
+                        let bytes = response.body_mut().read_to_vec().unwrap();
+                        assert_eq!(response.status().as_u16(), 200, "{path}: {bytes:?}");
+                        count += 1;
+                    }
+                    count
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_secs(secs as u64));
+        running.store(false, Ordering::Relaxed);
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    let rate = requests as f64 / started.elapsed().as_secs_f64();
+    let cpu = cpu_seconds(pid) - cpu_before;
+    let switches = context_switches(pid).saturating_sub(switches_before);
+    let requests = requests.max(1) as f64;
+    (rate, cpu / requests, switches as f64 / requests)
+}
+
 /// The server's peak resident memory, from /proc.
 fn peak_memory_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -193,10 +261,12 @@ fn pin_cores(server: &Server) {
 }
 
 /// (b) One API phase: `players` play for `secs` seconds; the moves' latencies, the rate, and
-/// the server's CPU seconds a move (its own move and the computer's reply, through HTTP).
-fn api_phase(server: &Server, players: &[Player], secs: usize) -> (Vec<Duration>, f64, f64) {
+/// the server's CPU seconds a move (its own move and the computer's reply, through HTTP) and
+/// its threads' switches a move.
+fn api_phase(server: &Server, players: &[Player], secs: usize) -> (Vec<Duration>, f64, f64, f64) {
     let running = AtomicBool::new(true);
     let cpu_before = cpu_seconds(server.pid());
+    let switches_before = context_switches(server.pid());
     let started = Instant::now();
     let latencies: Vec<Duration> = std::thread::scope(|scope| {
         let handles: Vec<_> = players
@@ -215,8 +285,9 @@ fn api_phase(server: &Server, players: &[Player], secs: usize) -> (Vec<Duration>
     });
     let rate = latencies.len() as f64 / started.elapsed().as_secs_f64();
     let cpu = cpu_seconds(server.pid()) - cpu_before;
-    let per_move = cpu / latencies.len().max(1) as f64;
-    (latencies, rate, per_move)
+    let switches = context_switches(server.pid()).saturating_sub(switches_before);
+    let moves = latencies.len().max(1) as f64;
+    (latencies, rate, cpu / moves, switches as f64 / moves)
 }
 
 /// (a) One pgbench phase on games `lo` … `lo + clients − 1`: the transactions' latencies and
@@ -310,11 +381,11 @@ fn main() {
     // Alternating phases, so that a machine that speeds up or slows down during the run
     // affects both sides alike; the ratio reported is the median round's.
     for round in 1..=rounds {
-        let (latencies, api_rate, cpu) = api_phase(&server, &players, secs);
+        let (latencies, api_rate, cpu, switches) = api_phase(&server, &players, secs);
         let lo = *lo.get_or_insert_with(|| first_game(&server.database_url));
         let (pg_latencies, tps) = pgbench_phase(&server.database_url, lo, clients, secs);
         println!(
-            "round {round}: API {api_rate:.0} moves/s (p50 {:.2} ms, server CPU {:.3} ms a move), pgbench {tps:.0} tx/s (p50 {:.2} ms): {:.0}%",
+            "round {round}: API {api_rate:.0} moves/s (p50 {:.2} ms, server CPU {:.3} ms and {switches:.1} thread switches a move), pgbench {tps:.0} tx/s (p50 {:.2} ms): {:.0}%",
             ms(median(&latencies)),
             cpu * 1000.0,
             ms(median(&pg_latencies)),
@@ -360,6 +431,30 @@ fn main() {
     println!(
         "ratio: the API delivers {ratio:.0}% of the database's own rate (median round; {ratio_low:.0}–{ratio_high:.0}%)"
     );
+    // What stands between: the same clients asking for less and less of a move's work, each
+    // for half a phase, the server's CPU a request beside the move's.
+    let floors = [
+        (
+            "GET /healthz (the HTTP exchange alone)",
+            "/healthz".to_owned(),
+        ),
+        (
+            "GET /readyz (and a hop to the blocking pool, one round trip)",
+            "/readyz".to_owned(),
+        ),
+        (
+            "GET /api/v1/games/{id} (and the token, the game's read, the view)",
+            "/api/v1/games/{game}".to_owned(),
+        ),
+    ];
+    for (what, path) in floors {
+        let (rate, cpu, switches) =
+            floor_phase(&server, server.pid(), &players, secs.div_ceil(2), &path);
+        println!(
+            "server CPU a request, {what}: {:.3} ms, {switches:.1} thread switches ({rate:.0} requests/s)",
+            cpu * 1000.0
+        );
+    }
 }
 
 /// The median round's value and the lowest and highest round's, each times `scale`.

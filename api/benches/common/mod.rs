@@ -21,3 +21,21 @@ fn read_cpu_seconds(pid: u32) -> Option<f64> {
         .ok()?;
     Some(ticks / hz)
 }
+
+/// How many times a process's threads have been switched out so far, waiting or preempted
+/// (`voluntary_ctxt_switches` and `nonvoluntary_ctxt_switches` over `/proc/PID/task/*/status`;
+/// a thread that has ended no longer counts). Panics when it cannot be read.
+#[allow(dead_code, reason = "not every bench counts them")]
+pub fn context_switches(pid: u32) -> u64 {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).expect("the process's threads");
+    tasks
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("status")).ok())
+        .flat_map(|status| {
+            status
+                .lines()
+                .filter(|l| l.contains("ctxt_switches:"))
+                .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+                .collect::<Vec<_>>()
+        })
+        .sum()
+}
