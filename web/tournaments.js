@@ -237,7 +237,7 @@ function page(root, tournament, code, redraw) {
 
 /** Follows the tournament's event stream (SSE over fetch, which can send the token): each
  * `tournament` event redraws the page. Ends when another page is shown, or when the token is
- * refused (it expired or was revoked). */
+ * no longer good (it expired or was revoked: the stream's `stream_end`, or a 401 on opening). */
 function follow(id, code, redraw) {
   leaveTournament();
   const abort = new AbortController();
@@ -254,9 +254,13 @@ function follow(id, code, redraw) {
         if (response.status === 401) return;
         if (!response.ok || !response.body) throw new Error(`stream: ${response.status}`);
         for await (const block of api.pieces(response, '\n\n')) {
-          const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          const lines = block.split('\n');
+          const kind = (lines.find((l) => l.startsWith('event:')) || '').slice(6).trim();
+          const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
           // (Not after the page has moved on: the stream is this page's only.)
-          if (following === abort && block.includes('event: tournament') && data) redraw(JSON.parse(data));
+          if (following === abort && kind === 'tournament' && data) redraw(JSON.parse(data));
+          // (Its token is no longer good: asking again would only be refused.)
+          if (kind === 'stream_end') return;
         }
       } catch (error) {
         if (error.name === 'AbortError') return;

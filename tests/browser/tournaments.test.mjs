@@ -229,3 +229,46 @@ test('the tournament page in every format and state, as an entrant, an outsider 
     }
   }
 });
+
+test('a tournament page whose token is revoked stops following the tournament, asking nothing more', async () => {
+  const admin = (await call('POST', '/auth/login', null, { name: 'root', password: PASSWORD })).body.token;
+  const made = await call('POST', '/tournaments', admin, {
+    name: `Revoked ${uniqueName('')}`, format: 'swiss', kind: 'basra', rounds: 1, options: { target: 31 }, starts_in: 600,
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const id = made.body.id;
+  // The page signed in with a personal API token, which can be revoked (a session cannot).
+  const registered = await call('POST', '/auth/register', null, { name: uniqueName('Reader'), password: 'a long passphrase' });
+  assert.equal(registered.status, 201, JSON.stringify(registered.body));
+  const session = registered.body.token;
+  const minted = await call('POST', '/account/tokens', session, { description: 'the page', scopes: ['read', 'play'] });
+  assert.equal(minted.status, 201, JSON.stringify(minted.body));
+  const page = await player(browser);
+  await page.context().addInitScript(([tk, u]) => {
+    localStorage.setItem('cardroom.token', tk);
+    localStorage.setItem('cardroom.user', u);
+  }, [minted.body.token, JSON.stringify(registered.body.user)]);
+  const streams = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === `/api/v1/tournaments/${id}`
+      && (request.headers().accept || '').includes('text/event-stream')) streams.push(Date.now());
+  });
+  await page.goto(`${BASE}/#/tournament/${id}`);
+  await idle(page);
+  await page.waitForSelector('.tournament[data-status="upcoming"]');
+  const deadline = Date.now() + 10000;
+  while (streams.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(streams.length, 1, 'the page follows the tournament on one stream');
+
+  const listed = await call('GET', '/account/tokens', session);
+  const revokedAt = Date.now();
+  const revoked = await fetch(`${BASE}/api/v1/account/tokens/${listed.body.tokens[0].id}`, {
+    method: 'DELETE', headers: { Authorization: `Bearer ${session}` },
+  });
+  assert.equal(revoked.status, 204);
+  // The stream ends within a recheck (a second) with `stream_end`; a page that asked again would
+  // do so two seconds after, and be refused.
+  await new Promise((resolve) => setTimeout(resolve, 6000));
+  assert.deepEqual(streams.filter((at) => at > revokedAt), [], 'no stream asked for after the revocation');
+  await page.context().close();
+});

@@ -365,6 +365,12 @@ fn an_idle_tournament_stream_ends_when_its_token_expires(backend: Backend) {
         1,
         "{events:?}"
     );
+    // It says why it ends, last, as the game and account streams do.
+    assert_eq!(
+        events.last().map(String::as_str),
+        Some("stream_end"),
+        "{events:?}"
+    );
     assert!(
         chrono::Utc::now().timestamp() > expires + 5,
         "the stream ended before its token expired"
@@ -391,7 +397,17 @@ fn an_idle_tournament_stream_opened_with_a_token_ends_within_a_recheck_of_its_re
     );
     assert_eq!(revoked.status, 204, "{revoked:?}");
     // Nothing happens in the tournament: the stream's next check of its token (a recheck, one
-    // second by default) closes it, and nothing more is sent.
+    // second by default) closes it, and nothing more is sent…
+    // …after one last event that says why.
+    let end = stream
+        .recv_timeout(Duration::from_secs(5))
+        .expect("an event within a recheck of the revocation")
+        .expect("a stream_end event before the stream closes");
+    assert_eq!(end.event, "stream_end", "{end:?}");
+    assert_eq!(
+        end.data,
+        serde_json::json!({"type": "stream_end", "reason": "token_expired"})
+    );
     let (ended, events) = until_closed(&stream, Duration::from_secs(5));
     assert!(ended, "the stream outlived its revoked token: {events:?}");
     assert!(events.is_empty(), "{events:?}");

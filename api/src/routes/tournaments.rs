@@ -88,13 +88,14 @@ pub async fn list(
 /// round's tables and results (duplicate: each result's matchpoints against the others from the
 /// same seat), and your table now. With `Accept: text/event-stream` it is a Server-Sent Events
 /// stream instead: an `event: tournament` with this same body at once and whenever it changes,
-/// closed when the tournament can no longer be seen or the token expires or is revoked.
+/// closed when the tournament can no longer be seen, and after an `event: stream_end` (data
+/// `{"type": "stream_end", "reason": "token_expired"}`) when the token expires or is revoked.
 #[utoipa::path(
     operation_id = "get_tournament",
     tag = "tournaments",
     params(("id" = i64, Path, description = "The tournament"), TournamentCode),
     responses(
-        (status = 200, description = "The tournament; or, with `Accept: text/event-stream`, a stream of it", content(
+        (status = 200, description = "The tournament; or, with `Accept: text/event-stream`, a stream of it: `event: tournament` with this body, and `event: stream_end` (a StreamEvent) before it closes for an expired or revoked token", content(
             (Tournament = "application/json"),
             (String = "text/event-stream"),
         )),

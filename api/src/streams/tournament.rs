@@ -9,6 +9,7 @@ use tokio::time::Instant;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::feeds::read_for_followers;
+use crate::model::{StreamEndReason, StreamEvent};
 use crate::play;
 use crate::state::AppState;
 
@@ -21,8 +22,10 @@ const TOURNAMENT_EVERY: Duration = Duration::from_millis(250);
 
 /// `GET /tournaments/{id}` as Server-Sent Events: `event: tournament` with the body `GET`
 /// answers, at once and whenever it changes (an entrant, a pairing, a result, on any replica);
-/// heartbeats; closed when the process stops, when the tournament can no longer be seen, and
-/// when the token it was opened with expires or is revoked.
+/// heartbeats; closed when the process stops and when the tournament can no longer be seen;
+/// when the token it was opened with expires or is revoked, closed after an `event: stream_end`
+/// (data `{"type": "stream_end", "reason": "token_expired"}`), as the game and account streams
+/// end.
 pub fn tournament_stream(
     state: web::Data<AppState>,
     caller: Caller,
@@ -53,8 +56,11 @@ pub fn tournament_stream(
             .await;
             let mut failed = false;
             match read {
-                // (The token is no longer good: the stream ends.)
-                Ok(None) => return,
+                // (The token is no longer good: the stream says so, and ends.)
+                Ok(None) => {
+                    let _ = outbox.send(vec![end_event()]).await;
+                    return;
+                }
                 Ok(Some(json)) if sent.as_deref() != Some(json.as_str()) => {
                     let data = sse::Data::new(json.clone()).event("tournament");
                     if outbox.send(vec![sse::Event::Data(data)]).await.is_err() {
@@ -83,4 +89,16 @@ pub fn tournament_stream(
         }
     });
     Ok(response)
+}
+
+/// The event that ends a tournament's stream whose token is no longer good: `event:
+/// stream_end`, its data the same `stream_end` event the game and account streams send.
+fn end_event() -> sse::Event {
+    let end = StreamEvent::StreamEnd {
+        reason: StreamEndReason::TokenExpired,
+    };
+    match sse::Data::new_json(&end) {
+        Ok(data) => sse::Event::Data(data.event(super::game::STREAM_END)),
+        Err(_) => sse::Event::Comment(super::game::STREAM_END.into()),
+    }
 }
