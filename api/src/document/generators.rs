@@ -46,7 +46,12 @@ pub fn for_generators(document: &mut Value) {
     let clashes = game_events(schemas);
     debug_assert!(clashes.is_empty(), "event types used twice: {clashes:?}");
     split_by_kind(schemas);
-    tournament_stream_item(schemas);
+    // (No tag tells a tournament stream's two items apart; each is closed to the other's fields.)
+    let item = "An item of a tournament's stream: the tournament (`event: tournament`), or the `stream_end` event it sends before it closes because its token expired or was revoked (`event: stream_end`).";
+    schemas.insert(
+        TOURNAMENT_STREAM_ITEM.to_owned(),
+        json!({"description": item, "oneOf": [reference("Tournament"), reference("StreamEventStreamEnd")]}),
+    );
 }
 
 /// The streams, and the schema of each of their items: `(path, media type, item)`.
@@ -70,20 +75,8 @@ const STREAMS: [(&str, &str, &str); 5] = [
     ),
 ];
 
-/// What a tournament's stream sends: the tournament (`event: tournament`), and before it closes
-/// for a token no longer good, the `stream_end` event (`event: stream_end`). No tag tells the
-/// two apart (a tournament has no `type`); each is closed to the other's fields.
+/// A tournament stream's items: the tournament, or the `stream_end` before it closes.
 const TOURNAMENT_STREAM_ITEM: &str = "TournamentStreamItem";
-
-fn tournament_stream_item(schemas: &mut serde_json::Map<String, Value>) {
-    schemas.insert(
-        TOURNAMENT_STREAM_ITEM.to_owned(),
-        json!({
-            "description": "An item of a tournament's stream: the tournament (`event: tournament`), or the `stream_end` event it sends before it closes because its token expired or was revoked (`event: stream_end`).",
-            "oneOf": [reference("Tournament"), reference("StreamEventStreamEnd")],
-        }),
-    );
-}
 
 /// A stream's body is text; what each of its items holds is a named schema, given as the
 /// media type's `x-item-schema` (OpenAPI 3.2's `itemSchema`, which 3.1 does not have yet) and
