@@ -95,7 +95,7 @@ pub async fn list(
     tag = "tournaments",
     params(("id" = i64, Path, description = "The tournament"), TournamentCode),
     responses(
-        (status = 200, description = "The tournament; or, with `Accept: text/event-stream`, a stream of it: `event: tournament` with this body, and `event: stream_end` (a StreamEvent) before it closes for an expired or revoked token", content(
+        (status = 200, description = "The tournament; or, with `Accept: text/event-stream`, a stream of it: `event: tournament` with this body, and `event: stream_end` (a `StreamEventStreamEnd`) before it closes for an expired or revoked token", content(
             (Tournament = "application/json"),
             (String = "text/event-stream"),
         )),
