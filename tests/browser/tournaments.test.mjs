@@ -230,14 +230,15 @@ test('the tournament page in every format and state, as an entrant, an outsider 
   }
 });
 
-test('a tournament page whose token is revoked stops following the tournament, asking nothing more', async () => {
+/** An upcoming tournament's page, open in a browser signed in with a personal API token (which
+ * can be revoked; a session cannot), with the time of every request for the tournament's stream. */
+async function readerWithApiToken(label) {
   const admin = (await call('POST', '/auth/login', null, { name: 'root', password: PASSWORD })).body.token;
   const made = await call('POST', '/tournaments', admin, {
-    name: `Revoked ${uniqueName('')}`, format: 'swiss', kind: 'basra', rounds: 1, options: { target: 31 }, starts_in: 600,
+    name: `${label} ${uniqueName('')}`, format: 'swiss', kind: 'basra', rounds: 1, options: { target: 31 }, starts_in: 600,
   });
   assert.equal(made.status, 201, JSON.stringify(made.body));
   const id = made.body.id;
-  // The page signed in with a personal API token, which can be revoked (a session cannot).
   const registered = await call('POST', '/auth/register', null, { name: uniqueName('Reader'), password: 'a long passphrase' });
   assert.equal(registered.status, 201, JSON.stringify(registered.body));
   const session = registered.body.token;
@@ -248,11 +249,24 @@ test('a tournament page whose token is revoked stops following the tournament, a
     localStorage.setItem('cardroom.token', tk);
     localStorage.setItem('cardroom.user', u);
   }, [minted.body.token, JSON.stringify(registered.body.user)]);
+  const isStream = (request) => new URL(request.url()).pathname === `/api/v1/tournaments/${id}`
+    && (request.headers().accept || '').includes('text/event-stream');
   const streams = [];
   page.on('request', (request) => {
-    if (new URL(request.url()).pathname === `/api/v1/tournaments/${id}`
-      && (request.headers().accept || '').includes('text/event-stream')) streams.push(Date.now());
+    if (isStream(request)) streams.push(Date.now());
   });
+  const revoke = async () => {
+    const listed = await call('GET', '/account/tokens', session);
+    const revoked = await fetch(`${BASE}/api/v1/account/tokens/${listed.body.tokens[0].id}`, {
+      method: 'DELETE', headers: { Authorization: `Bearer ${session}` },
+    });
+    assert.equal(revoked.status, 204);
+  };
+  return { id, page, streams, isStream, revoke };
+}
+
+test('a tournament page whose token is revoked stops following the tournament, asking nothing more', async () => {
+  const { id, page, streams, revoke } = await readerWithApiToken('Revoked');
   await page.goto(`${BASE}/#/tournament/${id}`);
   await idle(page);
   await page.waitForSelector('.tournament[data-status="upcoming"]');
@@ -260,15 +274,37 @@ test('a tournament page whose token is revoked stops following the tournament, a
   while (streams.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal(streams.length, 1, 'the page follows the tournament on one stream');
 
-  const listed = await call('GET', '/account/tokens', session);
   const revokedAt = Date.now();
-  const revoked = await fetch(`${BASE}/api/v1/account/tokens/${listed.body.tokens[0].id}`, {
-    method: 'DELETE', headers: { Authorization: `Bearer ${session}` },
-  });
-  assert.equal(revoked.status, 204);
+  await revoke();
   // The stream ends within a recheck (a second) with `stream_end`; a page that asked again would
   // do so two seconds after, and be refused.
   await new Promise((resolve) => setTimeout(resolve, 6000));
   assert.deepEqual(streams.filter((at) => at > revokedAt), [], 'no stream asked for after the revocation');
+  await page.context().close();
+});
+
+test('a tournament page whose stream is refused at opening (token revoked) does not ask again', async () => {
+  const { id, page, streams, isStream, revoke } = await readerWithApiToken('Refused');
+  // The token is revoked just as the page asks for the stream, after the page itself was read
+  // with it: the real server then refuses the stream with a 401.
+  const statuses = [];
+  page.on('response', (response) => {
+    if (isStream(response.request())) statuses.push(response.status());
+  });
+  await page.route(`**/api/v1/tournaments/${id}`, async (route) => {
+    if (isStream(route.request()) && streams.length === 1) await revoke();
+    await route.continue();
+  });
+  await page.goto(`${BASE}/#/tournament/${id}`);
+  await idle(page);
+  await page.waitForSelector('.tournament[data-status="upcoming"]');
+  const deadline = Date.now() + 10000;
+  while (statuses.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.deepEqual(statuses, [401], 'the stream was refused at opening');
+  // A page that treated the refusal as a dropped stream would ask again two seconds later.
+  await new Promise((resolve) => setTimeout(resolve, 6000));
+  assert.equal(streams.length, 1, 'no stream asked for after the refusal');
+  // (The browser reports the refused request itself as a failed load; nothing else may fail.)
+  assert.deepEqual(page.problems.filter((p) => !/status of 401/.test(p)), [], 'no script errors');
   await page.context().close();
 });
