@@ -291,8 +291,12 @@ test('a tournament page whose stream is refused at opening (token revoked) does 
   page.on('response', (response) => {
     if (isStream(response.request())) statuses.push(response.status());
   });
+  let revoked = false;
   await page.route(`**/api/v1/tournaments/${id}`, async (route) => {
-    if (isStream(route.request()) && streams.length === 1) await revoke();
+    if (isStream(route.request()) && !revoked) {
+      revoked = true;
+      await revoke();
+    }
     await route.continue();
   });
   await page.goto(`${BASE}/#/tournament/${id}`);
