@@ -203,6 +203,27 @@ scoped!(
     Scope::Admin
 );
 
+/// A reader of something public: a caller who may read (scope `read`), or nobody — a request
+/// with no `Authorization` header at all, a stranger who opened a link. A credential that is
+/// sent is checked as always: a bad or revoked one is refused, never read as a stranger's.
+#[derive(Clone, Debug)]
+pub struct Looking(pub Option<Caller>);
+
+impl FromRequest for Looking {
+    type Error = ApiError;
+    type Future = Ready<Result<Looking, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        if !req.headers().contains_key(header::AUTHORIZATION) {
+            return ready(Ok(Looking(None)));
+        }
+        ready(caller_of(req).and_then(|caller| {
+            caller.require(Scope::Read)?;
+            Ok(Looking(Some(caller)))
+        }))
+    }
+}
+
 /// A caller signed in with a session token, not a personal API token: managing tokens and the
 /// account itself needs one, so a token that leaks cannot mint others.
 #[derive(Clone, Debug)]

@@ -264,6 +264,8 @@ diesel::table! {
         created_at -> Timestamp,
         finished_at -> Nullable<Timestamp>,
         teams -> Bool,
+        cancel_cause -> Nullable<Text>,
+        cancel_note -> Nullable<Text>,
     }
 }
 

@@ -200,11 +200,12 @@ pub fn after(
     game_id: GameId,
     rooms: &[&str],
     after: i64,
-    reader: i64,
+    reader: Option<i64>,
     limit: i64,
 ) -> Result<Vec<ChatRow>, DbError> {
+    // (A reader without an account — a stranger — has muted no one: `= NULL` holds for no row.)
     let muted_by_reader = mutes::table
-        .filter(mutes::user_id.eq(reader))
+        .filter(mutes::user_id.nullable().eq(reader))
         .filter(mutes::muted_id.eq(chat::user_id));
     chat::table
         .inner_join(users::table)
@@ -230,11 +231,11 @@ pub fn latest(
     conn: &mut AnyConnection,
     game_id: GameId,
     rooms: &[&str],
-    reader: i64,
+    reader: Option<i64>,
     limit: i64,
 ) -> Result<Vec<ChatRow>, DbError> {
     let muted_by_reader = mutes::table
-        .filter(mutes::user_id.eq(reader))
+        .filter(mutes::user_id.nullable().eq(reader))
         .filter(mutes::muted_id.eq(chat::user_id));
     let mut rows: Vec<ChatRow> = chat::table
         .inner_join(users::table)

@@ -96,7 +96,7 @@ fn strangers_find_a_public_table_in_the_lobby_and_sit_down_without_a_code(backen
     }
 }
 
-fn anyone_signed_in_may_watch_a_public_game_and_no_one_a_private_one(backend: Backend) {
+fn anyone_may_watch_a_public_game_signed_in_or_not_and_no_one_a_private_one(backend: Backend) {
     let server = Server::start(backend);
     let host = server.guest("host");
     let watcher = server.guest("watcher");
@@ -140,17 +140,69 @@ fn anyone_signed_in_may_watch_a_public_game_and_no_one_a_private_one(backend: Ba
     server
         .play(&watcher, &view, &mv)
         .assert_problem(403, "forbidden");
-    // Anonymous callers and other tables: refused.
-    assert_eq!(
-        server.get(&format!("/api/v1/games/{public}"), None).status,
-        401
-    );
+    // A stranger — no token at all, someone who opened the table's link — watches it too: the
+    // spectator's view, its events, its score sheet and the spectators' chat, live.
+    let seen = server.get(&format!("/api/v1/games/{public}"), None);
+    assert_eq!(seen.status, 200, "{seen:?}");
+    assert_eq!(seen.body["your_seat"], Value::Null);
+    assert_eq!(seen.body["legal_moves"], json!([]));
+    assert_eq!(seen.body["invite_code"], Value::Null);
+    assert_eq!(seen.body["table"], server.view(&watcher, public)["table"]);
+    for suffix in ["/events?after=0&wait=0", "/score", "/chat"] {
+        let reply = server.get(&format!("/api/v1/games/{public}{suffix}"), None);
+        assert_eq!(reply.status, 200, "{suffix}: {reply:?}");
+    }
+    let chat = server
+        .get(&format!("/api/v1/games/{public}/chat"), None)
+        .body;
+    assert_eq!(chat["room"], "spectators", "{chat}");
+    assert_eq!(chat["writes"], false, "{chat}");
+    let stream = server
+        .stranger_stream(&format!("/api/v1/games/{public}/events?after=0"))
+        .expect("a stranger's event stream");
+    let first = stream
+        .recv_timeout(Duration::from_secs(5))
+        .expect("an event");
+    assert!(first.1["version"].is_i64(), "{first:?}");
+    // What needs an account still does: the log, the export, a move, a word in the chat.
+    for suffix in ["/log", "/export"] {
+        server
+            .get(&format!("/api/v1/games/{public}{suffix}"), None)
+            .assert_problem(401, "unauthorized");
+    }
+    server
+        .post(
+            &format!("/api/v1/games/{public}/chat"),
+            None,
+            &json!({"text": "hi"}),
+        )
+        .assert_problem(401, "unauthorized");
+    // A credential that is sent is checked: a bad one is refused, not read as a stranger's.
+    server
+        .get(&format!("/api/v1/games/{public}"), Some("not-a-token"))
+        .assert_problem(401, "unauthorized");
+    // Other tables: refused — a stranger is told to sign in, anyone else that it is not theirs.
     for id in [private, unlisted] {
-        for suffix in ["", "/events?after=0&wait=0", "/log", "/score"] {
+        for suffix in [
+            "",
+            "/events?after=0&wait=0",
+            "/log",
+            "/score",
+            "/chat",
+            "/analysis",
+        ] {
             server
                 .get(&format!("/api/v1/games/{id}{suffix}"), Some(&watcher.token))
                 .assert_problem(403, "forbidden");
+            server
+                .get(&format!("/api/v1/games/{id}{suffix}"), None)
+                .assert_problem(401, "unauthorized");
         }
+        assert!(
+            server
+                .stranger_stream(&format!("/api/v1/games/{id}/events"))
+                .is_err()
+        );
     }
 }
 
@@ -194,9 +246,20 @@ fn a_spectator_never_sees_a_hidden_card(backend: Backend, game: Value, steps: us
             assert!(!streamed.is_empty(), "the stream sent nothing");
             break;
         }
-        for suffix in ["", "/events?after=0&wait=0", "/log", "/score"] {
-            let reply = server.get(&format!("/api/v1/games/{id}{suffix}"), Some(&watcher.token));
-            assert_eq!(reply.status, 200, "{suffix}: {reply:?}");
+        let readers: [(Option<&str>, &[&str]); 2] = [
+            (
+                Some(&watcher.token),
+                &["", "/events?after=0&wait=0", "/log", "/score"],
+            ),
+            // A stranger, with no token at all (the log needs an account).
+            (None, &["", "/events?after=0&wait=0", "/score", "/chat"]),
+        ];
+        for (token, suffix) in readers
+            .iter()
+            .flat_map(|(token, suffixes)| suffixes.iter().map(move |suffix| (*token, *suffix)))
+        {
+            let reply = server.get(&format!("/api/v1/games/{id}{suffix}"), token);
+            assert_eq!(reply.status, 200, "{suffix} ({token:?}): {reply:?}");
             let mut seen = cards_in(&reply.body);
             if suffix == "/log" {
                 // Revealed seeds and practice decks are not cards on the table.
@@ -310,7 +373,7 @@ fn a_public_table_nobody_joins_is_closed_after_its_time(backend: Backend) {
 
 on_both_backends!(
     strangers_find_a_public_table_in_the_lobby_and_sit_down_without_a_code,
-    anyone_signed_in_may_watch_a_public_game_and_no_one_a_private_one,
+    anyone_may_watch_a_public_game_signed_in_or_not_and_no_one_a_private_one,
     a_basra_spectator_never_sees_a_hidden_card,
     a_31_spectator_never_sees_a_hidden_card,
     a_rummy_spectator_never_sees_a_hidden_card,

@@ -318,8 +318,26 @@ fn admins_hide_messages_and_mute_people_and_anyone_mutes_another_for_themselves(
     );
     assert_eq!(muted.status, 200, "{muted:?}");
     assert!(muted.body["muted_until"].is_string());
-    say(&server, &guest, id, json!({"text": "let me speak"})).assert_problem(403, "muted");
+    let refused = say(&server, &guest, id, json!({"text": "let me speak"}));
+    refused.assert_problem(403, "muted");
+    // Until when, as a time a page can show in its reader's own clock and language.
+    let until = refused.body["muted_until"].as_str().expect("muted_until");
+    let until = chrono::DateTime::parse_from_rfc3339(until).expect("an RFC 3339 time");
+    let left = until.timestamp() - chrono::Utc::now().timestamp();
+    assert!(
+        (250..=301).contains(&left),
+        "muted for about 5 minutes: {left} s"
+    );
     say(&server, &guest, id, json!({"preset": "sorry"})).assert_problem(403, "muted");
+    // The chat says so before anything is typed; to others it says nothing of it.
+    let page = server.get(&format!("/api/v1/games/{id}/chat"), Some(&guest.token));
+    assert_eq!(
+        page.body["muted_until"], refused.body["muted_until"],
+        "{page:?}"
+    );
+    assert_eq!(page.body["writes"], true);
+    let others = server.get(&format!("/api/v1/games/{id}/chat"), Some(&host.token));
+    assert_eq!(others.body["muted_until"], Value::Null, "{others:?}");
     server
         .post(
             "/api/v1/admin/users/guest/mute",
@@ -333,6 +351,8 @@ fn admins_hide_messages_and_mute_people_and_anyone_mutes_another_for_themselves(
         &json!({"muted": false}),
     );
     assert_eq!(lifted.body["muted_until"], Value::Null);
+    let page = server.get(&format!("/api/v1/games/{id}/chat"), Some(&guest.token));
+    assert_eq!(page.body["muted_until"], Value::Null, "{page:?}");
     assert_eq!(
         say(&server, &guest, id, json!({"text": "thanks"})).status,
         201

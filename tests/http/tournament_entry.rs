@@ -78,12 +78,16 @@ fn who_makes_what_and_private_tournaments_need_their_code(backend: Backend) {
     let tarneeb = server.get("/api/v1/lobby?kind=tarneeb", None);
     assert_eq!(tarneeb.body["tournaments"], json!([]), "of one kind");
     let path = format!("/api/v1/tournaments/{id}");
+    // It says that it is private (and there), to anyone without its code, signed in or not.
     server
         .get(&path, Some(&omar.token))
-        .assert_problem(404, "not_found");
+        .assert_problem(403, "private_tournament");
+    server
+        .get(&path, None)
+        .assert_problem(403, "private_tournament");
     server
         .get(&format!("{path}?code=wrong0code"), Some(&omar.token))
-        .assert_problem(404, "not_found");
+        .assert_problem(403, "private_tournament");
     server
         .get(&format!("{path}?code=NOT-SPELLED"), Some(&omar.token))
         .assert_problem(422, "validation_failed");
@@ -97,7 +101,12 @@ fn who_makes_what_and_private_tournaments_need_their_code(backend: Backend) {
     let join = format!("{path}/join");
     server
         .post(&join, Some(&omar.token), &json!({}))
-        .assert_problem(404, "not_found");
+        .assert_problem(403, "private_tournament");
+    // With its code a stranger reads it too, and sees no code in it.
+    let by_link = server.get(&format!("{path}?code={code}"), None);
+    assert_eq!(by_link.status, 200, "{by_link:?}");
+    assert_eq!(by_link.body["code"], Value::Null);
+    assert_eq!(by_link.body["joined"], false);
     let joined = server.post(&join, Some(&omar.token), &json!({"code": code}));
     assert_eq!(joined.status, 200, "{joined:?}");
     assert_eq!(joined.body["entrants"], 1);

@@ -36,6 +36,7 @@ pub enum ProblemCode {
     NotFound,
     NotYourTurn,
     PayloadTooLarge,
+    PrivateTournament,
     RateLimited,
     RegisteredOnly,
     RematchStarted,
@@ -57,7 +58,7 @@ pub enum ProblemCode {
 
 impl ProblemCode {
     /// Every code, in the document's order.
-    pub const ALL: [ProblemCode; 45] = [
+    pub const ALL: [ProblemCode; 46] = [
         ProblemCode::AlreadySeated,
         ProblemCode::AlreadySeeking,
         ProblemCode::BotNeedsToken,
@@ -86,6 +87,7 @@ impl ProblemCode {
         ProblemCode::NotFound,
         ProblemCode::NotYourTurn,
         ProblemCode::PayloadTooLarge,
+        ProblemCode::PrivateTournament,
         ProblemCode::RateLimited,
         ProblemCode::RegisteredOnly,
         ProblemCode::RematchStarted,
@@ -136,6 +138,7 @@ impl ProblemCode {
             ProblemCode::NotFound => "not_found",
             ProblemCode::NotYourTurn => "not_your_turn",
             ProblemCode::PayloadTooLarge => "payload_too_large",
+            ProblemCode::PrivateTournament => "private_tournament",
             ProblemCode::RateLimited => "rate_limited",
             ProblemCode::RegisteredOnly => "registered_only",
             ProblemCode::RematchStarted => "rematch_started",

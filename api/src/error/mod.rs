@@ -54,6 +54,9 @@ pub struct Problem {
     /// With `rate_limited`: the limit's name (`sign_ins`, `writes`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<String>,
+    /// With `muted`: until when an admin muted the caller in every chat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub muted_until: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 /// The moves a seat may make, and the game whose moves they are.
@@ -71,9 +74,14 @@ pub enum ApiError {
     Unauthorized(String),
     #[error("{0}")]
     Forbidden(String),
-    /// Refused for a reason of its own (403 with its own code, such as `muted`).
+    /// Refused for a reason of its own (403 with its own code, such as `registered_only`).
     #[error("{detail}")]
     Denied { code: ProblemCode, detail: String },
+    /// An admin muted the caller in every chat until `until` (403 `muted`).
+    #[error("an admin muted you in the chat until {}", until.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))]
+    Muted {
+        until: chrono::DateTime<chrono::Utc>,
+    },
     #[error("{0}")]
     NotFound(String),
     /// A body that is not JSON, or JSON of the wrong shape.
@@ -199,6 +207,7 @@ impl ApiError {
             ApiError::Unauthorized(_) => ProblemCode::Unauthorized,
             ApiError::Forbidden(_) => ProblemCode::Forbidden,
             ApiError::Denied { code, .. } => *code,
+            ApiError::Muted { .. } => ProblemCode::Muted,
             ApiError::NotFound(_) => ProblemCode::NotFound,
             ApiError::BadRequest(_) | ApiError::Invalid(_) => ProblemCode::ValidationFailed,
             ApiError::IllegalMove { .. } => ProblemCode::IllegalMove,
@@ -218,7 +227,9 @@ impl ApiError {
     fn title(&self) -> &'static str {
         match self {
             ApiError::Unauthorized(_) => "Unauthorized",
-            ApiError::Forbidden(_) | ApiError::Denied { .. } => "Forbidden",
+            ApiError::Forbidden(_) | ApiError::Denied { .. } | ApiError::Muted { .. } => {
+                "Forbidden"
+            }
             ApiError::NotFound(_) => "Not found",
             ApiError::BadRequest(_) | ApiError::Invalid(_) => "Validation failed",
             ApiError::Malformed { .. } => "Bad request",
@@ -273,6 +284,10 @@ impl ApiError {
                 ApiError::RateLimited { limit, .. } => Some((*limit).to_owned()),
                 _ => None,
             },
+            muted_until: match self {
+                ApiError::Muted { until } => Some(*until),
+                _ => None,
+            },
         }
     }
 }
@@ -281,7 +296,9 @@ impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden(_) | ApiError::Denied { .. } => StatusCode::FORBIDDEN,
+            ApiError::Forbidden(_) | ApiError::Denied { .. } | ApiError::Muted { .. } => {
+                StatusCode::FORBIDDEN
+            }
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::BadRequest(_) | ApiError::Malformed { .. } => StatusCode::BAD_REQUEST,
             ApiError::Invalid(_) | ApiError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,

@@ -260,6 +260,37 @@ pub struct GameView {
     pub tournament: Option<GameTournament>,
 }
 
+/// `GET /games/{id}/invitation`: a table as the person invited to it reads it before sitting
+/// down.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Invitation {
+    pub id: i64,
+    pub kind: GameKind,
+    #[schema(value_type = VariantName)]
+    pub variant: String,
+    /// The house rules: every option of the variant, with its value at this table.
+    #[schema(value_type = std::collections::BTreeMap<String, cardroom_core::OptionValue>)]
+    pub options: serde_json::Value,
+    /// The name of who made the table.
+    pub invited_by: String,
+    /// Every seat: who is in it, and which are still open.
+    pub seats: Vec<SeatInfo>,
+    /// The open seats, in order: `POST /games/{id}/join` takes the one named by `seat`, or the
+    /// first.
+    pub open_seats: Vec<i64>,
+    /// The sides, each its seats (partners together; everyone for themselves, a side each).
+    pub sides: Vec<Vec<i64>>,
+    /// `waiting` while seats are open.
+    #[schema(value_type = GameStatusName)]
+    pub status: GameStatus,
+    /// A practice game: never rated.
+    pub practice: bool,
+    /// The table's turn timer, if it has one.
+    pub turn: Option<TurnPolicy>,
+    /// Whether it is a tournament's table.
+    pub tournament: bool,
+}
+
 /// The tournament a game is a round of.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct GameTournament {

@@ -18,7 +18,7 @@ pub use events::{
 pub use games::{
     ActionResponse, Catalogue, ChallengeStatusName, CreateGame, DealOut, EventOut, EventsPage,
     EventsQuery, EventsResponse, GameCreated, GameList, GameStatusName, GameSummary,
-    GameTournament, GameView, Health, JoinRequest, ListQuery, LogEntryOut, LogResponse,
+    GameTournament, GameView, Health, Invitation, JoinRequest, ListQuery, LogEntryOut, LogResponse,
     MoveRequest, ScoreResponse, SeatInfo, SeatRequest, SeekStatusName, TurnBounds, TurnPolicy,
     VariantName, VisibilityName,
 };
@@ -28,7 +28,8 @@ pub use table::{
     MuteList, PresenceOut, Preset, PresetKey, Presets, RematchRequest, RematchState, Room,
 };
 pub use tournaments::{
-    CreateTournament, FormatName, JoinTournament, StageName, Tournament, TournamentEntrant,
-    TournamentList, TournamentQuery, TournamentRound, TournamentSeat, TournamentStanding,
-    TournamentSummary, TournamentTable, TournamentYourTable,
+    CancelCauseName, CancelTournament, CreateTournament, FormatName, JoinTournament, StageName,
+    Tournament, TournamentCancelled, TournamentEntrant, TournamentList, TournamentQuery,
+    TournamentRound, TournamentSeat, TournamentStanding, TournamentSummary, TournamentTable,
+    TournamentYourTable,
 };

@@ -159,6 +159,11 @@ pub struct ChatPage {
     pub rooms: Vec<Room>,
     /// The room the caller writes in.
     pub room: Room,
+    /// Whether the caller may write here at all: a stranger (no token) only reads.
+    pub writes: bool,
+    /// When an admin has muted the caller in every chat: until then (their messages are
+    /// refused with `muted`, which says the same).
+    pub muted_until: Option<DateTime<Utc>>,
 }
 
 /// Query of `GET /games/{id}/chat`.

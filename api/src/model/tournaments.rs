@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use cardroom_core::{GameKind, OptionValue};
-use cardroom_db::tournaments::{Format, Stage};
+use cardroom_db::tournaments::{CancelCause, Format, Stage};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -28,6 +28,19 @@ pub enum FormatName {
     Duplicate,
 }
 
+/// Why a tournament was cancelled.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[schema(as = TournamentCancelCause)]
+#[serde(rename_all = "snake_case")]
+pub enum CancelCauseName {
+    /// Fewer entrants than it needs were in when it was to start.
+    TooFewEntrants,
+    /// Its maker called it off.
+    ByMaker,
+    /// An admin called it off.
+    ByAdmin,
+}
+
 /// Where a tournament stands.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 #[schema(as = TournamentStatus)]
@@ -39,7 +52,8 @@ pub enum StageName {
     Running,
     /// Over; its standings are final.
     Finished,
-    /// Fewer entrants than a table when it was to start.
+    /// Called off: too few entrants when it was to start, or by its maker or an admin (see
+    /// `cancelled`).
     Cancelled,
 }
 
@@ -98,6 +112,25 @@ pub struct CreateTournament {
     pub teams: Option<bool>,
 }
 
+/// `POST /tournaments/{id}/cancel`.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"reason": "The club is closed tonight"}))]
+pub struct CancelTournament {
+    /// Why, in a few words the entrants will read (at most 200 characters).
+    #[schema(max_length = 200)]
+    pub reason: Option<String>,
+}
+
+/// Why a tournament was cancelled.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TournamentCancelled {
+    #[schema(value_type = CancelCauseName)]
+    pub cause: CancelCause,
+    /// The words its maker or an admin gave, if any.
+    pub note: Option<String>,
+}
+
 /// `POST /tournaments/{id}/join`.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -145,6 +178,13 @@ pub struct TournamentSummary {
     pub created_by: String,
     /// Whether the caller is entered (and has not withdrawn).
     pub joined: bool,
+    /// Whether it takes entrants now: before its start, and an arena until its time is up.
+    pub joinable: bool,
+    /// Whether the caller may change it (until it starts) and cancel it (until it is over): its
+    /// maker, for a private one, and admins.
+    pub manageable: bool,
+    /// Once cancelled: why.
+    pub cancelled: Option<TournamentCancelled>,
     pub starts_at: DateTime<Utc>,
     /// Arena: when pairing stops.
     pub ends_at: Option<DateTime<Utc>>,

@@ -59,14 +59,24 @@ pub struct AnalysisResponse {
 /// `game_not_finished` while any hand of it is being played.
 pub fn analysis(
     conn: &mut AnyConnection,
-    caller: &Caller,
+    caller: Option<&Caller>,
     id: GameId,
 ) -> Result<AnalysisResponse, ApiError> {
     let loaded = load(conn, id)?;
     let row = &loaded.record.game;
-    let allowed = loaded.seat_of(caller).is_some()
-        || row.visibility == Visibility::Public
-        || super::access::is_admin(conn, caller)?;
+    let allowed = row.visibility == Visibility::Public
+        || match caller {
+            Some(caller) => {
+                loaded.seat_of(caller).is_some() || super::access::is_admin(conn, caller)?
+            }
+            None => false,
+        };
+    if !allowed && caller.is_none() {
+        return Err(ApiError::Unauthorized(
+            "this game is not public: sign in as one of its players to read its analysis"
+                .to_owned(),
+        ));
+    }
     if !allowed {
         return Err(ApiError::Forbidden(
             "only the game's players and admins may read the analysis of a game that is not \

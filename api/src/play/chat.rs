@@ -181,7 +181,7 @@ pub fn post(
         ChatRequest::Preset(chosen) => (None, Some(preset_name(chosen.preset)), chosen.room),
     };
     let loaded = load(conn, id)?;
-    let viewer = loaded.reader(caller)?;
+    let viewer = loaded.reader(Some(caller))?;
     if viewer.seat().is_some() {
         // (A bot account speaks at its table as it plays: through its tokens.)
         loaded.require_seat(caller)?;
@@ -204,12 +204,8 @@ pub fn post(
     };
     match talk::post(conn, &new, now - window, i64::from(burst))? {
         Posted::Stored(row) => Ok(message_out(&row)),
-        Posted::Muted(until) => Err(ApiError::Denied {
-            code: ProblemCode::Muted,
-            detail: format!(
-                "an admin muted you in the chat until {}",
-                until.and_utc().to_rfc3339()
-            ),
+        Posted::Muted(until) => Err(ApiError::Muted {
+            until: until.and_utc(),
         }),
         Posted::Limited(oldest) => {
             let free = (oldest + window - now).num_milliseconds().max(0);
@@ -230,7 +226,7 @@ pub fn post(
 pub(crate) fn news(
     conn: &mut AnyConnection,
     id: GameId,
-    reader: i64,
+    reader: Option<i64>,
     viewer: Viewer,
     status: GameStatus,
     after: Option<i64>,
@@ -250,7 +246,7 @@ pub(crate) fn news(
 /// `GET /games/{id}/chat`.
 pub fn page(
     conn: &mut AnyConnection,
-    caller: &Caller,
+    caller: Option<&Caller>,
     id: GameId,
     after: Option<i64>,
 ) -> Result<ChatPage, ApiError> {
@@ -260,13 +256,21 @@ pub fn page(
     let loaded = load(conn, id)?;
     let viewer = loaded.reader(caller)?;
     let status = loaded.record.game.status;
-    let (messages, cursor) = news(conn, id, caller.id, viewer, status, after)?;
+    let (messages, cursor) = news(conn, id, caller.map(|c| c.id), viewer, status, after)?;
     let (room, rooms) = rooms(viewer, status);
+    let muted_until = match caller {
+        Some(caller) => {
+            talk::muted_until(conn, caller.id)?.filter(|until| *until > cardroom_db::now())
+        }
+        None => None,
+    };
     Ok(ChatPage {
         messages,
         cursor,
         rooms,
         room,
+        writes: caller.is_some(),
+        muted_until: muted_until.map(|until| until.and_utc()),
     })
 }
 

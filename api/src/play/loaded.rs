@@ -65,11 +65,16 @@ impl Loaded {
     }
 
     /// Who the caller is at the table as a reader: their seat, or a spectator of a public
-    /// table; anyone else may not read it.
-    pub(super) fn reader(&self, caller: &Caller) -> Result<Viewer, ApiError> {
-        match self.seat_of(caller) {
+    /// table (a stranger — no caller — included); anyone else may not read it (a stranger is
+    /// told to sign in, anyone else that it is not theirs).
+    pub(super) fn reader(&self, caller: Option<&Caller>) -> Result<Viewer, ApiError> {
+        match caller.and_then(|caller| self.seat_of(caller)) {
             Some(seat) => Ok(Viewer::Seat(Seat::new(seat))),
             None if self.record.game.visibility == Visibility::Public => Ok(Viewer::Spectator),
+            // (Without a token: signing in as one of its players would let one read it.)
+            None if caller.is_none() => Err(ApiError::Unauthorized(
+                "this game is not public: sign in as one of its players to read it".to_owned(),
+            )),
             None => Err(ApiError::Forbidden(
                 "you are not seated at this game, and it is not public".to_owned(),
             )),

@@ -14,6 +14,7 @@ mod changes;
 pub mod chat;
 mod commit;
 pub mod export;
+mod invitation;
 mod loaded;
 mod lobby;
 mod paging;
@@ -32,6 +33,7 @@ mod view;
 
 pub use account::{ACCOUNT_EVENTS_PAGE, account_events_for, account_snapshot};
 pub use act::{Acted, MoveAnswer, MoveOrder, deal, play_move, resign};
+pub use invitation::invitation;
 pub use lobby::{expire_open_tables, lobby};
 pub use read::{
     ChatWanted, EVENTS_PAGE, News, Personal, Revoked, authorize_reader, events_after, list, log,
@@ -40,4 +42,4 @@ pub use read::{
 pub use recovery::{recover, replay, snapshot_of};
 pub use setup::{create, join, random_code};
 pub use timers::{enforce as enforce_timers, reclaim, turn_bounds};
-pub use view::view;
+pub use view::{view, view_for};

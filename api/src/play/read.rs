@@ -23,7 +23,7 @@ use crate::shared::{GameLog, MAX_ENTRIES};
 /// they are at the table.
 pub fn authorize_reader(
     conn: &mut AnyConnection,
-    caller: &Caller,
+    caller: Option<&Caller>,
     id: GameId,
 ) -> Result<(Viewer, GameKind), ApiError> {
     let loaded = load(conn, id)?;
@@ -187,15 +187,15 @@ pub struct Personal {
 }
 
 /// The follower's own part of a look when it needs nothing from the database (a session's
-/// caller, watching, with no chat to read: the game's newest chat row is `chat_newest`); none
-/// when it does (see [`personal`]).
+/// caller or a stranger, watching, with no chat to read: the game's newest chat row is
+/// `chat_newest`); none when it does (see [`personal`]).
 pub fn personal_without_storage(
-    caller: &Caller,
+    caller: Option<&Caller>,
     viewer: Viewer,
     chat: ChatWanted,
     chat_newest: i64,
 ) -> Option<Result<Personal, Revoked>> {
-    if caller.token_expired() {
+    if caller.is_some_and(Caller::token_expired) {
         return Some(Err(Revoked::TokenExpired));
     }
     let chat_cursor = match chat {
@@ -203,7 +203,8 @@ pub fn personal_without_storage(
         ChatWanted::After(cursor) if chat_newest <= cursor => Some(cursor),
         ChatWanted::After(_) | ChatWanted::Latest => return None,
     };
-    if viewer.seat().is_some() || !matches!(caller.credential, crate::auth::Credential::Session) {
+    let session = caller.is_none_or(|c| matches!(c.credential, crate::auth::Credential::Session));
+    if viewer.seat().is_some() || !session {
         return None;
     }
     Some(Ok(Personal {
@@ -223,28 +224,32 @@ pub fn personal_without_storage(
 pub fn personal(
     conn: &mut AnyConnection,
     id: GameId,
-    caller: &Caller,
+    caller: Option<&Caller>,
     viewer: Viewer,
     (status, chat_newest): (GameStatus, i64),
     chat: ChatWanted,
 ) -> Result<Result<Personal, Revoked>, ApiError> {
-    if caller.token_expired() {
+    if caller.is_some_and(Caller::token_expired) {
         return Ok(Err(Revoked::TokenExpired));
     }
+    let reader = caller.map(|c| c.id);
     let (chat, chat_cursor) = match chat {
         ChatWanted::No => (Vec::new(), None),
         ChatWanted::After(cursor) if chat_newest <= cursor => (Vec::new(), Some(cursor)),
         ChatWanted::Latest => {
-            let (chat, cursor) = super::chat::news(conn, id, caller.id, viewer, status, None)?;
+            let (chat, cursor) = super::chat::news(conn, id, reader, viewer, status, None)?;
             (chat, Some(cursor))
         }
         ChatWanted::After(cursor) => {
-            let (chat, cursor) =
-                super::chat::news(conn, id, caller.id, viewer, status, Some(cursor))?;
+            let (chat, cursor) = super::chat::news(conn, id, reader, viewer, status, Some(cursor))?;
             (chat, Some(cursor))
         }
     };
     // (After the reads, like the seat: a token revoked meanwhile gets nothing read after it.)
+    // A stranger has no token to lose, and no seat.
+    let Some(caller) = caller else {
+        return Ok(Ok(Personal { chat, chat_cursor }));
+    };
     if !crate::tokens::still_valid(conn, caller)? {
         return Ok(Err(Revoked::TokenExpired));
     }
@@ -293,7 +298,7 @@ pub const EVENTS_PAGE: i64 = 500;
 /// `GET /games/{id}/log`.
 pub fn log(conn: &mut AnyConnection, caller: &Caller, id: GameId) -> Result<LogResponse, ApiError> {
     let loaded = load(conn, id)?;
-    let viewer = loaded.reader(caller)?;
+    let viewer = loaded.reader(Some(caller))?;
     let mut entries = Vec::new();
     let mut after = 0;
     loop {
@@ -345,7 +350,7 @@ pub fn log(conn: &mut AnyConnection, caller: &Caller, id: GameId) -> Result<LogR
 /// `GET /games/{id}/score`.
 pub fn score(
     conn: &mut AnyConnection,
-    caller: &Caller,
+    caller: Option<&Caller>,
     id: GameId,
 ) -> Result<ScoreResponse, ApiError> {
     let loaded = load(conn, id)?;

@@ -115,6 +115,16 @@ pub(super) fn recent_events(
 
 /// `GET /games/{id}`.
 pub fn view(conn: &mut AnyConnection, caller: &Caller, id: GameId) -> Result<GameView, ApiError> {
+    view_for(conn, Some(caller), id)
+}
+
+/// `GET /games/{id}` for whoever reads it: a caller, or a stranger (`None`) watching a public
+/// table.
+pub fn view_for(
+    conn: &mut AnyConnection,
+    caller: Option<&Caller>,
+    id: GameId,
+) -> Result<GameView, ApiError> {
     let loaded = load(conn, id)?;
     let viewer = loaded.reader(caller)?;
     let recent = recent_events(&loaded, viewer, Vec::new())?;

@@ -9,10 +9,10 @@ use utoipa::IntoParams;
 
 use crate::blocking::run;
 use crate::error::{ApiError, Problem};
-use crate::guards::{Playing, Reading};
+use crate::guards::{Looking, Playing, Reading};
 use crate::model::{
-    Catalogue, CreateGame, EventsPage, EventsQuery, GameCreated, GameList, GameView, JoinRequest,
-    KnownPresence, ListQuery, LogResponse, ScoreResponse,
+    Catalogue, CreateGame, EventsPage, EventsQuery, GameCreated, GameList, GameView, Invitation,
+    JoinRequest, KnownPresence, ListQuery, LogResponse, ScoreResponse,
 };
 use crate::play;
 use crate::play::export::{self, Export};
@@ -125,17 +125,60 @@ pub async fn join_game(
         (status = 403, description = "`forbidden`: not seated at this game", body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = ["read"]))
+    security((), ("bearer" = ["read"]))
 )]
 #[get("/games/{id}")]
 pub async fn get_game(
     state: web::Data<AppState>,
-    Reading(caller): Reading,
+    Looking(caller): Looking,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
-    let view = run(&state, move |conn, _| play::view(conn, &caller, id)).await?;
+    let view = run(&state, move |conn, _| {
+        play::view_for(conn, caller.as_ref(), id)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(view))
+}
+
+/// The code of an invitation to a table.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct InvitationCode {
+    /// The table's invite code (its invite link carries it); a public table needs none.
+    #[param(pattern = "^[a-z0-9]{1,32}$")]
+    pub code: Option<String>,
+}
+
+/// An invitation, as the person invited reads it before sitting down (no token needed: they
+/// may not have an account yet): the game, its variant and house rules, who invites, who sits
+/// where, the sides (who would be a partner, who an opponent) and the seats still open.
+#[utoipa::path(
+    operation_id = "get_invitation",
+    tag = "games",
+    params(("id" = i64, Path, description = "The game"), InvitationCode),
+    responses(
+        (status = 200, body = Invitation),
+        (status = 403, description = "`forbidden`: not the table's code", body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+    ),
+    security((), ("bearer" = ["read"]))
+)]
+#[get("/games/{id}/invitation")]
+pub async fn invitation(
+    state: web::Data<AppState>,
+    // (A credential, when sent, is checked like any other; none is needed.)
+    Looking(_reader): Looking,
+    id: web::Path<GameId>,
+    query: web::Query<InvitationCode>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner().0;
+    let code = query.into_inner().code;
+    let invitation = run(&state, move |conn, _| {
+        play::invitation(conn, id, code.as_deref())
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(invitation))
 }
 
 /// The score sheet: every hand's scoring items per side, the running totals and the winner.
@@ -148,16 +191,19 @@ pub async fn get_game(
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`waiting_for_players`", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = ["read"]))
+    security((), ("bearer" = ["read"]))
 )]
 #[get("/games/{id}/score")]
 pub async fn score(
     state: web::Data<AppState>,
-    Reading(caller): Reading,
+    Looking(caller): Looking,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
-    let sheet = run(&state, move |conn, _| play::score(conn, &caller, id)).await?;
+    let sheet = run(&state, move |conn, _| {
+        play::score(conn, caller.as_ref(), id)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(sheet))
 }
 
@@ -200,17 +246,17 @@ pub async fn game_log(
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game_not_finished`", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = ["read"]))
+    security((), ("bearer" = ["read"]))
 )]
 #[get("/games/{id}/analysis")]
 pub async fn game_analysis(
     state: web::Data<AppState>,
-    Reading(caller): Reading,
+    Looking(caller): Looking,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
     let analysis = run(&state, move |conn, _| {
-        play::analysis::analysis(conn, &caller, id)
+        play::analysis::analysis(conn, caller.as_ref(), id)
     })
     .await?;
     Ok(HttpResponse::Ok().json(analysis))
@@ -342,12 +388,12 @@ fn known_presence(
         (status = 429, description = "`too_many_streams`: the account's limit of open streams on this server (`CARDROOM_MAX_STREAMS_PER_ACCOUNT`); see Retry-After", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`too_many_streams`: this server's stream limit", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = ["read"]))
+    security((), ("bearer" = ["read"]))
 )]
 #[get("/games/{id}/events")]
 pub async fn events(
     state: web::Data<AppState>,
-    Reading(caller): Reading,
+    Looking(caller): Looking,
     id: web::Path<GameId>,
     query: web::Query<EventsQuery>,
     req: HttpRequest,
@@ -386,7 +432,7 @@ pub async fn events(
     let known = known_presence(query.known_connected.as_deref(), query.known_spectators)?;
     let reader = caller.clone();
     let (viewer, kind, version) = run(&state, move |conn, _| {
-        let (viewer, kind) = play::authorize_reader(conn, &reader, id)?;
+        let (viewer, kind) = play::authorize_reader(conn, reader.as_ref(), id)?;
         Ok((
             viewer,
             kind,

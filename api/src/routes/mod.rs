@@ -34,6 +34,7 @@ pub fn configure(config: &mut ServiceConfig) {
                 .service(lobby::cancel_seek)
                 .service(games::join_game)
                 .service(games::get_game)
+                .service(games::invitation)
                 .service(actions::make_move)
                 .service(actions::deal)
                 .service(actions::resign)
@@ -74,6 +75,8 @@ pub fn configure(config: &mut ServiceConfig) {
                 .service(tournaments::create)
                 .service(tournaments::list)
                 .service(tournaments::get_one)
+                .service(tournaments::update)
+                .service(tournaments::cancel)
                 .service(tournaments::join)
                 .service(tournaments::withdraw),
         )

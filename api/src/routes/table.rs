@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, delete, get, post, put, web};
 use super::params::{GameId, Id};
 use crate::blocking::run;
 use crate::error::{ApiError, Problem};
-use crate::guards::{Administering, Playing, Reading};
+use crate::guards::{Administering, Looking, Playing, Reading};
 use crate::model::{
     ChatMessage, ChatPage, ChatQuery, ChatRequest, MuteList, Presets, RematchRequest, RematchState,
 };
@@ -70,18 +70,21 @@ pub async fn post_chat(
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = ["read"]))
+    security((), ("bearer" = ["read"]))
 )]
 #[get("/games/{id}/chat")]
 pub async fn get_chat(
     state: web::Data<AppState>,
-    Reading(caller): Reading,
+    Looking(caller): Looking,
     id: web::Path<GameId>,
     query: web::Query<ChatQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
     let after = query.into_inner().after;
-    let page = run(&state, move |conn, _| chat::page(conn, &caller, id, after)).await?;
+    let page = run(&state, move |conn, _| {
+        chat::page(conn, caller.as_ref(), id, after)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(page))
 }
 

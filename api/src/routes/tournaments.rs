@@ -1,16 +1,16 @@
 //! The handlers of tournaments.
 
-use actix_web::{Either, HttpRequest, HttpResponse, get, post, web};
+use actix_web::{Either, HttpRequest, HttpResponse, get, post, put, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::params::{Id, wants_stream};
 use crate::blocking::run;
 use crate::error::{ApiError, Problem};
-use crate::guards::{Challenging, Playing, Reading};
+use crate::guards::{Challenging, Looking, Playing};
 use crate::model::{
-    CreateTournament, JoinTournament, Tournament, TournamentList, TournamentQuery,
-    TournamentSummary,
+    CancelTournament, CreateTournament, JoinTournament, Tournament, TournamentList,
+    TournamentQuery, TournamentSummary,
 };
 use crate::play::tournaments;
 use crate::state::AppState;
@@ -65,12 +65,12 @@ pub async fn create(
         (status = 200, body = TournamentList),
         (status = 422, description = "`validation_failed`: an unknown status", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = ["read"]))
+    security((), ("bearer" = ["read"]))
 )]
 #[get("/tournaments")]
 pub async fn list(
     state: web::Data<AppState>,
-    Reading(caller): Reading,
+    Looking(caller): Looking,
     query: web::Query<TournamentQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let stages = match query.into_inner().status.as_deref() {
@@ -78,7 +78,7 @@ pub async fn list(
         Some(list) => crate::input::tournament_stages(list)?,
     };
     let list = run(&state, move |conn, _| {
-        tournaments::list(conn, &caller, &stages)
+        tournaments::list(conn, caller.as_ref(), &stages)
     })
     .await?;
     Ok(HttpResponse::Ok().json(list))
@@ -86,7 +86,8 @@ pub async fn list(
 
 /// One tournament whole: its entrants, standings (recomputed from the recorded games), every
 /// round's tables and results (duplicate: each result's matchpoints against the others from the
-/// same seat), and your table now. With `Accept: text/event-stream` it is a Server-Sent Events
+/// same seat), and your table now. Anyone may read a public one, with a token or without; a
+/// private one needs its `code`, unless you made it, entered it or are an admin. With `Accept: text/event-stream` it is a Server-Sent Events
 /// stream instead: an `event: tournament` with this same body at once and whenever it changes,
 /// closed when the tournament can no longer be seen, and after an `event: stream_end` (data
 /// `{"type": "stream_end", "reason": "token_expired"}`) when the token expires or is revoked.
@@ -99,17 +100,18 @@ pub async fn list(
             (Tournament = "application/json"),
             (String = "text/event-stream"),
         )),
+        (status = 403, description = "`private_tournament`: a private one, without its code (ask its maker for the link)", body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`too_many_streams`: the account's limit on this server", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`too_many_streams`: this server's limit", body = Problem, content_type = "application/problem+json"),
     ),
-    security(("bearer" = ["read"]))
+    security((), ("bearer" = ["read"]))
 )]
 #[get("/tournaments/{id}")]
 pub async fn get_one(
     state: web::Data<AppState>,
-    Reading(caller): Reading,
+    Looking(caller): Looking,
     id: web::Path<Id>,
     query: web::Query<TournamentCode>,
     req: HttpRequest,
@@ -119,7 +121,7 @@ pub async fn get_one(
     let (reader, asked) = (caller.clone(), code.clone());
     // (Read first: a tournament the caller may not see is refused before a stream opens.)
     let tournament = run(&state, move |conn, _| {
-        tournaments::get(conn, &reader, id, asked.as_deref())
+        tournaments::get(conn, reader.as_ref(), id, asked.as_deref())
     })
     .await?;
     if wants_stream(&req) {
@@ -132,6 +134,74 @@ pub async fn get_one(
     Ok(Either::Right(HttpResponse::Ok().json(tournament)))
 }
 
+/// Change a tournament's terms before it starts: the body is a whole new description, as
+/// `POST /tournaments` takes it (whether it is private cannot change). Its maker (a private one)
+/// and admins may; whoever entered stays entered.
+#[utoipa::path(
+    operation_id = "update_tournament",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "The tournament")),
+    request_body = CreateTournament,
+    responses(
+        (status = 200, body = TournamentSummary),
+        (status = 403, description = "`forbidden`: neither an admin nor the maker of this private tournament", body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`tournament_closed`: it has started or is over", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`validation_failed`: as when making one, or a change between public and private", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["challenge"]))
+)]
+#[put("/tournaments/{id}")]
+pub async fn update(
+    state: web::Data<AppState>,
+    Challenging(caller): Challenging,
+    id: web::Path<Id>,
+    body: crate::input::Json<CreateTournament>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner().0;
+    let request = body.into_inner();
+    let changed = run(&state, move |conn, _| {
+        tournaments::update(conn, &caller, id, &request)
+    })
+    .await?;
+    state.hub.publish_tournament(Some(id));
+    Ok(HttpResponse::Ok().json(changed))
+}
+
+/// Call a tournament off, before it starts or while it runs, saying why (`reason`, which its
+/// page shows). Games being played go on as ordinary games; no more are paired. Its maker (a
+/// private one) and admins may.
+#[utoipa::path(
+    operation_id = "cancel_tournament",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "The tournament")),
+    request_body = CancelTournament,
+    responses(
+        (status = 200, body = TournamentSummary),
+        (status = 403, description = "`forbidden`: neither an admin nor the maker of this private tournament", body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`tournament_closed`: it is over already", body = Problem, content_type = "application/problem+json"),
+        (status = 422, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = ["challenge"]))
+)]
+#[post("/tournaments/{id}/cancel")]
+pub async fn cancel(
+    state: web::Data<AppState>,
+    Challenging(caller): Challenging,
+    id: web::Path<Id>,
+    body: crate::input::Json<CancelTournament>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner().0;
+    let request = body.into_inner();
+    let cancelled = run(&state, move |conn, _| {
+        tournaments::cancel(conn, &caller, id, &request)
+    })
+    .await?;
+    state.hub.publish_tournament(Some(id));
+    Ok(HttpResponse::Ok().json(cancelled))
+}
+
 /// Enter a tournament: before it starts, or an arena until its time is up (a private one needs
 /// its `code`). Your tables come on your account stream (`tournament_game`) and in
 /// `your_table`.
@@ -142,7 +212,7 @@ pub async fn get_one(
     request_body = JoinTournament,
     responses(
         (status = 200, body = Tournament),
-        (status = 403, description = "`bot_needs_token`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`bot_needs_token`; `private_tournament`: a private one, without its code", body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`tournament_closed`: started (not an arena) or over", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
@@ -174,6 +244,7 @@ pub async fn join(
     params(("id" = i64, Path, description = "The tournament")),
     responses(
         (status = 200, body = Tournament),
+        (status = 403, description = "`private_tournament`: a private one you have not entered", body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`not_entered`, `tournament_closed` (over)", body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),

@@ -19,12 +19,13 @@ use crate::state::AppState;
 
 use super::queue::{SLOW_READER, queue, sse_response};
 use super::slot::StreamSlot;
-use super::wait::{check_again, next_look_noticed, wait_for_notice};
+use super::wait::{check_reader_again, next_look_noticed, wait_for_notice};
 
-/// Who follows a game: its id, the caller, and who they were authorised to read as.
+/// Who follows a game: its id, the caller (none: a stranger watching a public table), and who
+/// they were authorised to read as.
 struct Follower {
     id: GameId,
-    caller: Caller,
+    caller: Option<Caller>,
     viewer: Viewer,
 }
 
@@ -41,7 +42,7 @@ async fn look<F: Form>(
     not_before: Instant,
 ) -> Result<Result<(News<F::Events>, bool), Revoked>, ApiError> {
     let Follower { id, viewer, .. } = *follower;
-    let caller = &follower.caller;
+    let caller = follower.caller.as_ref();
     let read = feeds::game_log(state, log, id, after, not_before).await?;
     let log = &read.value;
     let page = play::EVENTS_PAGE as usize;
@@ -59,9 +60,9 @@ async fn look<F: Form>(
     let personal = match play::personal_without_storage(caller, viewer, chat, log.chat_newest) {
         Some(personal) => personal,
         None => {
-            let (reader, status, newest) = (caller.clone(), log.status, log.chat_newest);
+            let (reader, status, newest) = (caller.cloned(), log.status, log.chat_newest);
             feeds::read_for_followers(state, move |conn, _| {
-                play::personal(conn, id, &reader, viewer, (status, newest), chat)
+                play::personal(conn, id, reader.as_ref(), viewer, (status, newest), chat)
             })
             .await?
         }
@@ -174,14 +175,17 @@ async fn presence_now(
 pub async fn long_poll(
     state: web::Data<AppState>,
     id: GameId,
-    caller: Caller,
+    caller: Option<Caller>,
     viewer: Viewer,
     after: i64,
     chat_after: Option<i64>,
     known: Option<KnownPresence>,
     wait: Duration,
 ) -> Result<EventsResponse, ApiError> {
-    let _following = state.presence.follow(caller.id, id.get());
+    // (A stranger is at no table: only people with an account count as watching.)
+    let _following = caller
+        .as_ref()
+        .map(|c| state.presence.follow(c.id, id.get()));
     let follower = Follower { id, caller, viewer };
     let log = state.feeds.game(id);
     let mut changes = state.hub.changes(Some(id));
@@ -326,13 +330,15 @@ fn news_events(news: &News<Vec<EncodedEntry>>, mut cursor: i64) -> (Vec<sse::Eve
 pub fn stream(
     state: web::Data<AppState>,
     id: GameId,
-    caller: Caller,
+    caller: Option<Caller>,
     viewer: Viewer,
     after: i64,
     chat: ChatWanted,
 ) -> Result<impl actix_web::Responder, ApiError> {
-    let slot = StreamSlot::take(&state, Some(caller.id))?;
-    let following = state.presence.follow(caller.id, id.get());
+    let slot = StreamSlot::take(&state, caller.as_ref().map(|c| c.id))?;
+    let following = caller
+        .as_ref()
+        .map(|c| state.presence.follow(c.id, id.get()));
     let (outbox, inbox) = queue(SLOW_READER);
     let response = sse_response(state.settings.heartbeat, inbox);
     actix_web::rt::spawn(async move {
@@ -406,8 +412,8 @@ pub fn stream(
                 // Part of a long gap came: the rest at once, from the same read or after it.
                 continue;
             }
-            let limit = check_again(&state.hub, &follower.caller, failed);
-            match next_look_noticed(&state.hub, &mut changes, &outbox, Some(limit)).await {
+            let limit = check_reader_again(&state.hub, follower.caller.as_ref(), failed);
+            match next_look_noticed(&state.hub, &mut changes, &outbox, limit).await {
                 Some((at, notice)) => {
                     not_before = at;
                     noticed = notice;

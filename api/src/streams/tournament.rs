@@ -15,7 +15,7 @@ use crate::state::AppState;
 
 use super::queue::{SLOW_READER, queue, sse_response};
 use super::slot::StreamSlot;
-use super::wait::{check_again, next_look};
+use super::wait::{check_reader_again, next_look};
 
 /// The least time between two reads of a tournament by one stream.
 const TOURNAMENT_EVERY: Duration = Duration::from_millis(250);
@@ -28,11 +28,11 @@ const TOURNAMENT_EVERY: Duration = Duration::from_millis(250);
 /// end.
 pub fn tournament_stream(
     state: web::Data<AppState>,
-    caller: Caller,
+    caller: Option<Caller>,
     id: i64,
     code: Option<String>,
 ) -> Result<impl actix_web::Responder, ApiError> {
-    let slot = StreamSlot::take(&state, Some(caller.id))?;
+    let slot = StreamSlot::take(&state, caller.as_ref().map(|c| c.id))?;
     let (outbox, inbox) = queue(SLOW_READER);
     let response = sse_response(state.settings.heartbeat, inbox);
     actix_web::rt::spawn(async move {
@@ -44,11 +44,15 @@ pub fn tournament_stream(
             let reader = caller.clone();
             let code = code.clone();
             let read = read_for_followers(&state, move |conn, _| {
-                // (A token expired or revoked since the stream opened: it gets nothing more.)
-                if !crate::tokens::still_valid(conn, &reader)? {
+                // (A token expired or revoked since the stream opened: it gets nothing more. A
+                // stranger has none to lose.)
+                if let Some(reader) = &reader
+                    && !crate::tokens::still_valid(conn, reader)?
+                {
                     return Ok(None);
                 }
-                let tournament = play::tournaments::get(conn, &reader, id, code.as_deref())?;
+                let tournament =
+                    play::tournaments::get(conn, reader.as_ref(), id, code.as_deref())?;
                 serde_json::to_string(&tournament)
                     .map(Some)
                     .map_err(ApiError::because("tournament"))
@@ -70,12 +74,12 @@ pub fn tournament_stream(
                 }
                 Ok(_) => {}
                 // (Gone, or no longer visible: the stream ends.)
-                Err(ApiError::NotFound(_)) => return,
+                Err(ApiError::NotFound(_) | ApiError::Denied { .. }) => return,
                 Err(_) => failed = true,
             }
             // News comes as a notice, or from the safety net (`crate::sentinel`), which reads
             // every followed tournament once a recheck for all its followers.
-            let limit = Some(check_again(&state.hub, &caller, failed));
+            let limit = check_reader_again(&state.hub, caller.as_ref(), failed);
             if next_look(&state.hub, &mut changes, &outbox, limit)
                 .await
                 .is_none()

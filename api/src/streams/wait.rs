@@ -125,6 +125,19 @@ pub(super) fn check_again(hub: &Hub, caller: &Caller, failed: bool) -> Duration 
     }
 }
 
+/// [`check_again`] for a reader who may be a stranger (no caller): a stranger has no token to
+/// lose, so only a failed look has it look again.
+pub(super) fn check_reader_again(
+    hub: &Hub,
+    caller: Option<&Caller>,
+    failed: bool,
+) -> Option<Duration> {
+    match caller {
+        Some(caller) => Some(check_again(hub, caller, failed)),
+        None => failed.then(|| hub.recheck()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

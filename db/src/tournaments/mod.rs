@@ -21,7 +21,7 @@ use crate::status::GameStatus;
 
 mod words;
 
-pub use words::{Format, Stage};
+pub use words::{CancelCause, Format, Stage};
 
 /// A tournament.
 #[derive(Queryable, Clone, PartialEq, Eq, Debug)]
@@ -60,6 +60,10 @@ pub struct TournamentRow {
     pub finished_at: Option<NaiveDateTime>,
     /// Duplicate of a partnership game as team matches: entrants drawn into teams of four.
     pub teams: bool,
+    /// Why it was cancelled, once it is.
+    pub cancel_cause: Option<CancelCause>,
+    /// The words its maker or an admin gave when calling it off.
+    pub cancel_note: Option<String>,
 }
 
 /// A new tournament.
@@ -178,18 +182,19 @@ pub fn get(conn: &mut AnyConnection, id: i64) -> Result<Option<TournamentRow>, D
 pub fn list(
     conn: &mut AnyConnection,
     stages: &[Stage],
-    user_id: i64,
+    user_id: Option<i64>,
     limit: i64,
 ) -> Result<Vec<TournamentRow>, DbError> {
+    // (No account — a stranger — made and entered none: `= NULL` holds for no row.)
     let entered = tournament_entrants::table
-        .filter(tournament_entrants::user_id.eq(user_id))
+        .filter(tournament_entrants::user_id.nullable().eq(user_id))
         .select(tournament_entrants::tournament_id);
     tournaments::table
         .filter(tournaments::status.eq_any(stages))
         .filter(
             tournaments::code
                 .is_null()
-                .or(tournaments::created_by.eq(user_id))
+                .or(tournaments::created_by.nullable().eq(user_id))
                 .or(tournaments::id.eq_any(entered)),
         )
         .order((tournaments::starts_at.desc(), tournaments::id.desc()))
@@ -460,6 +465,107 @@ pub fn advance(
     }
 }
 
+/// Calls tournament `row` off (before or while it runs) for `cause`, with `note`, if it is still
+/// at the version read; fails with [`DbError::VersionConflict`] otherwise.
+pub fn cancel(
+    conn: &mut AnyConnection,
+    row: &TournamentRow,
+    cause: CancelCause,
+    note: Option<&str>,
+) -> Result<(), DbError> {
+    let changed = diesel::update(
+        tournaments::table
+            .find(row.id)
+            .filter(tournaments::version.eq(row.version)),
+    )
+    .set((
+        tournaments::status.eq(Stage::Cancelled),
+        tournaments::finished_at.eq(Some(crate::now())),
+        tournaments::cancel_cause.eq(Some(cause)),
+        tournaments::cancel_note.eq(note),
+        tournaments::version.eq(row.version + 1),
+    ))
+    .execute(conn)?;
+    if changed == 1 {
+        notify_tournament(conn, row.id)
+    } else {
+        Err(DbError::VersionConflict)
+    }
+}
+
+/// Rewrites upcoming tournament `row`'s terms (everything but its maker, code and seed) as
+/// `new` has them, if it is still upcoming at the version read; fails with
+/// [`DbError::VersionConflict`] otherwise.
+pub fn edit(
+    conn: &mut AnyConnection,
+    row: &TournamentRow,
+    new: &NewTournament,
+) -> Result<TournamentRow, DbError> {
+    let changed: Option<TournamentRow> = diesel::update(
+        tournaments::table
+            .find(row.id)
+            .filter(tournaments::version.eq(row.version))
+            .filter(tournaments::status.eq(Stage::Upcoming)),
+    )
+    .set((
+        tournaments::name.eq(&new.name),
+        tournaments::format.eq(new.format),
+        tournaments::kind.eq(new.kind),
+        tournaments::variant.eq(&new.variant),
+        tournaments::options.eq(&new.options),
+        tournaments::table_seats.eq(new.table_seats),
+        tournaments::rounds.eq(new.rounds),
+        tournaments::minutes.eq(new.minutes),
+        tournaments::fill.eq(new.fill),
+        tournaments::turn_seconds.eq(new.turn_seconds),
+        tournaments::takeover_after.eq(new.takeover_after),
+        tournaments::rated.eq(new.rated),
+        tournaments::starts_at.eq(new.starts_at),
+        tournaments::teams.eq(new.teams),
+        tournaments::version.eq(row.version + 1),
+    ))
+    .returning(tournaments::all_columns)
+    .get_result(conn)
+    .optional()?;
+    match changed {
+        Some(updated) => {
+            notify_tournament(conn, row.id)?;
+            Ok(updated)
+        }
+        None => Err(DbError::VersionConflict),
+    }
+}
+
+/// Runs `work` on tournament `id` in one transaction while holding its row, waiting for whoever
+/// holds it now (the pairing step, another entrant): what `work` checks of the row stays true
+/// until it commits, so an entry cannot slip past the start. `work` reads the row afresh; none
+/// when there is no such tournament.
+pub fn with_locked_tournament<T, E: From<DbError>>(
+    conn: &mut AnyConnection,
+    id: i64,
+    work: impl FnOnce(&mut AnyConnection, Option<TournamentRow>) -> Result<T, E>,
+) -> Result<T, E> {
+    crate::connection::in_transaction(conn, |conn| {
+        match conn {
+            AnyConnection::Postgresql(pg) => {
+                diesel::sql_query("SELECT id FROM tournaments WHERE id = $1 FOR UPDATE")
+                    .bind::<diesel::sql_types::BigInt, _>(id)
+                    .execute(pg)
+                    .map_err(DbError::from)?;
+            }
+            AnyConnection::Sqlite(_) => {
+                // A write first: it takes SQLite's one writer for the whole transaction.
+                diesel::update(tournaments::table.find(id))
+                    .set(tournaments::version.eq(tournaments::version))
+                    .execute(conn)
+                    .map_err(DbError::from)?;
+            }
+        }
+        let row = get(conn, id)?;
+        work(conn, row)
+    })
+}
+
 /// Runs `work` on tournament `id` in one transaction while holding its row, unless another
 /// replica holds it now (then `None`). `work` reads the row afresh: it is the one to act on.
 pub fn with_claimed_tournament<T, E: From<DbError>>(
@@ -525,6 +631,20 @@ pub fn publish_round(conn: &mut AnyConnection, id: i64, round: i32) -> Result<()
         .set(games::visibility.eq(crate::visibility::Visibility::Public))
         .execute(conn)?;
     Ok(())
+}
+
+/// The games of tournament `id` that are over (finished or abandoned), recorded in its standings
+/// or not yet (the pairing step records each a sweep after it ends; a cancelled tournament's
+/// never are).
+pub fn games_over(conn: &mut AnyConnection, id: i64) -> Result<Vec<GameId>, DbError> {
+    tournament_seats::table
+        .inner_join(games::table.on(games::id.nullable().eq(tournament_seats::game_id)))
+        .filter(tournament_seats::tournament_id.eq(id))
+        .filter(games::status.eq_any([GameStatus::Finished, GameStatus::Abandoned]))
+        .select(games::id)
+        .distinct()
+        .load(conn)
+        .map_err(DbError::from)
 }
 
 /// The names of the accounts `ids`.

@@ -89,3 +89,47 @@ impl Stage {
 }
 
 crate::words::text_column!(Stage, "tournament status", not ["open", "Running", ""], test stage_column);
+
+/// Why a tournament was cancelled.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Deserialize,
+    Serialize,
+    diesel::expression::AsExpression,
+    diesel::deserialize::FromSqlRow,
+)]
+#[diesel(sql_type = diesel::sql_types::Text)]
+#[serde(rename_all = "snake_case")]
+pub enum CancelCause {
+    /// Fewer entrants than it needs were in when it was to start.
+    TooFewEntrants,
+    /// Its maker called it off.
+    ByMaker,
+    /// An admin called it off.
+    ByAdmin,
+}
+
+impl CancelCause {
+    /// Every cause.
+    pub const ALL: [CancelCause; 3] = [
+        CancelCause::TooFewEntrants,
+        CancelCause::ByMaker,
+        CancelCause::ByAdmin,
+    ];
+
+    /// The name, as stored and answered.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CancelCause::TooFewEntrants => "too_few_entrants",
+            CancelCause::ByMaker => "by_maker",
+            CancelCause::ByAdmin => "by_admin",
+        }
+    }
+}
+
+crate::words::text_column!(CancelCause, "tournament cancellation", not ["admin", "TooFewEntrants", ""], test cancel_cause_column);

@@ -45,6 +45,14 @@ impl Client {
             .map(|(events, _)| events)
     }
 
+    /// [`Client::stream`] opened by a stranger: no `Authorization` header at all.
+    pub fn stranger_stream(
+        &self,
+        path: &str,
+    ) -> Result<std::sync::mpsc::Receiver<(std::time::Instant, Value)>, Reply> {
+        self.open_stream(path, None, None).map(|(events, _)| events)
+    }
+
     /// [`Client::stream`], with the response's headers (names in lower case).
     #[allow(clippy::type_complexity, reason = "a test helper")]
     pub fn stream_with_headers(
@@ -59,11 +67,29 @@ impl Client {
         ),
         Reply,
     > {
+        self.open_stream(path, Some(token), last_event_id)
+    }
+
+    #[allow(clippy::type_complexity, reason = "a test helper")]
+    fn open_stream(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        last_event_id: Option<i64>,
+    ) -> Result<
+        (
+            std::sync::mpsc::Receiver<(std::time::Instant, Value)>,
+            Vec<(String, String)>,
+        ),
+        Reply,
+    > {
         let agent = stream_agent();
         let mut request = agent
             .get(self.url(path))
-            .header("Authorization", format!("Bearer {token}"))
             .header("Accept", "text/event-stream");
+        if let Some(token) = token {
+            request = request.header("Authorization", format!("Bearer {token}"));
+        }
         if let Some(id) = last_event_id {
             request = request.header("Last-Event-ID", id.to_string());
         }
@@ -231,6 +257,22 @@ impl Client {
             request = request.header(*name, *value);
         }
         Reply::from(request.call())
+    }
+
+    /// A `PUT` of a JSON body.
+    pub fn put_json(&self, path: &str, token: Option<&str>, body: &Value) -> Reply {
+        let mut request = self
+            .agent()
+            .put(self.url(path))
+            .content_type("application/json");
+        if let Some(token) = token {
+            request = request.header("Authorization", format!("Bearer {token}"));
+        }
+        observed(
+            "PUT",
+            path,
+            Reply::from(request.send(body.to_string().as_bytes())),
+        )
     }
 
     /// A `PUT` without a body.

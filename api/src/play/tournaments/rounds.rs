@@ -9,7 +9,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use cardroom_core::tournament::{Met, arena, place_points, swiss};
 use cardroom_core::{AnyGame, Options, Setup};
-use cardroom_db::tournaments::{self, EntrantRow, Format, Recorded, SeatRow, Stage, TournamentRow};
+use cardroom_db::tournaments::{
+    self, CancelCause, EntrantRow, Format, Recorded, SeatRow, Stage, TournamentRow,
+};
 use cardroom_db::{AnyConnection, GameId};
 use chrono::NaiveDateTime;
 
@@ -130,7 +132,7 @@ fn start(
         (false, false) => table,
     };
     if active < needed {
-        tournaments::advance(conn, row, Stage::Cancelled, 0, None)?;
+        tournaments::cancel(conn, row, CancelCause::TooFewEntrants, None)?;
         return Ok(Vec::new());
     }
     if row.teams {

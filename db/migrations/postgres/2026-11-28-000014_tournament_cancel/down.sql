@@ -1,0 +1,2 @@
+ALTER TABLE tournaments DROP COLUMN cancel_note;
+ALTER TABLE tournaments DROP COLUMN cancel_cause;

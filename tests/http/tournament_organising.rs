@@ -1,0 +1,332 @@
+//! Running a tournament as its organiser: changing its terms before the start, calling it off
+//! with a reason (before the start and while it runs), who may do either, and what every
+//! reader — a stranger with no token included — then reads of it.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::admin::{ADMIN, admin_token};
+use crate::on_both_backends;
+use crate::support::{Backend, Server};
+use crate::tournament_checks::{SWEEP, enter, make};
+
+fn path(id: i64) -> String {
+    format!("/api/v1/tournaments/{id}")
+}
+
+/// Waits until tournament `id` is at `status` (read by a stranger: a public one); returns it.
+fn wait_for(server: &Server, id: i64, status: &str) -> Value {
+    for _ in 0..200 {
+        let state = server.get(&path(id), None);
+        assert_eq!(state.status, 200, "{state:?}");
+        if state.body["status"] == status {
+            return state.body;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("tournament {id} never became {status}");
+}
+
+fn an_admin_changes_a_public_tournament_before_its_start_and_calls_it_off(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN]);
+    let admin = admin_token(&server);
+    let nadia = server.register("nadia");
+    let guest = server.guest("wanderer");
+    let terms = json!({"name": "Friday", "format": "swiss", "kind": "basra", "starts_in": 600});
+    let made = server.post("/api/v1/tournaments", Some(&admin), &terms);
+    assert_eq!(made.status, 201, "{made:?}");
+    assert_eq!(made.body["manageable"], true, "{made:?}");
+    assert_eq!(made.body["joinable"], true);
+    assert_eq!(made.body["cancelled"], Value::Null);
+    let id = made.body["id"].as_i64().unwrap();
+    let joined = server.post(
+        &format!("{}/join", path(id)),
+        Some(&guest.token),
+        &json!({}),
+    );
+    assert_eq!(joined.status, 200, "{joined:?}");
+    assert_eq!(
+        joined.body["manageable"], false,
+        "an entrant manages nothing"
+    );
+
+    // New terms: another game, rounds and start; the entrant stays entered.
+    let changed_terms = json!({
+        "name": "Friday Tarneeb", "format": "duplicate", "kind": "tarneeb", "rounds": 2,
+        "options": {"target": 31}, "fill": "easy", "starts_in": 1200,
+        "turn": {"seconds": 30, "takeover_after": 1}, "rated": false,
+    });
+    let changed = server.put_json(&path(id), Some(&admin), &changed_terms);
+    assert_eq!(changed.status, 200, "{changed:?}");
+    for (field, value) in [
+        ("name", json!("Friday Tarneeb")),
+        ("format", json!("duplicate")),
+        ("kind", json!("tarneeb")),
+        ("rounds", json!(2)),
+        ("fill", json!("easy")),
+        ("rated", json!(false)),
+        ("entrants", json!(1)),
+        ("turn", json!({"seconds": 30, "takeover_after": 1})),
+        ("options", json!({"target": 31})),
+    ] {
+        assert_eq!(changed.body[field], value, "{field}: {changed:?}");
+    }
+    let read = server.get(&path(id), None).body;
+    assert_eq!(read["name"], "Friday Tarneeb");
+    assert_eq!(read["players"].as_array().unwrap().len(), 1, "{read}");
+
+    // Nobody else changes it, nothing the rules refuse is taken, and a refusal changes nothing.
+    for token in [&nadia.token, &guest.token] {
+        server
+            .put_json(&path(id), Some(token), &terms)
+            .assert_problem(403, "forbidden");
+        server
+            .post(&format!("{}/cancel", path(id)), Some(token), &json!({}))
+            .assert_problem(403, "forbidden");
+    }
+    server
+        .put_json(&path(id), None, &terms)
+        .assert_problem(401, "unauthorized");
+    let mut bad = changed_terms.clone();
+    bad["rounds"] = json!(99);
+    server
+        .put_json(&path(id), Some(&admin), &bad)
+        .assert_problem(422, "validation_failed");
+    let mut private = changed_terms.clone();
+    private["private"] = json!(true);
+    server
+        .put_json(&path(id), Some(&admin), &private)
+        .assert_problem(422, "validation_failed");
+    assert_eq!(server.get(&path(id), None).body["rounds"], 2);
+    server
+        .put_json(&path(9_999_999), Some(&admin), &terms)
+        .assert_problem(404, "not_found");
+    server
+        .post(
+            &format!("{}/cancel", path(id)),
+            Some(&admin),
+            &json!({"reason": "x".repeat(201)}),
+        )
+        .assert_problem(422, "validation_failed");
+    server
+        .post(
+            &format!("{}/cancel", path(id)),
+            Some(&admin),
+            &json!({"because": "typo"}),
+        )
+        .assert_problem(422, "validation_failed");
+
+    // Called off, with a reason everyone reads; then nothing more changes it.
+    let cancelled = server.post(
+        &format!("{}/cancel", path(id)),
+        Some(&admin),
+        &json!({"reason": "  The club is closed tonight  "}),
+    );
+    assert_eq!(cancelled.status, 200, "{cancelled:?}");
+    assert_eq!(cancelled.body["status"], "cancelled");
+    assert_eq!(cancelled.body["joinable"], false);
+    assert_eq!(
+        cancelled.body["cancelled"],
+        json!({"cause": "by_admin", "note": "The club is closed tonight"})
+    );
+    let seen = server.get(&path(id), None).body;
+    assert_eq!(seen["cancelled"], cancelled.body["cancelled"], "{seen}");
+    server
+        .post(&format!("{}/cancel", path(id)), Some(&admin), &json!({}))
+        .assert_problem(409, "tournament_closed");
+    server
+        .put_json(&path(id), Some(&admin), &terms)
+        .assert_problem(409, "tournament_closed");
+    server
+        .post(
+            &format!("{}/join", path(id)),
+            Some(&nadia.token),
+            &json!({}),
+        )
+        .assert_problem(409, "tournament_closed");
+}
+
+fn a_maker_runs_their_private_tournament_and_an_admin_may_call_it_off(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN]);
+    let admin = admin_token(&server);
+    let nadia = server.register("nadia");
+    let omar = server.register("omar");
+    let terms = json!({"name": "Nadia's", "format": "arena", "kind": "rummy", "private": true});
+    let made = server.post("/api/v1/tournaments", Some(&nadia.token), &terms);
+    assert_eq!(made.status, 201, "{made:?}");
+    assert_eq!(made.body["manageable"], true);
+    let id = made.body["id"].as_i64().unwrap();
+    let code = made.body["code"].as_str().unwrap().to_owned();
+    let mut longer = terms.clone();
+    longer["minutes"] = json!(45);
+    let changed = server.put_json(&path(id), Some(&nadia.token), &longer);
+    assert_eq!(changed.status, 200, "{changed:?}");
+    assert_eq!(changed.body["minutes"], 45);
+    assert_eq!(changed.body["code"], code, "the code stays as it was");
+    // Someone who has only its link reads it, and may not change it.
+    let by_link = server.get(&format!("{}?code={code}", path(id)), Some(&omar.token));
+    assert_eq!(by_link.body["manageable"], false, "{by_link:?}");
+    server
+        .put_json(&path(id), Some(&omar.token), &terms)
+        .assert_problem(403, "forbidden");
+    let cancelled = server.post(
+        &format!("{}/cancel", path(id)),
+        Some(&nadia.token),
+        &json!({}),
+    );
+    assert_eq!(cancelled.status, 200, "{cancelled:?}");
+    assert_eq!(
+        cancelled.body["cancelled"],
+        json!({"cause": "by_maker", "note": null})
+    );
+    // An admin calls off someone else's: said as theirs.
+    let another = server.post("/api/v1/tournaments", Some(&nadia.token), &terms);
+    let another = another.body["id"].as_i64().unwrap();
+    let called = server.post(
+        &format!("{}/cancel", path(another)),
+        Some(&admin),
+        &json!({"reason": "spam"}),
+    );
+    assert_eq!(
+        called.body["cancelled"],
+        json!({"cause": "by_admin", "note": "spam"}),
+        "{called:?}"
+    );
+}
+
+fn too_few_entrants_is_said_and_a_running_one_called_off_pairs_no_more(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN, SWEEP]);
+    let admin = admin_token(&server);
+    let lonely = make(
+        &server,
+        &admin,
+        json!({"name": "Lonely", "format": "swiss", "kind": "basra"}),
+    );
+    enter(&server, lonely, 1, 0);
+    let state = wait_for(&server, lonely, "cancelled");
+    assert_eq!(
+        state["cancelled"],
+        json!({"cause": "too_few_entrants", "note": null})
+    );
+
+    // A Swiss of two rounds under way, called off in its first: its game goes on as a game,
+    // nothing more is paired, and its entrants are told why.
+    let swiss = make(
+        &server,
+        &admin,
+        json!({"name": "Short", "format": "swiss", "kind": "basra", "rounds": 2, "options": {"target": 31}}),
+    );
+    let entrants = enter(&server, swiss, 2, 0);
+    let running = wait_for(&server, swiss, "running");
+    assert_eq!(
+        running["joinable"], false,
+        "a Swiss takes no one once it runs"
+    );
+    let game = running["round_tables"][0]["tables"][0]["game_id"]
+        .as_i64()
+        .unwrap();
+    let called = server.post(
+        &format!("{}/cancel", path(swiss)),
+        Some(&admin),
+        &json!({"reason": "the room closes"}),
+    );
+    assert_eq!(called.status, 200, "{called:?}");
+    let view = server.view(&entrants[0].player, game);
+    assert!(
+        ["active", "hand_over"].contains(&view["status"].as_str().unwrap()),
+        "{view}"
+    );
+    let during = server
+        .get(&path(swiss), Some(&entrants[0].player.token))
+        .body;
+    assert_eq!(
+        during["your_table"]["game_id"], game,
+        "still theirs to finish: {during}"
+    );
+    // Played to its end, the game adds no round.
+    crate::support::play_out(
+        &server,
+        game,
+        &[&entrants[0].player, &entrants[1].player],
+        |legal| legal[0].clone(),
+    );
+    std::thread::sleep(Duration::from_millis(600));
+    let after = server
+        .get(&path(swiss), Some(&entrants[0].player.token))
+        .body;
+    assert_eq!(after["status"], "cancelled", "{after}");
+    assert_eq!(
+        after["round_tables"].as_array().unwrap().len(),
+        1,
+        "{after}"
+    );
+    assert_eq!(
+        after["round_tables"][0]["tables"][0]["over"], true,
+        "{after}"
+    );
+    assert_eq!(after["your_table"], Value::Null, "{after}");
+}
+
+fn a_stranger_reads_public_tournaments_and_follows_one_live(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN]);
+    let admin = admin_token(&server);
+    let nadia = server.register("nadia");
+    let public = server.post(
+        "/api/v1/tournaments",
+        Some(&admin),
+        &json!({"name": "Open night", "format": "arena", "kind": "basra", "starts_in": 600}),
+    );
+    let public = public.body["id"].as_i64().unwrap();
+    let private = server.post(
+        "/api/v1/tournaments",
+        Some(&nadia.token),
+        &json!({"name": "Nadia's", "format": "swiss", "kind": "basra", "private": true}),
+    );
+    let private = private.body["id"].as_i64().unwrap();
+    let listed = server.get("/api/v1/tournaments", None);
+    assert_eq!(listed.status, 200, "{listed:?}");
+    let ids: Vec<i64> = listed.body["tournaments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, [public], "only the public one");
+    let read = server.get(&path(public), None);
+    assert_eq!(read.status, 200, "{read:?}");
+    assert_eq!(read.body["joined"], false);
+    assert_eq!(read.body["manageable"], false);
+    assert_eq!(read.body["your_table"], Value::Null);
+    server
+        .get(&path(private), None)
+        .assert_problem(403, "private_tournament");
+    server
+        .get(&path(9_999_999), None)
+        .assert_problem(404, "not_found");
+    // Live, with no token: an entrant arrives and the stream says so.
+    let stream = server
+        .stranger_stream(&path(public))
+        .expect("a stranger's tournament stream");
+    let first = stream
+        .recv_timeout(Duration::from_secs(5))
+        .expect("the tournament");
+    assert_eq!(first.1["entrants"], 0, "{first:?}");
+    let guest = server.guest("arrival");
+    let joined = server.post(
+        &format!("{}/join", path(public)),
+        Some(&guest.token),
+        &json!({}),
+    );
+    assert_eq!(joined.status, 200, "{joined:?}");
+    let next = stream.recv_timeout(Duration::from_secs(5)).expect("news");
+    assert_eq!(next.1["entrants"], 1, "{next:?}");
+    assert!(server.stranger_stream(&path(private)).is_err());
+}
+
+on_both_backends!(
+    an_admin_changes_a_public_tournament_before_its_start_and_calls_it_off,
+    a_maker_runs_their_private_tournament_and_an_admin_may_call_it_off,
+    too_few_entrants_is_said_and_a_running_one_called_off_pairs_no_more,
+    a_stranger_reads_public_tournaments_and_follows_one_live,
+);
