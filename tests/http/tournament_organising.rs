@@ -1,6 +1,6 @@
-//! Running a tournament as its organiser: changing its terms before the start, calling it off
-//! with a reason (before the start and while it runs), who may do either, and what every
-//! reader — a stranger with no token included — then reads of it.
+//! Running a tournament as its organiser: every field of a new one checked, its terms changed
+//! before the start, called off with a reason (before the start and while it runs), who may do
+//! either, and what every reader — a stranger with no token included — then reads of it.
 
 use std::time::Duration;
 
@@ -10,6 +10,7 @@ use crate::admin::{ADMIN, admin_token};
 use crate::on_both_backends;
 use crate::support::{Backend, Server};
 use crate::tournament_checks::{SWEEP, enter, make};
+use crate::tournament_entry::create;
 
 fn path(id: i64) -> String {
     format!("/api/v1/tournaments/{id}")
@@ -26,6 +27,106 @@ fn wait_for(server: &Server, id: i64, status: &str) -> Value {
         std::thread::sleep(Duration::from_millis(50));
     }
     panic!("tournament {id} never became {status}");
+}
+
+/// Every field of a new tournament is checked, and a refusal makes nothing.
+fn every_field_is_checked(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN]);
+    let admin = admin_token(&server);
+    let base = json!({"name": "Checked", "format": "swiss", "kind": "basra"});
+    let with = |field: &str, value: Value| {
+        let mut body = base.clone();
+        body[field] = value;
+        body
+    };
+    for body in [
+        with("name", json!("")),
+        with("name", json!("   ")),
+        with("name", json!("x".repeat(61))),
+        with("name", json!("tab\there")),
+        with("name", json!("gg \u{202E}won")),
+        with("variant", json!("classic")),
+        with("seats", json!(5)),
+        with("seats", json!(-2)),
+        with("seats", json!(1_000_000_000_000i64)),
+        with("rounds", json!(0)),
+        with("rounds", json!(21)),
+        with("minutes", json!(30)),
+        with("starts_in", json!(-1)),
+        with("starts_in", json!(2_592_001)),
+        with("starts_at", json!("2099-01-01T00:00:00Z")),
+        with("fill", json!("grandmaster")),
+        with("turn", json!({"seconds": 2})),
+        with("turn", json!({"seconds": 60, "takeover_after": 11})),
+        with("options", json!({"target": 5})),
+        with("options", json!({"no_such_rule": true})),
+        json!({"name": "Each alone", "format": "duplicate", "kind": "basra", "seats": 4,
+               "options": {"partnerships": false}, "teams": true}),
+        json!({"name": "Arena", "format": "arena", "kind": "basra", "rounds": 3}),
+        json!({"name": "Arena", "format": "arena", "kind": "basra", "minutes": 0}),
+        json!({"name": "Both", "format": "swiss", "kind": "basra", "starts_in": 5,
+               "starts_at": "2026-01-01T00:00:00Z"}),
+    ] {
+        create(&server, &admin, body.clone()).assert_problem(422, "validation_failed");
+    }
+    for body in [
+        with("format", json!("knockout")),
+        with("kind", json!("chess")),
+        with("surprise", json!(1)),
+        with("rated", json!("yes")),
+    ] {
+        let reply = create(&server, &admin, body.clone());
+        assert!(
+            reply.status == 400 || reply.status == 422,
+            "{body}: {reply:?}"
+        );
+        assert!(reply.body["code"].is_string(), "{reply:?}");
+    }
+    // Nothing was made by any of them.
+    let listed = server.get("/api/v1/tournaments", Some(&admin));
+    assert_eq!(listed.body["tournaments"], json!([]));
+    server
+        .get("/api/v1/tournaments?status=open", Some(&admin))
+        .assert_problem(422, "validation_failed");
+    server
+        .get("/api/v1/tournaments/x1", Some(&admin))
+        .assert_problem(404, "not_found");
+    server
+        .post("/api/v1/tournaments/99/join", Some(&admin), &json!({}))
+        .assert_problem(404, "not_found");
+    // Every kind, variant and table size of the catalogue, in each format, is accepted.
+    let catalogue = server.get("/api/v1/games/kinds", None);
+    assert_eq!(catalogue.status, 200, "{catalogue:?}");
+    let mut made = 0;
+    for kind in catalogue.body["kinds"].as_array().unwrap() {
+        for variant in kind["variants"].as_array().unwrap() {
+            for seats in variant["seats"].as_array().unwrap() {
+                for format in ["swiss", "duplicate", "arena"] {
+                    let body = json!({"name": "Every", "format": format, "kind": kind["kind"],
+                                      "variant": variant["name"], "seats": seats});
+                    let reply = create(&server, &admin, body.clone());
+                    assert_eq!(reply.status, 201, "{body}: {reply:?}");
+                    assert_eq!(reply.body["seats"], *seats);
+                    assert_eq!(reply.body["teams"], false);
+                    made += 1;
+                    // Team matches: duplicate only, of two partnerships at a table of four
+                    // (Tarneeb; Basra's four, partners by default).
+                    let mut teams = body.clone();
+                    teams["teams"] = json!(true);
+                    let partnerships = kind["kind"] == "tarneeb"
+                        || (kind["kind"] == "basra" && variant["name"] == "standard" && seats == 4);
+                    let reply = create(&server, &admin, teams.clone());
+                    if format == "duplicate" && partnerships {
+                        assert_eq!(reply.status, 201, "{teams}: {reply:?}");
+                        assert_eq!(reply.body["teams"], true);
+                    } else {
+                        reply.assert_problem(422, "validation_failed");
+                    }
+                }
+            }
+        }
+    }
+    assert!(made >= 3 * 9, "{made}");
 }
 
 fn an_admin_changes_a_public_tournament_before_its_start_and_calls_it_off(backend: Backend) {
@@ -301,6 +402,15 @@ fn a_stranger_reads_public_tournaments_and_follows_one_live(backend: Backend) {
     server
         .get(&path(private), None)
         .assert_problem(403, "private_tournament");
+    // With its code (its link) a stranger reads it too, and sees no code in it.
+    let code = server.get(&path(private), Some(&nadia.token)).body["code"].clone();
+    let by_link = server.get(
+        &format!("{}?code={}", path(private), code.as_str().unwrap()),
+        None,
+    );
+    assert_eq!(by_link.status, 200, "{by_link:?}");
+    assert_eq!(by_link.body["code"], Value::Null);
+    assert_eq!(by_link.body["joined"], false);
     server
         .get(&path(9_999_999), None)
         .assert_problem(404, "not_found");
@@ -325,6 +435,7 @@ fn a_stranger_reads_public_tournaments_and_follows_one_live(backend: Backend) {
 }
 
 on_both_backends!(
+    every_field_is_checked,
     an_admin_changes_a_public_tournament_before_its_start_and_calls_it_off,
     a_maker_runs_their_private_tournament_and_an_admin_may_call_it_off,
     too_few_entrants_is_said_and_a_running_one_called_off_pairs_no_more,

@@ -19,8 +19,12 @@ use crate::notify::notify_tournament;
 use crate::schema::{games, tournament_entrants, tournament_seats, tournaments, users};
 use crate::status::GameStatus;
 
+mod holding;
+mod terms;
 mod words;
 
+pub use holding::{with_claimed_tournament, with_locked_tournament};
+pub use terms::{cancel, edit};
 pub use words::{CancelCause, Format, Stage};
 
 /// A tournament.
@@ -463,148 +467,6 @@ pub fn advance(
     } else {
         Err(DbError::VersionConflict)
     }
-}
-
-/// Calls tournament `row` off (before or while it runs) for `cause`, with `note`, if it is still
-/// at the version read; fails with [`DbError::VersionConflict`] otherwise.
-pub fn cancel(
-    conn: &mut AnyConnection,
-    row: &TournamentRow,
-    cause: CancelCause,
-    note: Option<&str>,
-) -> Result<(), DbError> {
-    let changed = diesel::update(
-        tournaments::table
-            .find(row.id)
-            .filter(tournaments::version.eq(row.version)),
-    )
-    .set((
-        tournaments::status.eq(Stage::Cancelled),
-        tournaments::finished_at.eq(Some(crate::now())),
-        tournaments::cancel_cause.eq(Some(cause)),
-        tournaments::cancel_note.eq(note),
-        tournaments::version.eq(row.version + 1),
-    ))
-    .execute(conn)?;
-    if changed == 1 {
-        notify_tournament(conn, row.id)
-    } else {
-        Err(DbError::VersionConflict)
-    }
-}
-
-/// Rewrites upcoming tournament `row`'s terms (everything but its maker, code and seed) as
-/// `new` has them, if it is still upcoming at the version read; fails with
-/// [`DbError::VersionConflict`] otherwise.
-pub fn edit(
-    conn: &mut AnyConnection,
-    row: &TournamentRow,
-    new: &NewTournament,
-) -> Result<TournamentRow, DbError> {
-    let changed: Option<TournamentRow> = diesel::update(
-        tournaments::table
-            .find(row.id)
-            .filter(tournaments::version.eq(row.version))
-            .filter(tournaments::status.eq(Stage::Upcoming)),
-    )
-    .set((
-        tournaments::name.eq(&new.name),
-        tournaments::format.eq(new.format),
-        tournaments::kind.eq(new.kind),
-        tournaments::variant.eq(&new.variant),
-        tournaments::options.eq(&new.options),
-        tournaments::table_seats.eq(new.table_seats),
-        tournaments::rounds.eq(new.rounds),
-        tournaments::minutes.eq(new.minutes),
-        tournaments::fill.eq(new.fill),
-        tournaments::turn_seconds.eq(new.turn_seconds),
-        tournaments::takeover_after.eq(new.takeover_after),
-        tournaments::rated.eq(new.rated),
-        tournaments::starts_at.eq(new.starts_at),
-        tournaments::teams.eq(new.teams),
-        tournaments::version.eq(row.version + 1),
-    ))
-    .returning(tournaments::all_columns)
-    .get_result(conn)
-    .optional()?;
-    match changed {
-        Some(updated) => {
-            notify_tournament(conn, row.id)?;
-            Ok(updated)
-        }
-        None => Err(DbError::VersionConflict),
-    }
-}
-
-/// Runs `work` on tournament `id` in one transaction while holding its row, waiting for whoever
-/// holds it now (the pairing step, another entrant): what `work` checks of the row stays true
-/// until it commits, so an entry cannot slip past the start. `work` reads the row afresh; none
-/// when there is no such tournament.
-pub fn with_locked_tournament<T, E: From<DbError>>(
-    conn: &mut AnyConnection,
-    id: i64,
-    work: impl FnOnce(&mut AnyConnection, Option<TournamentRow>) -> Result<T, E>,
-) -> Result<T, E> {
-    crate::connection::in_transaction(conn, |conn| {
-        match conn {
-            AnyConnection::Postgresql(pg) => {
-                diesel::sql_query("SELECT id FROM tournaments WHERE id = $1 FOR UPDATE")
-                    .bind::<diesel::sql_types::BigInt, _>(id)
-                    .execute(pg)
-                    .map_err(DbError::from)?;
-            }
-            AnyConnection::Sqlite(_) => {
-                // A write first: it takes SQLite's one writer for the whole transaction.
-                diesel::update(tournaments::table.find(id))
-                    .set(tournaments::version.eq(tournaments::version))
-                    .execute(conn)
-                    .map_err(DbError::from)?;
-            }
-        }
-        let row = get(conn, id)?;
-        work(conn, row)
-    })
-}
-
-/// Runs `work` on tournament `id` in one transaction while holding its row, unless another
-/// replica holds it now (then `None`). `work` reads the row afresh: it is the one to act on.
-pub fn with_claimed_tournament<T, E: From<DbError>>(
-    conn: &mut AnyConnection,
-    id: i64,
-    work: impl FnOnce(&mut AnyConnection, TournamentRow) -> Result<T, E>,
-) -> Result<Option<T>, E> {
-    #[derive(QueryableByName)]
-    struct Claimed {
-        #[diesel(sql_type = diesel::sql_types::BigInt)]
-        #[allow(dead_code, reason = "read only to count the claimed rows")]
-        id: i64,
-    }
-    crate::connection::in_transaction(conn, |conn| {
-        match conn {
-            AnyConnection::Postgresql(pg) => {
-                let claimed = diesel::sql_query(
-                    "SELECT id FROM tournaments WHERE id = $1 FOR UPDATE SKIP LOCKED",
-                )
-                .bind::<diesel::sql_types::BigInt, _>(id)
-                .load::<Claimed>(pg)
-                .map_err(DbError::from)?;
-                if claimed.is_empty() {
-                    return Ok(None);
-                }
-            }
-            AnyConnection::Sqlite(_) => {
-                // A write first: SQLite's deferred BEGIN could not upgrade a read to a write.
-                diesel::update(tournaments::table.find(id))
-                    .set(tournaments::version.eq(tournaments::version))
-                    .execute(conn)
-                    .map_err(DbError::from)?;
-            }
-        }
-        let Some(row) = get(conn, id)? else {
-            return Ok(None);
-        };
-        work(conn, row).map(Some)
-    })
 }
 
 /// The tournaments `user_id` entered and has not withdrawn from, not yet over.

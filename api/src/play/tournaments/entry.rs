@@ -4,24 +4,14 @@
 //! start, or refused after it.
 
 use cardroom_db::AnyConnection;
-use cardroom_db::tournaments::{self, Format, Stage, TournamentRow};
+use cardroom_db::tournaments::{self, Stage};
 
 use super::super::access::may_sit;
 use super::reading::whole;
-use super::{closed, visible};
+use super::{closed, joinable, visible};
 use crate::auth::Caller;
 use crate::error::{ApiError, ProblemCode};
 use crate::model::Tournament;
-
-/// Whether tournament `row` takes entrants now: before its start, and an arena until its time
-/// is up.
-pub(super) fn joinable(row: &TournamentRow, now: chrono::NaiveDateTime) -> bool {
-    match row.status {
-        Stage::Upcoming => true,
-        Stage::Running => row.format == Format::Arena && row.ends_at.is_some_and(|end| now < end),
-        Stage::Finished | Stage::Cancelled => false,
-    }
-}
 
 /// `POST /tournaments/{id}/join`: before the start (an arena: until its time is up). A private
 /// tournament needs its code.

@@ -12,7 +12,7 @@ mod tables;
 mod teams;
 
 use cardroom_db::AnyConnection;
-use cardroom_db::tournaments::{self, TournamentRow};
+use cardroom_db::tournaments::{self, Format, Stage, TournamentRow};
 
 pub use entry::{join, withdraw};
 pub use making::{cancel, create, update};
@@ -70,6 +70,16 @@ fn may_manage(
     row: &TournamentRow,
 ) -> Result<bool, ApiError> {
     Ok((row.code.is_some() && row.created_by == caller.id) || is_admin(conn, caller)?)
+}
+
+/// Whether tournament `row` takes entrants now: before its start, and an arena until its time
+/// is up.
+fn joinable(row: &TournamentRow, now: chrono::NaiveDateTime) -> bool {
+    match row.status {
+        Stage::Upcoming => true,
+        Stage::Running => row.format == Format::Arena && row.ends_at.is_some_and(|end| now < end),
+        Stage::Finished | Stage::Cancelled => false,
+    }
 }
 
 fn closed(detail: &str) -> ApiError {

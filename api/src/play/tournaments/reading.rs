@@ -7,8 +7,7 @@ use cardroom_db::tournaments::{self, EntrantRow, Format, SeatRow, Stage, Tournam
 use cardroom_db::{AnyConnection, GameId, users};
 
 use super::super::access::is_admin;
-use super::entry::joinable;
-use super::{rounds, standings, visible};
+use super::{joinable, rounds, standings, visible};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::model::{
