@@ -3,8 +3,10 @@
 // tokens, challenges, becoming a bot account), and the challenge form of a profile.
 
 import * as api from './api.js';
-import { t } from './i18n.js';
+import { t, when } from './i18n.js';
 import { h, toast } from './ui.js';
+import { problemText } from './problems.js';
+import { identityPanel, ensureNamedUser, complain } from './identity.js';
 
 const listeners = new Set();
 let following = null;
@@ -96,7 +98,7 @@ function challengeRows(list, incoming, redraw) {
           }
           await redraw();
         } catch (error) {
-          toast(error.message, 'error');
+          toast(problemText(error), 'error');
           await redraw();
         }
       });
@@ -129,7 +131,7 @@ export async function challengesPanel() {
         h('h3', {}, t('challenges_in')), challengeRows(list.incoming, true, draw),
         h('h3', {}, t('challenges_out')), challengeRows(list.outgoing, false, draw));
     } catch (error) {
-      box.replaceChildren(h('h2', {}, t('challenges')), h('p', { class: 'error' }, error.message));
+      box.replaceChildren(h('h2', {}, t('challenges')), h('p', { class: 'error' }, problemText(error)));
     }
   };
   // (The challenges waiting when the stream opens come without ids: the panel shows them.)
@@ -156,6 +158,7 @@ export function challengeForm(name, kinds, { rateable = true } = {}) {
   const status = h('p', { class: 'note challenge-status', role: 'status' });
   const form = h('form', { class: 'panel challenge-form' },
     h('h2', {}, t('challenge_title', { name })),
+    api.currentUser() ? null : identityPanel(() => {}),
     h('div', { class: 'row' }, h('label', { for: 'challenge-kind' }, t('game')), kind),
     h('div', { class: 'row' }, h('label', { for: 'challenge-variant' }, t('variant')), variant),
     rated
@@ -166,8 +169,7 @@ export function challengeForm(name, kinds, { rateable = true } = {}) {
     event.preventDefault();
     send.disabled = true;
     try {
-      await api.ensureUser();
-      followAccount();
+      await ensureNamedUser();
       const made = await api.challenge({ to: name, kind: kind.value, variant: variant.value, rated: rated ? rated.checked : false });
       status.textContent = t('challenge_sent', { name });
       form.dataset.challenge = String(made.id);
@@ -188,7 +190,7 @@ export function challengeForm(name, kinds, { rateable = true } = {}) {
         }
       }
     } catch (error) {
-      toast(error.message, 'error');
+      complain(error);
       send.disabled = false;
     }
   });
@@ -217,13 +219,13 @@ export async function showAccount(root) {
           await api.revokeToken(token.id);
           await drawTokens();
         } catch (error) {
-          toast(error.message, 'error');
+          toast(problemText(error), 'error');
         }
       });
       return h('li', { class: 'game-row token', 'data-token': String(token.id) },
         h('strong', {}, token.description), h('code', {}, `${token.prefix}…`),
         h('span', {}, token.scopes.join(', ')),
-        h('span', { class: 'note' }, token.last_used_at ? t('token_used', { when: new Date(token.last_used_at).toLocaleString() }) : t('token_unused')),
+        h('span', { class: 'note' }, token.last_used_at ? t('token_used', { when: when(token.last_used_at) }) : t('token_unused')),
         revoke);
     });
     const description = h('input', { id: 'token-description', maxlength: '100', required: true, placeholder: t('token_description_placeholder') });
@@ -244,7 +246,7 @@ export async function showAccount(root) {
           h('p', {}, t('token_once')),
           h('input', { readonly: '', class: 'token-secret', value: created.token, 'aria-label': t('token_secret') }));
       } catch (error) {
-        toast(error.message, 'error');
+        toast(problemText(error), 'error');
       }
     });
     tokens.replaceChildren(h('h2', {}, t('api_tokens')), h('p', { class: 'note' }, t('tokens_note')),
@@ -263,14 +265,14 @@ export async function showAccount(root) {
         api.rememberUser(updated);
         showAccount(root);
       } catch (error) {
-        toast(error.message, 'error');
+        toast(problemText(error), 'error');
       }
     });
     bot.append(h('p', { class: 'note' }, t('bot_account_note')), become);
   } else {
     bot.append(h('p', { class: 'note' }, t('tokens_registered_only')));
   }
-  await drawTokens().catch((error) => tokens.replaceChildren(h('p', { class: 'error' }, error.message)));
+  await drawTokens().catch((error) => tokens.replaceChildren(h('p', { class: 'error' }, problemText(error))));
   root.replaceChildren(h('div', { class: 'lobby account' }, h('h1', {}, t('account')),
     h('p', { class: 'lead' }, t('signed_in_as', { name: user.name })),
     tokens, await challengesPanel(), bot));

@@ -1,12 +1,21 @@
 // The admin pages (/admin): the history of every game with filters, a replay viewer that
-// steps through any game with every hand shown, the statistics dashboard drawn as SVG, and the
-// table chat's moderation (hide a message, mute a person).
+// steps through any game with every hand shown, the statistics dashboard drawn as SVG, the
+// table chat's moderation (hide a message, mute a person), and the tournaments (make one with
+// every option, change one before its start, call one off). In English, whatever language the
+// play page was last read in.
 // Uses only the admin API (/api/v1/admin/…); the admin signs in with name and password.
 
 import * as api from './api.js';
 import { h, toast, setBusy } from './ui.js';
 import { cardEl, cardsText } from './cards.js';
 import { analysisPanel, decisionItem, decisionsByVersion } from './analysis.js';
+import { pinLanguage, t, when } from './i18n.js';
+import { tournamentForm, cancelForm } from './tournament_form.js';
+import { gameName, shape } from './tournament_views.js';
+import { narrate } from './narrate.js';
+import { problemText } from './problems.js';
+
+pinLanguage('en');
 
 const KINDS = ['basra', 'thirty_one', 'rummy', 'tarneeb'];
 const KIND_NAMES = { basra: 'Basra', thirty_one: '31', rummy: 'Rummy', tarneeb: 'Tarneeb' };
@@ -14,6 +23,7 @@ const COLOURS = { basra: '#1f6f8b', thirty_one: '#b5651d', rummy: '#6a4c93', tar
 const STATUSES = ['waiting', 'active', 'hand_over', 'finished', 'abandoned'];
 
 const app = () => document.getElementById('app');
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const dateOnly = (iso) => (iso ? iso.slice(0, 16).replace('T', ' ') : '—');
 
 function signIn(reason) {
@@ -36,7 +46,7 @@ function signIn(reason) {
       }
       route();
     } catch (error) {
-      toast(error.message, 'error');
+      toast(problemText(error, 'sign_in'), 'error');
     }
   });
   app().replaceChildren(h('div', { class: 'admin lobby' }, form));
@@ -51,15 +61,15 @@ function who() {
 
 function filterForm(params, onSubmit) {
   const field = (label, input) => h('label', {}, label, input);
-  const select = (name, options) => h('select', { name },
+  const select = (name, options, words = (o) => o) => h('select', { name },
     h('option', { value: '' }, 'any'),
-    options.map((o) => h('option', { value: o, selected: params.get(name) === o }, o)));
+    options.map((o) => h('option', { value: o, selected: params.get(name) === o }, words(o))));
   const form = h('form', { class: 'panel filters', id: 'filters' },
-    field('Kind', select('kind', KINDS)),
+    field('Kind', select('kind', KINDS, (k) => KIND_NAMES[k])),
     field('Variant', h('input', { name: 'variant', value: params.get('variant') || '', size: '9' })),
-    field('Status', select('status', STATUSES)),
+    field('Status', select('status', STATUSES, (x) => t(`status_${x}`))),
     field('Player', h('input', { name: 'player', value: params.get('player') || '', size: '12' })),
-    field('Practice', select('practice', ['true', 'false'])),
+    field('Practice', select('practice', ['true', 'false'], (x) => (x === 'true' ? 'practice games' : 'real games'))),
     field('Tournament', h('input', {
       name: 'tournament', type: 'number', min: '1', value: params.get('tournament') || '', size: '6',
     })),
@@ -94,7 +104,7 @@ async function showHistory(params) {
     const row = h('tr', { 'data-game': String(g.id) },
       h('td', {}, h('a', { href: `#/replay/${g.id}` }, `#${g.id}`)),
       h('td', {}, `${KIND_NAMES[g.kind] || g.kind} · ${g.variant}`, g.practice ? h('span', { class: 'tag' }, 'practice') : null),
-      h('td', {}, g.status),
+      h('td', {}, t(`status_${g.status}`)),
       h('td', {}, players),
       h('td', {}, String(g.hands)),
       h('td', {}, String(g.moves)),
@@ -133,30 +143,67 @@ const PUBLIC_FIELDS = [
   ['knocker', 'Knocker'], ['players', 'Players'], ['sides', 'Sides'], ['totals', 'Totals'],
 ];
 
-function publicValue(key, value) {
+/** A public part of the table in words: seats named as the page names them (from 1). */
+function publicValue(key, value, named) {
   if (value === null || value === undefined) return '—';
   if (Array.isArray(value) && value.every((c) => typeof c === 'string' && c.length === 2)) return cardsText(value) || '—';
+  if (typeof value === 'number' && ['knocker', 'declarer', 'dealer', 'to_act', 'leader'].includes(key)) return named(value);
   if (key === 'trick' || key === 'last_trick') {
     const cards = Array.isArray(value) ? value : value.cards;
-    return (cards || []).map((p) => `seat ${p.seat + 1}: ${cardsText([p.card])}`).join(', ') + (value.winner !== undefined ? ` → seat ${value.winner + 1}` : '');
+    return (cards || []).map((p) => `${named(p.seat)}: ${cardsText([p.card])}`).join(', ') + (value.winner !== undefined ? ` → ${named(value.winner)} wins it` : '');
   }
   if (key === 'melds') return value.map((m) => cardsText(m.cards)).join(' | ') || '—';
-  if (key === 'sides') return value.map((s, i) => `side ${i}: ${s.captured.length} cards, ${s.total} points${s.basras.length ? `, basras ${s.basras.map((b) => cardsText([b.card])).join(' ')}` : ''}`).join('; ');
-  if (key === 'players') return value.map((p) => `seat ${p.seat + 1}: ${p.lives !== undefined ? `${p.lives} lives` : `${p.total} points`}`).join('; ');
+  if (key === 'sides') return value.map((s, i) => `side ${i + 1}: ${s.captured.length} cards, ${s.total} points${s.basras.length ? `, basras ${s.basras.map((b) => cardsText([b.card])).join(' ')}` : ''}`).join('; ');
+  if (key === 'players') return value.map((p) => `${named(p.seat)}: ${p.lives !== undefined ? `${p.lives} lives` : `${p.total} points`}`).join('; ');
   if (key === 'discard_top' || key === 'turned') return cardsText([value]);
+  if (key === 'contract' && value.declarer !== undefined) {
+    const bid = value.bid || {};
+    return `${bid.tricks ?? ''}${bid.suit ? ` ${bid.suit}` : ''} by ${named(value.declarer)}`;
+  }
+  if (key === 'auction' && Array.isArray(value)) {
+    return value.map((c) => `${named(c.seat)}: ${c.call === 'pass' || c.type === 'pass' ? 'pass' : `${c.tricks ?? ''}${c.suit ? ` ${c.suit}` : ''}`}`).join(', ') || '—';
+  }
+  if (key === 'tricks_won' && Array.isArray(value)) return value.map((n, i) => `side ${i + 1}: ${n}`).join(', ');
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-function describeStep(step, seats) {
+/** To whom an event was shown, in words. */
+function audience(to) {
+  if (to === 'everyone' || (to && to.everyone !== undefined)) return 'to everyone';
+  if (to === 'nobody' || (to && to.nobody !== undefined)) return 'to nobody while the game ran';
+  if (to && to.seat !== undefined) return `to seat ${Number(to.seat) + 1} only`;
+  return `to ${JSON.stringify(to)}`;
+}
+
+const forEveryone = (e) => e.to === 'everyone' || (e.to && e.to.everyone !== undefined);
+
+/** An event in words, as the table's log tells it; an event for one seat as that seat read
+ * it. */
+function eventText(kind, e, seats) {
+  const me = e.to && e.to.seat !== undefined ? Number(e.to.seat) : null;
+  const name = (seat) => seatName(seats, seat);
+  const text = narrate(kind, e.event, { name, me, outcome: (ev) => outcomeWords(ev, seats) });
+  return text ?? e.event.type.replace(/_/g, ' ');
+}
+
+/** A game's end in words (who won), for the replay. */
+function outcomeWords(event, seats) {
+  if (!event.winners || !event.winners.length) return event.reason === 'move_cap' ? 'The game hit its move limit: no winner.' : 'The game ended in a draw.';
+  return `The game is over: side ${event.winners.map((s) => s + 1).join(' and ')} won${event.reason === 'resignation' ? ' (by resignation)' : ''}.`;
+}
+
+/** A step in words: what everyone saw happen (the seat's own move among it). */
+function describeStep(kind, step, seats) {
+  const said = (step.events || []).filter(forEveryone).map((e) => eventText(kind, e, seats)).filter(Boolean);
+  if (said.length) return said.join(' ');
   const who = step.seat === null || step.seat === undefined ? '' : `${seatName(seats, step.seat)}: `;
-  if (step.action === 'move') return `${who}${JSON.stringify(step.move)}`;
-  return `${who}${step.action}`;
+  return `${who}${step.action.replace(/_/g, ' ')}`;
 }
 
 function seatName(seats, seat) {
   const s = seats[seat];
   if (!s) return `seat ${seat + 1}`;
-  return `seat ${seat + 1} · ${s.name || (s.bot ? `computer (${s.bot})` : 'open')}`;
+  return `seat ${seat + 1} (${s.name || (s.bot ? `computer, ${s.bot}` : 'open')})`;
 }
 
 async function showReplay(id) {
@@ -185,26 +232,27 @@ async function showReplay(id) {
   slider.addEventListener('input', () => goto(Number(slider.value)));
   function draw() {
     const step = steps[at];
-    position.textContent = `step ${at + 1} of ${steps.length} · hand ${step.hand} · ${step.status}`;
+    position.textContent = `step ${at + 1} of ${steps.length} · hand ${step.hand} · ${t(`status_${step.status}`).toLowerCase()}`;
     const table = step.table && step.table.table ? step.table.table : step.table || {};
     const toAct = table.to_act;
     const seats = h('div', { class: 'replay-seats' }, step.hands.map((cards, seat) =>
       h('section', { class: `replay-seat${toAct === seat ? ' to-act' : ''}`, 'data-seat': String(seat) },
-        h('h3', {}, seatName(replay.seats, seat), toAct === seat ? ' ▶' : ''),
+        h('h3', {}, capital(seatName(replay.seats, seat)), toAct === seat ? ' ▶' : ''),
         h('div', { class: 'hand' }, cards.map((c) => cardEl(c, { small: true })), cards.length ? null : h('span', {}, 'no cards')))));
     const facts = h('dl');
     for (const [key, label] of PUBLIC_FIELDS) {
       if (table[key] === undefined) continue;
-      facts.append(h('dt', {}, label), h('dd', { 'data-field': key }, publicValue(key, table[key])));
+      facts.append(h('dt', {}, label), h('dd', { 'data-field': key }, publicValue(key, table[key], named)));
     }
-    const events = (step.events || []).map((e) => h('li', {}, `${e.to === 'everyone' || (e.to && e.to.everyone) ? '' : `[to ${JSON.stringify(e.to)}] `}${JSON.stringify(e.event)}`));
+    const events = (step.events || []).map((e) => h('li', { 'data-type': e.event.type },
+      h('span', { class: 'audience' }, `${capital(audience(e.to))}: `), eventText(replay.kind, e, replay.seats)));
     const decision = judged.byVersion.get(step.seq);
     body.replaceChildren(
-      h('p', { class: 'step-action', id: 'step-action' }, describeStep(step, replay.seats)),
+      h('p', { class: 'step-action', id: 'step-action' }, describeStep(replay.kind, step, replay.seats)),
       decision ? h('ul', { class: 'decisions step-decision' }, decisionItem(judged.answer.analysis, decision, named)) : '',
       seats,
       h('section', { class: 'public' }, h('h3', {}, 'On the table'), facts),
-      h('details', {}, h('summary', {}, `Events of this step (${events.length})`), h('ul', { class: 'mono' }, events)));
+      h('details', {}, h('summary', {}, `Events of this step (${events.length}), and to whom`), h('ul', { class: 'step-events' }, events)));
   }
   const deals = h('table', { class: 'deals' },
     h('thead', {}, h('tr', {}, h('th', {}, 'Deal'), h('th', {}, 'Hand'), h('th', {}, 'Commitment sha256(seed)'), h('th', {}, 'Seed'))),
@@ -214,13 +262,13 @@ async function showReplay(id) {
   app().replaceChildren(h('div', { class: 'admin' },
     h('h1', {}, `Game #${replay.id}: ${KIND_NAMES[replay.kind] || replay.kind} · ${replay.variant}`),
     h('div', { class: 'panel replay-controls' },
-      button('⏮ First', 'first', () => goto(0)),
+      button('« First', 'first', () => goto(0)),
       button('◀ Hand', 'prev-hand', () => goto([...handStarts].reverse().find((i) => i < at) ?? 0)),
       button('◀ Step', 'prev', () => goto(at - 1)),
       slider,
       button('Step ▶', 'next', () => goto(at + 1)),
       button('Hand ▶', 'next-hand', () => goto(handStarts.find((i) => i > at) ?? steps.length - 1)),
-      button('Last ⏭', 'last', () => goto(steps.length - 1)),
+      button('Last »', 'last', () => goto(steps.length - 1)),
       position),
     body,
     finished ? analysisPanel(id, named) : '',
@@ -365,7 +413,7 @@ async function showChat(params) {
       toast(done);
       await showChat(params);
     } catch (error) {
-      toast(error.message, 'error');
+      toast(problemText(error), 'error');
     }
   };
   const rows = list.messages.map((m) => {
@@ -407,6 +455,55 @@ async function showChat(params) {
     form, table));
 }
 
+// ---- tournaments -------------------------------------------------------------------------------
+
+async function showTournaments() {
+  const list = await api.request('GET', '/tournaments');
+  const place = h('div', { class: 'tournament-editor' });
+  const reload = (message) => {
+    if (message) toast(message);
+    showTournaments();
+  };
+  const open = (form) => {
+    place.replaceChildren(form);
+    place.scrollIntoView({ block: 'start' });
+    form.querySelector('input')?.focus();
+  };
+  const make = h('button', { type: 'button', class: 'button primary', id: 'admin-make-tournament' }, 'Make a tournament');
+  make.addEventListener('click', async () => open(await tournamentForm({
+    admin: true, onDone: (made) => reload(`“${made.name}” is made: it starts ${when(made.starts_at)}.`),
+  })));
+  const rows = list.tournaments.map((tn) => {
+    const actions = [];
+    if (tn.manageable && tn.status === 'upcoming') {
+      const edit = h('button', { type: 'button', class: 'button', 'data-edit': String(tn.id) }, 'Change');
+      edit.addEventListener('click', async () => open(await tournamentForm({
+        existing: tn, admin: true, onDone: () => reload(`“${tn.name}” is changed.`),
+      })));
+      actions.push(edit);
+    }
+    if (tn.manageable && ['upcoming', 'running'].includes(tn.status)) {
+      const cancel = h('button', { type: 'button', class: 'button danger', 'data-cancel': String(tn.id) }, 'Call off');
+      cancel.addEventListener('click', () => open(cancelForm(tn, () => reload(`“${tn.name}” is called off.`))));
+      actions.push(cancel);
+    }
+    return h('tr', { 'data-tournament': String(tn.id) },
+      h('td', {}, h('a', { href: `/#/tournament/${tn.id}${tn.code ? `/${tn.code}` : ''}` }, tn.name)),
+      h('td', {}, gameName(tn)),
+      h('td', {}, shape(tn)),
+      h('td', {}, t(`tournament_${tn.status}`), tn.private ? ' (private)' : ''),
+      h('td', {}, when(tn.starts_at)),
+      h('td', {}, actions));
+  });
+  app().replaceChildren(h('div', { class: 'admin' },
+    h('h1', {}, 'Tournaments'),
+    h('p', { class: 'note' }, 'Public ones are listed in every lobby. Their terms can change until they start; they can be called off until they are over.'),
+    h('p', {}, make), place,
+    h('table', { class: 'history', id: 'tournament-list' },
+      h('thead', {}, h('tr', {}, ['Name', 'Game', 'Format', 'Status', 'Starts', ''].map((c) => h('th', {}, c)))),
+      h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: '6' }, 'No tournaments yet.'))))));
+}
+
 async function route() {
   who();
   const hash = location.hash;
@@ -424,10 +521,11 @@ async function route() {
     if (parts[0] === 'replay' && /^\d+$/.test(parts[1] || '')) await showReplay(Number(parts[1]));
     else if (parts[0] === 'dashboard') await showDashboard(params);
     else if (parts[0] === 'chat') await showChat(params);
+    else if (parts[0] === 'tournaments') await showTournaments();
     else await showHistory(params);
   } catch (error) {
-    if (error.status === 401 || error.status === 403) signIn(error.message);
-    else app().replaceChildren(h('div', { class: 'panel error' }, h('h1', {}, 'Something went wrong'), h('p', {}, error.message)));
+    if (error.status === 401 || error.status === 403) signIn(problemText(error));
+    else app().replaceChildren(h('div', { class: 'panel error' }, h('h1', {}, 'Something went wrong'), h('p', {}, problemText(error))));
   } finally {
     setBusy(false);
     // Which address the page now shows (see tests/browser/harness.mjs `idle`): the address

@@ -3,9 +3,10 @@
 // table and in the admin replay.
 
 import * as api from './api.js';
-import { t } from './i18n.js';
+import { t, tn, num } from './i18n.js';
 import { cardEl, cardsText } from './cards.js';
 import { h } from './ui.js';
+import { problemText } from './problems.js';
 
 /** The mark of each grade, as chess annotators write them (not colour alone). */
 const MARKS = { good: '', inaccuracy: '?!', mistake: '?', blunder: '??' };
@@ -27,11 +28,13 @@ export function moveText(mv) {
   return text;
 }
 
-/** A value in the analysis's unit, for reading. */
-function valueText(unit, value) {
-  if (unit === 'tricks') return value === 1 ? t('analysis_one_trick') : t('analysis_tricks', { n: value });
+/** A value in the analysis's own unit (tricks, points, lives, tokens: whatever the analysis
+ * says it counts in), for reading; `signed` writes a plus on a gain. */
+function valueText(unit, value, { signed = true } = {}) {
   const rounded = Math.round(value * 10) / 10;
-  return t('analysis_points', { n: rounded > 0 ? `+${rounded}` : String(rounded) });
+  const text = tn(`analysis_unit_${unit}`, Math.abs(rounded));
+  if (!signed || rounded === 0) return text;
+  return `${rounded > 0 ? '+' : '−'}${text}`;
 }
 
 /** The card a decision played, as a small picture with its mark, or its text. */
@@ -59,10 +62,10 @@ export function decisionItem(analysis, decision, seatName) {
   if (decision.grade !== 'good') {
     // Cards alone when every better move is a card played (Tarneeb's), else each move.
     const cards = decision.best.every((m) => m && m.type === 'play' && typeof m.card === 'string' && !m.capture);
-    const best = cards ? cardsText(decision.best.map((m) => m.card)) : decision.best.map(moveText).join(', ');
+    const best = cards ? cardsText(decision.best.map((m) => m.card)) : decision.best.map(moveText).join(t('list_comma'));
     item.append(' ', h('span', { class: 'better' }, t('analysis_better', {
       best,
-      loss: valueText(analysis.unit, decision.loss).replace('+', ''),
+      loss: valueText(analysis.unit, decision.loss, { signed: false }),
     })));
   }
   item.append(' ', h('span', { class: 'after' }, t('analysis_after', {
@@ -73,34 +76,85 @@ export function decisionItem(analysis, decision, seatName) {
 }
 
 function summaryTable(analysis, seatName) {
-  // (A region that scrolls on a narrow screen: reachable from the keyboard.)
+  // (A region that scrolls on a narrow screen: reachable from the keyboard, and it says so.)
   const label = t('analysis_players_label');
-  return h('div', { class: 'analysis-scroll', tabindex: '0', role: 'region', 'aria-label': label }, h('table', { class: 'analysis-players' },
+  const lost = h('th', { scope: 'col' }, t(`analysis_lost_${analysis.unit}`) === `analysis_lost_${analysis.unit}` ? t('analysis_lost') : t(`analysis_lost_${analysis.unit}`));
+  const region = h('div', { class: 'analysis-scroll', tabindex: '0', role: 'region', 'aria-label': label }, h('table', { class: 'analysis-players' },
     h('thead', {}, h('tr', {},
-      h('th', {}, t('analysis_player')), h('th', {}, t('analysis_accuracy')),
-      h('th', {}, t('grade_inaccuracy')), h('th', {}, t('grade_mistake')), h('th', {}, t('grade_blunder')),
-      h('th', {}, analysis.unit === 'tricks' ? t('analysis_tricks_lost') : t('analysis_points_lost')))),
+      h('th', { scope: 'col' }, t('analysis_player')), h('th', { scope: 'col' }, t('analysis_accuracy')),
+      h('th', { scope: 'col' }, t('analysis_col_inaccuracies')), h('th', { scope: 'col' }, t('analysis_col_mistakes')),
+      h('th', { scope: 'col' }, t('analysis_col_blunders')), lost)),
     h('tbody', {}, analysis.players.map((p) => h('tr', { 'data-seat': String(p.seat) },
-      h('td', {}, h('bdi', {}, seatName(p.seat))),
-      h('td', { 'data-field': 'accuracy' }, `${p.accuracy}%`),
-      h('td', {}, String(p.inaccuracies)), h('td', {}, String(p.mistakes)), h('td', {}, String(p.blunders)),
-      h('td', {}, String(Math.round(p.loss * 10) / 10)))))));
+      h('th', { scope: 'row' }, h('bdi', {}, seatName(p.seat))),
+      h('td', { 'data-field': 'accuracy' }, num(p.accuracy / 100, { style: 'percent' })),
+      h('td', {}, num(p.inaccuracies)), h('td', {}, num(p.mistakes)), h('td', {}, num(p.blunders)),
+      h('td', {}, valueText(analysis.unit, p.loss, { signed: false })))))));
+  const hint = h('p', { class: 'note scroll-hint', hidden: true }, t('scroll_sideways'));
+  // Said only when the table does not fit (a phone): a sideways scroll nobody would find.
+  const check = () => {
+    if (!region.isConnected) return;
+    hint.hidden = region.scrollWidth <= region.clientWidth + 1;
+  };
+  requestAnimationFrame(check);
+  window.addEventListener('resize', check);
+  return h('div', {}, region, hint);
 }
 
-/** Tarneeb: each hand's contract against its par, and what the declarers made. */
+/** Tarneeb: each hand's contract against its par, and what the declarers made — every figure
+ * said in words. */
 function handsList(analysis, seatName) {
-  return h('ul', { class: 'analysis-hands' }, analysis.hands.map((hand) => {
+  const list = h('ul', { class: 'analysis-hands' }, analysis.hands.map((hand) => {
     const contract = hand.contract
       ? t('analysis_contract', { who: seatName(hand.contract.declarer), bid: bidText(hand.contract.bid) })
-      : '—';
+      : t('analysis_no_contract');
     const par = hand.par
       ? t('analysis_par', { who: seatName(hand.par.declarer), bid: bidText(hand.par.bid), score: hand.par.score })
       : t('analysis_no_par');
+    const made = hand.contract
+      ? t(hand.taken >= hand.makeable ? 'analysis_made_full' : 'analysis_made_short', {
+        taken: tn('analysis_unit_tricks', hand.taken), makeable: tn('analysis_unit_tricks', hand.makeable),
+      })
+      : '';
     return h('li', { 'data-hand': String(hand.hand) },
-      h('strong', {}, t('analysis_hand_n', { n: hand.hand })), ' ', contract, ' · ',
-      t('analysis_made', { taken: hand.taken, makeable: hand.makeable }),
-      hand.cards < 52 ? ` (${t('analysis_cut_short', { n: hand.cards })})` : '', ' · ', par);
+      h('strong', {}, t('analysis_hand_n', { n: hand.hand })), ' ', contract, made ? ` ${made}` : '',
+      hand.cards < 52 ? ` (${t('analysis_cut_short', { n: hand.cards })})` : '', ' ', par);
   }));
+  return h('div', {}, list, h('p', { class: 'note' }, t('analysis_tarneeb_note')));
+}
+
+/**
+ * The reader's own mistakes, one at a time: what they played and what was better, drawn as
+ * cards, with what it cost; Previous and Next step from one to the next.
+ */
+function mistakesWalk(analysis, mine) {
+  const errors = analysis.decisions.filter((d) => d.seat === mine && (d.grade === 'mistake' || d.grade === 'blunder' || d.grade === 'inaccuracy'));
+  if (!errors.length) return h('p', { class: 'note your-mistakes-none' }, t('analysis_you_no_errors'));
+  let at = 0;
+  const box = h('section', { class: 'mistakes-walk', 'aria-live': 'polite', 'aria-labelledby': 'walk-title' });
+  const moveCards = (moves) => {
+    const cards = moves.filter((m) => m && typeof m.card === 'string').map((m) => m.card);
+    return cards.length === moves.length && cards.length
+      ? h('span', { class: 'walk-cards' }, cards.map((c) => cardEl(c, { small: false })))
+      : h('span', { class: 'move-text' }, moves.map(moveText).join(t('list_comma')));
+  };
+  const draw = () => {
+    const d = errors[at];
+    const prev = h('button', { type: 'button', class: 'button', 'data-action': 'walk-previous', disabled: at === 0 }, t('previous'));
+    const next = h('button', { type: 'button', class: 'button primary', 'data-action': 'walk-next', disabled: at === errors.length - 1 }, t('next'));
+    prev.addEventListener('click', () => { at -= 1; draw(); });
+    next.addEventListener('click', () => { at += 1; draw(); });
+    box.dataset.version = String(d.version);
+    box.replaceChildren(
+      h('h3', { id: 'walk-title' }, t('analysis_walk_n', { n: at + 1, of: errors.length }), ' · ', t('analysis_hand_n', { n: d.hand }), ' · ',
+        h('span', { class: `grade grade-${d.grade}` }, `${t(`grade_${d.grade}`)} ${MARKS[d.grade]}`)),
+      h('div', { class: 'walk-moves' },
+        h('figure', { class: 'walk-played' }, h('figcaption', {}, t('analysis_you_played')), moveCards([d.played])),
+        h('figure', { class: 'walk-best' }, h('figcaption', {}, t('analysis_better_was')), moveCards(d.best))),
+      h('p', {}, t('analysis_walk_cost', { loss: valueText(analysis.unit, d.loss, { signed: false }) })),
+      h('div', { class: 'row' }, prev, next));
+  };
+  draw();
+  return box;
 }
 
 function bidText(bid) {
@@ -111,7 +165,7 @@ function bidText(bid) {
  * A panel that loads game `id`'s analysis and shows it, polling while it is made. `seatName`
  * names a seat. The panel stops polling once it leaves the page.
  */
-export function analysisPanel(id, seatName) {
+export function analysisPanel(id, seatName, mine = null) {
   const body = h('div', { class: 'analysis-body', 'aria-live': 'polite' }, t('analysis_loading'));
   const panel = h('section', { class: 'panel analysis', 'data-analysis': 'loading' },
     h('h2', {}, t('analysis_title')), body);
@@ -141,8 +195,18 @@ export function analysisPanel(id, seatName) {
       draw();
     });
     draw();
+    // The reader's own mistakes, walked one by one, when they played.
+    let walk = null;
+    if (mine !== null && mine !== undefined) {
+      const start = h('button', { type: 'button', class: 'button primary', 'data-action': 'walk-mistakes' }, t('analysis_walk'));
+      walk = h('div', { class: 'walk' }, start);
+      start.addEventListener('click', () => {
+        walk.replaceChildren(mistakesWalk(analysis, mine));
+        walk.querySelector('button:not([disabled])')?.focus();
+      });
+    }
     body.replaceChildren(method, summaryTable(analysis, seatName),
-      analysis.hands.length ? handsList(analysis, seatName) : '', toggle, list);
+      analysis.hands.length ? handsList(analysis, seatName) : '', walk, toggle, list);
   };
   const load = async () => {
     if (!panel.isConnected && panel.dataset.analysis !== 'loading') return;
@@ -152,7 +216,7 @@ export function analysisPanel(id, seatName) {
       if (answer.status === 'queued' || answer.status === 'running') setTimeout(load, 1500);
     } catch (error) {
       panel.dataset.analysis = 'error';
-      body.replaceChildren(h('p', {}, error.message || String(error)));
+      body.replaceChildren(h('p', {}, problemText(error)));
     }
   };
   load();

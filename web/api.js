@@ -32,14 +32,30 @@ export function rememberUser(user) {
   localStorage.setItem(USER, JSON.stringify(user));
 }
 
+const accountListeners = new Set();
+
+/** Calls `listener` whenever the page signs in (a new guest, a sign-in, a registration) or
+ * out: whatever follows the account starts (or stops) at once. Returns the function that stops
+ * it. */
+export function onAccountChange(listener) {
+  accountListeners.add(listener);
+  return () => accountListeners.delete(listener);
+}
+
+function accountChanged() {
+  for (const listener of [...accountListeners]) listener(currentUser());
+}
+
 export function signOut() {
   localStorage.removeItem(TOKEN);
   localStorage.removeItem(USER);
+  accountChanged();
 }
 
 function remember({ token, user }) {
   localStorage.setItem(TOKEN, token);
   localStorage.setItem(USER, JSON.stringify(user));
+  accountChanged();
   return user;
 }
 
@@ -66,7 +82,9 @@ export async function request(method, path, body, { headers = {}, signal } = {})
     data = { detail: text };
   }
   if (!response.ok) {
-    if (response.status === 401 && token) signOut();
+    // (A token that is no longer good is forgotten; a stranger's 401 — a table that is not
+    // public — leaves nothing to forget.)
+    if (response.status === 401 && token && localStorage.getItem(TOKEN) === token) signOut();
     throw new ApiError(response.status, data || {});
   }
   return data;
@@ -89,7 +107,8 @@ export async function* pieces(response, separator) {
   }
 }
 
-/** A guest account under `name`, unless this browser already has one. */
+/** A guest account under `name`, unless this browser already has one. A name that is taken
+ * is refused (`name_taken`): the page asks for another rather than make a nameless guest. */
 export async function ensureUser(name) {
   const user = currentUser();
   if (user && localStorage.getItem(TOKEN)) return user;
@@ -102,6 +121,15 @@ export async function login(name, password, register) {
 }
 
 export const catalogue = () => request('GET', '/games/kinds');
+let catalogueRead = null;
+/** The catalogue, read once a page (it changes only with the server). */
+export function knownCatalogue() {
+  catalogueRead ??= catalogue().catch((error) => {
+    catalogueRead = null;
+    throw error;
+  });
+  return catalogueRead;
+}
 export const createGame = (body) => request('POST', '/games', body);
 export const joinGame = (id, code) => request('POST', `/games/${id}/join`, code ? { invite_code: code } : {});
 export const seek = (body) => request('POST', '/seeks', body);
@@ -109,6 +137,11 @@ export const seekStatus = (id, wait, signal) => request('GET', `/seeks/${id}?wai
 export const cancelSeek = (id) => request('POST', `/seeks/${id}/cancel`, {});
 export const lobby = (kind) => request('GET', kind ? `/lobby?kind=${encodeURIComponent(kind)}` : '/lobby');
 export const getGame = (id) => request('GET', `/games/${id}`);
+export const invitation = (id, code) => request('GET', `/games/${id}/invitation${code ? `?code=${encodeURIComponent(code)}` : ''}`);
+export const tournament = (id, code) => request('GET', `/tournaments/${id}${code ? `?code=${encodeURIComponent(code)}` : ''}`);
+export const makeTournament = (body) => request('POST', '/tournaments', body);
+export const changeTournament = (id, body) => request('PUT', `/tournaments/${id}`, body);
+export const cancelTournament = (id, reason) => request('POST', `/tournaments/${id}/cancel`, reason ? { reason } : {});
 export const myGames = (page = 1) => request('GET', `/games?mine=true&page=${page}`);
 export const scoreSheet = (id) => request('GET', `/games/${id}/score`);
 /** Deals the next hand of the hand over at `version`: a hand another player dealt first answers

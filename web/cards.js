@@ -1,7 +1,7 @@
 // Cards drawn as SVG: crisp at any size, nothing fetched. A card code is rank + suit
 // ("7D", "TC", "AS"); the text shown is "7♦", "10♣", "A♠".
 
-import { t } from './i18n.js';
+import { t, num } from './i18n.js';
 import { GLYPHS } from './glyphs.js';
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -137,7 +137,7 @@ export function backs(count, { max = 8 } = {}) {
   }
   const badge = document.createElement('span');
   badge.className = 'count';
-  badge.textContent = String(count);
+  badge.textContent = num(count);
   row.append(badge);
   return row;
 }

@@ -4,7 +4,8 @@
 // redraws, so typing is never lost when a move arrives; messages are always drawn as text.
 
 import * as api from './api.js';
-import { t, language } from './i18n.js';
+import { t, language, clock } from './i18n.js';
+import { problemText } from './problems.js';
 import { h, toast } from './ui.js';
 
 let presetCache = null;
@@ -50,6 +51,10 @@ export class ChatPanel {
     this.rooms = ['players'];
     this.muted = new Set();
     this.sending = false;
+    // Whether the reader may write here (a stranger only reads), and until when an admin has
+    // muted them.
+    this.writes = true;
+    this.mutedUntil = null;
     this.node = h('section', { class: 'chat', 'aria-labelledby': `chat-title-${gameId}` });
     this.title = h('h2', { id: `chat-title-${gameId}` });
     this.list = h('ol', { class: 'chat-messages', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0', 'aria-labelledby': `chat-title-${gameId}` });
@@ -61,14 +66,27 @@ export class ChatPanel {
     this.presets = h('div', { class: 'chat-presets', role: 'group' });
     this.mutedBox = h('div', { class: 'chat-muted' });
     this.paceNote = h('p', { class: 'note chat-pace', role: 'status', hidden: true });
+    this.mutedNote = h('p', { class: 'note chat-muted-note', role: 'status', hidden: true });
+    // A visitor (no account) reads; a name typed here makes them a guest who may write.
+    this.visitorName = h('input', { id: 'chat-name', maxlength: '32', autocomplete: 'nickname', placeholder: t('your_name_placeholder') });
+    this.visitorButton = h('button', { type: 'submit', class: 'button', 'data-action': 'chat-as' });
+    this.visitorLabel = h('label', { for: 'chat-name' });
+    this.visitorForm = h('form', { class: 'chat-visitor row' }, this.visitorLabel, this.visitorName, this.visitorButton);
+    this.visitorForm.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.becomeGuest();
+    });
+    this.readOnlyNote = h('div', { class: 'note chat-read-only', hidden: true });
     this.paceTimer = null;
+    this.mutedTimer = null;
     const form = h('form', { class: 'chat-form' }, this.label, this.input, this.send);
+    this.form = form;
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const text = this.input.value.trim();
       if (text) this.say({ text });
     });
-    this.node.append(this.title, this.list, form, this.paceNote, this.presets, this.mutedBox);
+    this.node.append(this.title, this.list, this.readOnlyNote, this.mutedNote, form, this.paceNote, this.presets, this.mutedBox);
     this.draw();
   }
 
@@ -81,8 +99,13 @@ export class ChatPanel {
       this.cursor = page.cursor;
       this.room = page.room;
       this.rooms = page.rooms;
-      const mine = await api.mutes();
-      this.muted = new Set(mine.names);
+      this.writes = page.writes !== false;
+      this.mutedUntil = page.muted_until || null;
+      // (A stranger has muted no one, and has no list to read.)
+      if (api.currentUser()) {
+        const mine = await api.mutes();
+        this.muted = new Set(mine.names);
+      }
     } catch {
       // A table the viewer cannot read (yet): the panel stays empty.
     }
@@ -122,8 +145,12 @@ export class ChatPanel {
       if (body.text !== undefined) this.input.value = '';
       this.add([message]);
     } catch (error) {
+      // Refused: what was typed stays in the box, and the reason is said where it was typed.
       if (error.code === 'rate_limited') this.holdBack(1000 * Number(error.problem.retry_after || pace.seconds));
-      else toast(error.message, 'error');
+      else if (error.code === 'muted') {
+        this.mutedUntil = error.problem.muted_until || new Date(Date.now() + 60000).toISOString();
+        this.draw();
+      } else toast(problemText(error), 'error');
     } finally {
       this.sending = false;
     }
@@ -150,7 +177,7 @@ export class ChatPanel {
       toast(t('chat_muted', { name }));
       this.draw();
     } catch (error) {
-      toast(error.message, 'error');
+      toast(problemText(error), 'error');
     }
   }
 
@@ -160,7 +187,7 @@ export class ChatPanel {
       this.muted = new Set(list.names);
       await this.load();
     } catch (error) {
-      toast(error.message, 'error');
+      toast(problemText(error), 'error');
     }
   }
 
@@ -182,7 +209,45 @@ export class ChatPanel {
       button.addEventListener('click', () => this.unmute(name));
       return button;
     }));
+    this.drawWriting();
     this.drawMessages();
+  }
+
+  /** A visitor takes the name typed (a guest account) and may then write. */
+  async becomeGuest() {
+    const name = this.visitorName.value.trim();
+    if (!name) {
+      this.visitorName.focus();
+      toast(t('name_needed'), 'error');
+      return;
+    }
+    try {
+      await api.ensureUser(name);
+      await this.load();
+    } catch (error) {
+      toast(problemText(error), 'error');
+    }
+  }
+
+  /** Whether the box may be written in: not by a stranger (who is told how to join in), not
+   * while an admin's mute lasts (which is said, with until when in the reader's own clock). */
+  drawWriting() {
+    const until = this.mutedUntil ? Date.parse(this.mutedUntil) : 0;
+    const muted = until > Date.now();
+    this.form.hidden = !this.writes;
+    this.presets.hidden = !this.writes;
+    this.readOnlyNote.hidden = this.writes;
+    this.visitorLabel.textContent = t('chat_visitor_name');
+    this.visitorButton.textContent = t('chat_as_name');
+    this.readOnlyNote.replaceChildren(h('p', {}, t('chat_read_only')), api.currentUser() ? '' : this.visitorForm);
+    this.mutedNote.hidden = !muted;
+    this.mutedNote.textContent = muted ? t('chat_muted_until', { time: clock(this.mutedUntil) }) : '';
+    this.input.disabled = muted;
+    this.send.disabled = muted;
+    for (const chip of this.presets.querySelectorAll('button')) chip.disabled = muted;
+    clearTimeout(this.mutedTimer);
+    // The box opens again by itself when the mute ends.
+    if (muted) this.mutedTimer = setTimeout(() => this.drawWriting(), Math.min(until - Date.now() + 500, 2 ** 31 - 1));
   }
 
   drawMessages() {
@@ -194,7 +259,8 @@ export class ChatPanel {
         both ? h('span', { class: 'chat-room' }, t(message.room === 'players' ? 'chat_room_players' : 'chat_room_spectators')) : null,
         h('bdi', { class: 'chat-name' }, message.name), ': ',
         h('bdi', { class: 'chat-text', dir: 'auto' }, text));
-      if (message.name && message.name !== me) {
+      // (A visitor has no one to mute: only people with an account mute others.)
+      if (me && message.name && message.name !== me) {
         const mute = h('button', {
           type: 'button', class: 'link chat-mute', 'data-mute': message.name,
           title: t('chat_mute', { name: message.name }), 'aria-label': t('chat_mute', { name: message.name }),

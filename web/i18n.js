@@ -1,548 +1,12 @@
 // English and Arabic. t(key, {vars}) looks a string up in the chosen language (falling back to
-// English, then to the key itself) and fills in {vars}. Arabic switches the page to
-// right-to-left. The choice is kept in localStorage.
+// English, then to the key itself) and fills in {vars}, numbers written as the language writes
+// them (Arabic-Indic digits in Arabic); tn() picks a plural form; num(), when() and clock()
+// write numbers, dates and times in the page's language. Arabic switches the page to
+// right-to-left. The choice is kept in localStorage. The words are in strings/en.js and
+// strings/ar.js.
 
-const en = {
-  brand: 'Cardroom',
-  skip: 'Skip to the table',
-  rules: 'Rules',
-  rules_title: 'How to play',
-  rules_here: 'Rules',
-  speed: 'Speed',
-  speed_slow: 'Slow', speed_normal: 'Normal', speed_fast: 'Fast', speed_instant: 'Instant',
-  signed_in_as: 'Playing as {name}',
-  welcome: 'Cardroom',
-  tagline: 'Basra, 31, Rummy and Tarneeb — against the computer or with friends.',
-  your_name: 'Your name',
-  your_name_placeholder: 'e.g. Layla',
-  guest_note: 'You play as a guest under this name; no password needed.',
-  have_account: 'Have an account? Sign in or register',
-  password: 'Password',
-  sign_in: 'Sign in', register: 'Register', sign_out: 'Sign out',
-  choose_game: 'Choose a game',
-  summary_basra: 'The fishing game: capture from the floor, sweep it for a basra.',
-  summary_thirty_one: 'Three cards, one suit, as close to 31 as you dare.',
-  summary_rummy: 'Sets and runs: meld them all and go out first.',
-  summary_tarneeb: 'Four players, two teams: bid, name the trump, take the tricks.',
-  variant: 'Variant', players: 'Players', n_players: '{n} players',
-  seat_n: 'Seat {n}', you: 'You', a_person: 'A person (invite a friend)',
-  computer_level: 'Computer ({level})', computer_n: 'Computer {n} ({level})',
-  open_seat: 'Open seat', team_n: 'Team {n}',
-  house_rules: 'House rules', no_house_rules: 'This variant has no house rules.',
-  option_target: 'Points to win', option_partnerships: 'Four players in two teams',
-  option_double_basra: 'Double basra (a jack on a lone jack)', option_majority_tie: 'Tie for most cards',
-  option_value_carry: 'carried over', option_value_void: 'void',
-  option_move_cap: 'Safety limit on moves', option_three_of_a_kind: 'Three of a kind counts 30½',
-  option_rounds: 'Rounds',
-  practice_game: 'Practice game from a seed',
-  seed_label: 'Seed (64 hex digits)',
-  practice_note: 'A practice game deals the same cards every time and never counts in ratings.',
-  read_rules: 'Read the rules of this variant',
-  create_game: 'Create the game',
-  my_games: 'My games', in_progress: 'In progress', finished_games: 'Finished',
-  no_games_yet: 'No games yet.', more: 'More',
-  open_tables: 'Open tables', open_tables_note: 'Tables waiting for players. Sit down with one click.',
-  no_open_tables: 'No open table right now: open one below and choose "Anyone, from the lobby".',
-  sit_down: 'Sit down', open_seats_n: '{n} open', rated: 'Rated', unrated: 'Not rated',
-  who_can_join: 'Who can join',
-  tournaments: 'Tournaments', tournaments_note: 'Swiss, arena and duplicate: join before the start (an arena while it runs).',
-  no_tournaments: 'No tournament right now.', tournaments_running: 'Running', tournaments_upcoming: 'Upcoming',
-  tournaments_finished: 'Finished', tournament_upcoming: 'upcoming', tournament_running: 'running',
-  tournament_finished: 'finished', tournament_cancelled: 'cancelled', format_swiss: 'Swiss', format_arena: 'Arena',
-  format_duplicate: 'Duplicate', arena_minutes: 'Minutes: {n}', rounds_count: 'Rounds: {n}', entrants_count: 'Entered: {n}',
-  starts_in: 'Starts in {clock}', starting_now: 'Starting now…', starts_at: 'Starts {time}', ends_at: 'Pairing until {time}',
-  join_tournament: 'Join the tournament', withdraw: 'Withdraw', you_are_in: 'You are in.', your_table: 'Your table',
-  go_to_table: 'Go to your table', standings: 'Standings', points: 'Points', matchpoints: 'Matchpoints',
-  buchholz: 'Buchholz', streak: 'Streak', withdrawn: 'withdrawn', no_entrants: 'Nobody has entered yet.',
-  pairings: 'Pairings and results', round_n: 'Round {n}', table_game: 'Game {id}', place_n: '#{n}',
-  table_over: 'over', table_playing: 'playing', byes: 'Sat out (a bye): {names}',
-  format_teams: 'Team match', team: 'Team', team_n: 'Team {n}', teams: 'Teams', boards_total: 'Boards',
-  pair_one: 'Pair 1:', pair_two: 'Pair 2:', computer_player: 'a computer player',
-  board_pending: 'The board is being played at both tables.',
-  tournament_round: '{name} · round {n}', a_tournament_round: 'Tournament · round {n}',
-  tournament_link: 'Share this link to let others in:', tournament_table_ready: 'Your tournament table for round {round} is ready.',
-  watch: 'Watch', live_games: 'Being played now', no_live_games: 'No public game is being played right now.',
-  watching: 'Watching', watching_note: 'You are watching: you see what everyone at the table sees.',
-  quick_match: 'Quick match', quick_match_note: 'Play this game with whoever else is looking for it now.',
-  looking: 'Looking for players…', stop_looking: 'Stop looking',
-  visibility_unlisted: 'Friends with the invite link', visibility_public: 'Anyone, from the lobby',
-  visibility_private: 'Friends with the invite link, no spectators',
-  invited: 'You are invited', invited_note: 'A friend has kept you a seat at table {id}.',
-  join_game: 'Take my seat',
-  status_waiting: 'Waiting for players', status_active: 'In play', status_hand_over: 'Hand over',
-  status_finished: 'Finished', status_abandoned: 'Abandoned',
-  practice: 'Practice', lobby: 'Lobby',
-  invite_friend: 'Invite a friend:', invite_link: 'Invite link', copy: 'Copy', copied: 'Copied.',
-  the_table: 'The table', actions: 'Your moves',
-  to_play: 'to play', thinking: 'is thinking…',
-  your_turn: 'Your turn.', waiting_for: 'Waiting for {who}…',
-  waiting_for_players: 'Waiting for the other players to join. Send them the invite link.',
-  deal_next: 'Deal next hand', play_again: 'New game',
-  hand_result: 'Hand {n}', hand: 'Hand', scores: 'Scores', score_sheet: 'Score sheet',
-  no_hands_yet: 'No hand has been scored yet.', what_happened: 'What happened',
-  target_is: 'Playing to {n}.',
-  resign: 'Resign', resign_really: 'Leave this game? In a two-sided game you lose it.',
-  resign_yes: 'Yes, resign', resign_no: 'No, keep playing',
-  something_wrong: 'Something went wrong',
-  play_this: 'Play this', back: 'Back', cancel: 'Cancel', empty: 'empty',
-  card_name: '{rank} of {suit}', card_back: 'a face-down card', cards_count: '{n} cards',
-  rank_A: 'ace', rank_2: 'two', rank_3: 'three', rank_4: 'four', rank_5: 'five', rank_6: 'six',
-  rank_7: 'seven', rank_8: 'eight', rank_9: 'nine', rank_T: 'ten', rank_J: 'jack', rank_Q: 'queen', rank_K: 'king',
-  suit_C: 'clubs', suit_D: 'diamonds', suit_H: 'hearts', suit_S: 'spades',
-  kind_basra: 'Basra', kind_thirty_one: '31', kind_rummy: 'Rummy', kind_tarneeb: 'Tarneeb',
-  variant_basra_standard: 'Egyptian (52 cards)', variant_basra_classic44: 'Classic (44 cards)',
-  variant_basra_cse231: 'One deck',
-  variant_thirty_one_standard: 'Standard', variant_thirty_one_classic: 'Classic (two players)',
-  variant_rummy_standard: 'Standard', variant_rummy_classic: 'Classic (seven cards)',
-  variant_tarneeb_standard: 'Standard', variant_tarneeb_classic: 'Classic (no-trump bids)',
-  level_random: 'random', level_greedy: 'greedy', level_strong: 'strong',
-  level_easy: 'easy', level_medium: 'medium', level_hard: 'hard', level_n: 'level {n}',
-  ev_created: '{name} set up the table.', ev_joined: '{name} sat down at seat {seat}.',
-  ev_hand_started: 'Hand {n}: {dealer} deals.', ev_hand_scored: 'Hand {n} scored: {totals}.',
-  ev_resigned: '{who} resigned.', ev_seat_to_computer: 'A computer player took seat {seat}.',
-  ev_abandoned: '{name} closed the table.',
-  outcome_won: '{names} won the game.', outcome_you_won: 'You won the game!', outcome_you_won_with: 'You and {names} won the game!',
-  outcome_draw: 'The game is a draw.', outcome_move_cap: 'The game hit its move limit: no winner.',
-  item_basra: 'basra with {card}', item_majority: 'most cards ({n})', item_card_points: 'cards {cards}',
-  item_life_lost_lowest_hand: 'lowest hand', item_life_lost_knocker_alone_lowest: 'knocker alone lowest',
-  item_life_lost_thirty_one: 'someone held 31',
-  item_cards_left: '{who} held {cards}', item_rummy: 'rummy (doubled)',
-  item_contract_made: '{who} bid {bid}, took {tricks}: made',
-  item_contract_set: '{who} bid {bid}, took {tricks}: set',
-  stock_n: 'Stock: {n}', discard_pile: 'Discard pile', stock_exhausted: 'The stock ran out.',
-  // Basra
-  basra: 'Basra', basras: 'Basras', floor: 'The floor', floor_empty: 'The floor is empty.',
-  captured_n: 'Captured: {n}', round_of: 'Round {n} of {of}', carried_n: '{n} carried over',
-  basra_announce: 'Basra! +{points}', basra_prompt: 'Play a card. Point at one to see what it takes.',
-  choose_capture: 'Choose what to take.', capture_with: 'With {card}, take:', takes: 'takes {cards}',
-  to_floor: 'to the floor', your_hand: 'Your hand',
-  basra_dealt: 'You are dealt {cards}.', basra_floor_dealt: 'On the floor: {cards}.',
-  basra_round: 'Round {n}: {each} cards each ({stock} left).',
-  basra_played_basra: '{who} plays {card}, takes {captured} — Basra! +{points}',
-  basra_played_capture: '{who} plays {card} and takes {captured}.',
-  basra_played_floor: '{who} plays {card} to the floor.',
-  basra_floor_collected: '{who} collects the floor: {cards}.',
-  // 31
-  lives_n: '{n} lives', bus: 'bus', on_the_bus: 'On the bus: one more loss and out', out: 'out',
-  knock: 'Knock', knocked: 'knocked', known_cards: 'took {cards}', hand_value: 'Your hand is worth',
-  value_n: 'Worth {n}', draw_stock: 'Draw from the stock', draw_discard: 'Take {card} from the discard pile',
-  just_taken: '{card}, just taken: it cannot be thrown back now', discard_card: 'Discard {card}',
-  t31_dealt: 'You are dealt {cards}.', t31_hand_dealt: '{card} starts the discard pile.',
-  t31_knocked: '{who} knocks!', t31_drew_stock: '{who} draws from the stock.',
-  t31_drew_discard: '{who} takes {card} from the discard pile.', t31_you_drew: 'You draw {card}.',
-  t31_discarded: '{who} discards {card}.', t31_reshuffled: 'The discards become a new stock ({n}).',
-  t31_showdown: 'Showdown: {hands}.', t31_out: '{who} is out.',
-  t31_prompt_draw: 'Draw from the stock or the discard pile — or knock.',
-  t31_prompt_discard: 'Discard a card.',
-  // Rummy
-  points_n: '{n} points', has_melded: 'melded', melds: 'Melds on the table', no_melds: 'No melds yet.',
-  meld_n: 'Meld {n}: {cards}', lay_off_onto: 'Lay off onto {meld}', turned_card: 'Turned over',
-  turn_over_stock: 'Turn over the face-down card', take_face_up: 'Take {card}',
-  meld: 'Meld', suggest: 'Suggest a meld', discard: 'Discard', pass_it_on: 'Pass it on',
-  end_turn: 'End turn', clear_selection: 'Clear selection', sort_by_rank: 'Sort by rank',
-  sort_by_suit: 'Sort by suit', move_earlier: 'Move the selected card earlier', move_later: 'Move the selected card later',
-  rummy_dealt: 'You are dealt {cards}.', rummy_hand_dealt: '{card} is face up.',
-  rummy_drew: '{who} draws from the stock.', rummy_you_drew: 'You draw {card}.',
-  rummy_took: '{who} takes {card}.', rummy_took_gave: '{who} takes {card} and gives up {dropped}.',
-  rummy_turned: '{who} turns over {card}.', rummy_kept: '{who} keeps {card} and gives up {dropped}.',
-  rummy_passed: '{who} passes {card} on.', rummy_melded: '{who} melds {cards}.',
-  rummy_laid_off: '{who} lays {cards} off onto meld {meld}.', rummy_discarded: '{who} discards {card}.',
-  rummy_went_out: '{who} goes out!', rummy_went_out_rummy: '{who} goes out — rummy!',
-  rummy_stock_turned: 'The face-up pile is turned over as the stock ({n}).',
-  rummy_hands_shown: 'Hands: {hands}.',
-  rummy_prompt_draw: 'Draw from the stock or take the face-up card.',
-  rummy_prompt_play: 'Meld or lay off (select cards), then select one card and discard it.',
-  rummy_prompt_exchange: 'Meld if you can, then exchange: take the face-up card or turn over the face-down one.',
-  rummy_prompt_give_up: 'Choose the card to give up for the face-up card.',
-  rummy_prompt_keep: 'Keep the turned card by choosing one of yours to give up, or pass it on.',
-  rummy_prompt_after: 'Meld or lay off again, or end your turn.',
-  rummy_not_a_meld: '{cards} is not a meld yet: sets are 3–4 of a rank, runs 3+ in a row of one suit.',
-  // Tarneeb
-  no_trump: 'no trump', nt_short: 'NT', pass: 'Pass', declarer: 'declarer', contract: 'Contract:',
-  highest_bid: 'Highest bid:', trump: 'Trump', no_bid_yet: 'No bid yet.', auction: 'The auction',
-  team_tricks: 'Team {n}: {tricks} tricks', trick: 'The trick', won_trick: 'wins',
-  your_bid: 'Your bid', bid_n: 'Bid {n}', bid_n_suit: 'Bid {n} {suit}', name_trump: 'Name the trump suit.',
-  tarneeb_dealt: 'You are dealt {cards}.', tarneeb_passed: '{who} passes.', tarneeb_bid: '{who} bids {bid}.',
-  tarneeb_all_passed: 'Everyone passed: a new deal.', tarneeb_contract: 'Contract: {bid} by {who}.',
-  tarneeb_trump: '{who} names {suit} trump.', tarneeb_played: '{who} plays {card}.',
-  tarneeb_trick: '{who} wins the trick.',
-  tarneeb_prompt_bid: 'Bid or pass.', tarneeb_prompt_play: 'Play a card.',
-  // Table manners: timers, profiles, leaderboards, exports.
-  leaderboards: 'Leaderboards', rating_chart: 'Rating from {from} to {to}',
-  game: 'Game', games_played: 'Games', wins: 'Wins', win_rate: 'Win rate',
-  pool_people: 'Against people', pool_computers: 'Against computers', provisional: 'provisional',
-  rated_games: '{n} rated games', guests_unrated: 'Guests are not rated: register to get a rating.',
-  no_rated_games: 'No rated games yet.', won: 'Won', lost: 'Lost',
-  guest_since: 'Guest since {date}', member_since: 'Member since {date}',
-  records: 'Games and wins', ratings: 'Ratings', recent_games: 'Recent games',
-  player: 'Player', rating: 'Rating', uncertainty: 'Uncertainty',
-  board_empty: 'Nobody is rated here yet.', previous: 'Previous',
-  board_note: 'Glicko-2 ratings from finished real games; best first by the rating less its uncertainty.',
-  turn_timer: 'Time per move', no_timer: 'No timer',
-  turn_timer_note: 'When time runs out the computer moves for you; after {n} timeouts in a row it takes your seat until you take it back.',
-  timer_hours: '{n} h', timer_minutes: '{n} min', timer_seconds: '{n} s',
-  time_left: '{time} left', per_move: '{time} a move',
-  ev_seat_away: '{who} is away: a computer plays the seat.', ev_timed_out_deal: 'Time ran out: the next hand is dealt.',
-  ev_timed_out: '{who} ran out of time: the computer moved.', ev_seat_reclaimed: '{who} is back.',
-  away: 'away', away_note: 'A computer plays this seat until its player comes back.',
-  reclaim: 'Take my seat back', you_are_away: 'You timed out: the computer ({level}) plays your seat.',
-  export_json: 'Download (JSON)', export_text: 'Download (text)',
-  // A finished game's analysis.
-  analysis_title: 'Analysis', analysis_loading: 'Loading the analysis…',
-  analysis_queued: 'The analysis starts shortly.', analysis_running: 'Analysing: {done} of {total} moves.',
-  analysis_failed: 'This game could not be analysed.',
-  analysis_method_double_dummy: 'Every card against perfect play with all four hands open: the tricks its side could still take before and after it.',
-  analysis_method_sampled: 'Every decision against the strongest computer player from the same seat, seeing only what the seat saw: expected points at the end of the hand.',
-  analysis_player: 'Player', analysis_accuracy: 'Accuracy', analysis_players_label: 'Each player’s play',
-  analysis_tricks_lost: 'Tricks lost', analysis_points_lost: 'Points lost',
-  analysis_tricks: '{n} tricks', analysis_one_trick: '1 trick', analysis_points: '{n} points',
-  analysis_cut_short: 'the game ended after {n} cards',
-  analysis_hand_seat: 'Hand {hand} · {who}:', analysis_hand_n: 'Hand {n}',
-  analysis_better: 'better: {best} (costs {loss})', analysis_after: '→ {played} (best {best})',
-  analysis_contract: '{who} bid {bid}', analysis_made: 'took {taken} of {makeable} makeable',
-  analysis_par: 'par: {who} {bid} ({score})', analysis_no_par: 'par: neither side makes seven',
-  analysis_no_errors: 'No inaccuracies, mistakes or blunders.',
-  analysis_every_decision: 'Show all {n} decisions', analysis_errors_only: 'Show only the errors',
-  grade_good: 'good', grade_inaccuracy: 'inaccuracy', grade_mistake: 'mistake', grade_blunder: 'blunder',
-  move_play: 'played', move_knock: 'knocked', move_draw: 'drew', move_discard: 'discarded',
-  move_draw_stock: 'drew from the stock', move_take_discard: 'took the face-up card', move_keep: 'kept, dropping',
-  move_pass_drawn: 'passed the turned card', move_meld: 'melded', move_lay_off: 'laid off', move_end_turn: 'ended the turn',
-  move_bid: 'bid', move_pass: 'passed', move_trump: 'named trump',
-  pile_stock: 'stock', pile_discard: 'discard pile',
-  // Around the table: chat, presence, rematch.
-  chat_players: 'Chat · players', chat_spectators: 'Chat · spectators', chat_everyone: 'Chat · players and spectators',
-  chat_mute_short: 'mute', chat_say: 'Message',
-  chat_placeholder: 'Say something…', chat_send: 'Send', chat_presets: 'Quick phrases',
-  chat_unmute: 'Hear {name} again', chat_mute: 'Mute {name} (for you)',
-  chat_muted: 'You no longer see messages from {name}.', chat_room_players: 'players',
-  chat_room_spectators: 'spectators', chat_empty: 'No messages yet.',
-  connected: 'Connected', not_connected: 'Not connected', n_watching: '{n} watching',
-  watch_rematch: 'Watch the rematch', go_rematch: 'Go to the rematch',
-  rematch_waiting: 'Rematch offered: waiting for {names}.', rematch_withdraw: 'Withdraw the offer',
-  rematch_wanted: '{names} asked for a rematch.', rematch_accept: 'Accept the rematch', rematch_decline: 'Decline',
-  rematch_declined: '{who} declined the rematch.', rematch_offer: 'Ask for a rematch',
-  ev_rematch_offered: '{who} offers a rematch.', ev_rematch_accepted: '{who} accepts the rematch.',
-  ev_rematch_declined: '{who} declines the rematch.', ev_rematch_started: 'The rematch begins.',
-  // Programs: the account, tokens, challenges, bot accounts.
-  account: 'Account', account_sign_in: 'Sign in or play as a guest first (in the lobby).',
-  api_tokens: 'Personal API tokens', tokens_registered_only: 'Register an account (a name and a password) to make tokens and bots.',
-  tokens_note: 'A token lets a program play as you through the API, within the scopes you give it. It is shown once.',
-  no_tokens: 'No tokens yet.', revoke: 'Revoke', token_used: 'last used {when}', token_unused: 'never used',
-  token_description: 'What it is for', token_description_placeholder: 'e.g. my Tarneeb bot',
-  token_scopes: 'It may', token_create: 'Make a token',
-  token_once: 'Copy it now: it is shown this once and kept nowhere.', token_secret: 'The new token',
-  bot_account: 'Bot account', is_bot_account: 'This is a bot account: it plays through its tokens, and is rated among bots.',
-  bot_account_note: 'An account that has never played can become a bot account, for a program: marked BOT everywhere, playing through its tokens, rated among bots. This cannot be undone.',
-  become_bot: 'Make this a bot account', become_bot_confirm: 'Make this account a bot account for good?',
-  challenges: 'Challenges', challenges_in: 'For you', challenges_out: 'Sent by you',
-  no_challenges_in: 'Nobody has challenged you.', no_challenges_out: 'You have no challenge out.',
-  challenge_from: 'from {name}', challenge_to: 'to {name}', anyone: 'anyone with the link',
-  bot_tag: 'BOT', bot_note: 'A bot account: a program playing through the API.',
-  accept: 'Accept', decline: 'Decline',
-  challenge_title: 'Challenge {name}', challenge_send: 'Challenge {name}',
-  challenge_sent: 'Challenge sent: you go to the table when {name} accepts.',
-  challenge_received: '{name} challenges you to {game}: answer in the lobby.',
-  challenge_accepted: '{name} accepted your challenge: the game is in the lobby.',
-  challenge_declined: '{name} declined your challenge ({reason}).',
-  decline_generic: 'no reason given', decline_later: 'later', decline_too_fast: 'too fast',
-  decline_too_slow: 'too slow', decline_rated: 'not rated', decline_casual: 'not unrated',
-  decline_variant: 'not that game', decline_no_bots: 'no bots', decline_only_bots: 'bots only',
-  pool_bots: 'Among bots',
-  challenge_declined_note: '{name} declined.', challenge_cancelled_note: 'The challenge was cancelled.',
-  challenge_expired_note: '{name} did not answer in time.',
-  // The seams: waiting tables, words for how a game ended, the form's notes.
-  ev_created_rematch: 'The rematch of table {id}: everyone at it agreed.',
-  you_resigned: 'You resigned.', someone_resigned: '{who} resigned.',
-  ended_by_resignation: 'Decided by resignation, not by points ({who}).',
-  seat_awaited: 'Waiting for a player', seats_open_n: 'Seats still open: {n}',
-  sending_move: 'Sending your move…', showing_moves: 'Showing the moves…',
-  leave_table: 'Close the table', leave_really: 'Close this table? Nobody will be able to join it.',
-  list_and: '{first} and {last}', list_comma: ', ',
-  rematch_note: 'A rematch is another game with the same people and house rules, every seat moved one place on; New game sets up a different one.',
-  guest_unrated: 'Not rated (guests)',
-  opponents: 'Who you play with',
-  mode_table: 'I choose the seats: computer players, or friends I invite',
-  mode_quick: 'Quick match: whoever is looking for this game now',
-  find_players: 'Find players', quick_match_seats: 'Quick match seats you with people looking for the same game, variant, number of players and house rules.',
-  name_taken_inline: 'That name is taken: choose another.',
-  chat_slow_down: 'Not so fast: you can write again in {n} s.',
-  table_not_yours: 'This table is not open to you', table_not_found: 'There is no such table',
-  table_not_yours_note: 'It may be a private table, one you left, or a link that was mistyped. The lobby has tables open to everyone.',
-  you_left_table: 'You left the table: a computer plays your seat.',
-  option_note_target: 'The first to reach this many points at the end of a deal wins.',
-  option_note_partnerships: 'With four players, partners sit opposite: seats 1 and 3 against 2 and 4. Unticked, everyone plays alone.',
-  option_note_double_basra: 'A jack that takes a lone jack is a double basra (20 points). Unticked, it scores nothing extra.',
-  option_note_majority_tie: 'When the most cards are tied, their 30 points are carried over to the next deal, or lost.',
-  option_note_three_of_a_kind: 'Three cards of one rank are worth 30½.',
-  option_note_rounds: 'How many rounds are played; the lowest total after the last one wins.',
-};
-
-const ar = {
-  brand: 'كاردروم',
-  skip: 'انتقل إلى الطاولة',
-  rules: 'القواعد',
-  rules_title: 'طريقة اللعب',
-  rules_here: 'القواعد',
-  speed: 'السرعة',
-  speed_slow: 'بطيئة', speed_normal: 'عادية', speed_fast: 'سريعة', speed_instant: 'فورية',
-  signed_in_as: 'تلعب باسم {name}',
-  welcome: 'كاردروم',
-  tagline: 'بصرة و٣١ ورمي وطرنيب — ضد الحاسوب أو مع الأصدقاء.',
-  your_name: 'اسمك',
-  your_name_placeholder: 'مثلاً: ليلى',
-  guest_note: 'تلعب ضيفاً بهذا الاسم؛ لا حاجة لكلمة مرور.',
-  have_account: 'لديك حساب؟ ادخل أو سجّل',
-  password: 'كلمة المرور',
-  sign_in: 'دخول', register: 'تسجيل', sign_out: 'خروج',
-  choose_game: 'اختر لعبة',
-  summary_basra: 'لعبة الصيد: كُل من الأرض، ونظّفها لتصنع بصرة.',
-  summary_thirty_one: 'ثلاث أوراق من نوع واحد، أقرب ما تجرؤ إلى ٣١.',
-  summary_rummy: 'مجموعات وسلاسل: نزّلها كلها واخرج أولاً.',
-  summary_tarneeb: 'أربعة لاعبين في فريقين: زايد، سمِّ الطرنيب، وخذ الأكلات.',
-  variant: 'النوع', players: 'اللاعبون', n_players: '{n} لاعبين',
-  seat_n: 'المقعد {n}', you: 'أنت', a_person: 'شخص (ادعُ صديقاً)',
-  computer_level: 'الحاسوب ({level})', computer_n: 'الحاسوب {n} ({level})',
-  open_seat: 'مقعد شاغر', team_n: 'الفريق {n}',
-  house_rules: 'قواعد الطاولة', no_house_rules: 'لا قواعد إضافية لهذا النوع.',
-  option_target: 'نقاط الفوز', option_partnerships: 'أربعة لاعبين في فريقين',
-  option_double_basra: 'البصرة المزدوجة (ولد على ولد وحيد)', option_majority_tie: 'التعادل في أكثر الأوراق',
-  option_value_carry: 'تُرحَّل', option_value_void: 'تُلغى',
-  option_move_cap: 'حد أمان لعدد الحركات', option_three_of_a_kind: 'ثلاث أوراق من رتبة واحدة = ٣٠½',
-  option_rounds: 'الجولات',
-  practice_game: 'لعبة تدريب من بذرة',
-  seed_label: 'البذرة (٦٤ خانة ست عشرية)',
-  practice_note: 'لعبة التدريب توزّع الأوراق نفسها كل مرة ولا تُحتسب في التصنيف.',
-  read_rules: 'اقرأ قواعد هذا النوع',
-  create_game: 'أنشئ اللعبة',
-  my_games: 'ألعابي', in_progress: 'جارية', finished_games: 'منتهية',
-  no_games_yet: 'لا ألعاب بعد.', more: 'المزيد',
-  open_tables: 'طاولات مفتوحة', open_tables_note: 'طاولات تنتظر لاعبين. اجلس بنقرة واحدة.',
-  no_open_tables: 'لا توجد طاولة مفتوحة الآن: افتح واحدة أدناه واختر «أي شخص، من الصالة».',
-  sit_down: 'اجلس', open_seats_n: '{n} شاغر', rated: 'مصنّفة', unrated: 'غير مصنّفة',
-  who_can_join: 'من يمكنه الانضمام',
-  tournaments: 'البطولات', tournaments_note: 'سويسري وأرينا ومكرر: انضم قبل البداية (والأرينا أثناء جريانها).',
-  no_tournaments: 'لا توجد بطولة الآن.', tournaments_running: 'جارية', tournaments_upcoming: 'قادمة',
-  tournaments_finished: 'منتهية', tournament_upcoming: 'قادمة', tournament_running: 'جارية',
-  tournament_finished: 'منتهية', tournament_cancelled: 'أُلغيت', format_swiss: 'سويسري', format_arena: 'أرينا',
-  format_duplicate: 'مكرر', arena_minutes: 'الدقائق: {n}', rounds_count: 'الجولات: {n}', entrants_count: 'المشاركون: {n}',
-  starts_in: 'تبدأ بعد {clock}', starting_now: 'تبدأ الآن…', starts_at: 'تبدأ {time}', ends_at: 'التوزيع حتى {time}',
-  join_tournament: 'انضم إلى البطولة', withdraw: 'انسحب', you_are_in: 'أنت مشارك.', your_table: 'طاولتك',
-  go_to_table: 'اذهب إلى طاولتك', standings: 'الترتيب', points: 'النقاط', matchpoints: 'نقاط المقارنة',
-  buchholz: 'بوخهولز', streak: 'سلسلة الفوز', withdrawn: 'منسحب', no_entrants: 'لم يشارك أحد بعد.',
-  pairings: 'التوزيع والنتائج', round_n: 'الجولة {n}', table_game: 'اللعبة {id}', place_n: 'المركز {n}',
-  table_over: 'انتهت', table_playing: 'تُلعب', byes: 'استراحة: {names}',
-  format_teams: 'مباراة فرق', team: 'الفريق', team_n: 'الفريق {n}', teams: 'الفرق', boards_total: 'فارق التوزيعات',
-  pair_one: 'الزوج 1:', pair_two: 'الزوج 2:', computer_player: 'لاعب كمبيوتر',
-  board_pending: 'التوزيعة تُلعب على الطاولتين.',
-  tournament_round: '{name} · الجولة {n}', a_tournament_round: 'بطولة · الجولة {n}',
-  tournament_link: 'شارك هذا الرابط ليدخل الآخرون:', tournament_table_ready: 'طاولتك في الجولة {round} من البطولة جاهزة.',
-  watch: 'شاهد', live_games: 'تُلعب الآن', no_live_games: 'لا توجد لعبة عامة تُلعب الآن.',
-  watching: 'تشاهد', watching_note: 'أنت تشاهد: ترى ما يراه الجميع على الطاولة.',
-  quick_match: 'مباراة سريعة', quick_match_note: 'العب هذه اللعبة مع من يبحث عنها الآن.',
-  looking: 'جارٍ البحث عن لاعبين…', stop_looking: 'أوقف البحث',
-  visibility_unlisted: 'الأصدقاء برابط الدعوة', visibility_public: 'أي شخص، من الصالة',
-  visibility_private: 'الأصدقاء برابط الدعوة، بلا متفرجين',
-  invited: 'أنت مدعو', invited_note: 'حجز لك صديق مقعداً على الطاولة {id}.',
-  join_game: 'خذ مقعدي',
-  status_waiting: 'بانتظار اللاعبين', status_active: 'جارية', status_hand_over: 'انتهت اليد',
-  status_finished: 'انتهت', status_abandoned: 'متروكة',
-  practice: 'تدريب', lobby: 'الصالة',
-  invite_friend: 'ادعُ صديقاً:', invite_link: 'رابط الدعوة', copy: 'انسخ', copied: 'نُسخ.',
-  the_table: 'الطاولة', actions: 'حركاتك',
-  to_play: 'دوره', thinking: 'يفكّر…',
-  your_turn: 'دورك.', waiting_for: 'بانتظار {who}…',
-  waiting_for_players: 'بانتظار انضمام اللاعبين الآخرين. أرسل لهم رابط الدعوة.',
-  deal_next: 'وزّع اليد التالية', play_again: 'لعبة جديدة',
-  hand_result: 'اليد {n}', hand: 'اليد', scores: 'النقاط', score_sheet: 'ورقة النقاط',
-  no_hands_yet: 'لم تُحسب أي يد بعد.', what_happened: 'ما جرى',
-  target_is: 'اللعب حتى {n}.',
-  resign: 'انسحب', resign_really: 'تترك هذه اللعبة؟ في لعبة بين طرفين تخسرها.',
-  resign_yes: 'نعم، انسحب', resign_no: 'لا، تابع اللعب',
-  something_wrong: 'حدث خطأ',
-  play_this: 'العب هذه', back: 'رجوع', cancel: 'إلغاء', empty: 'فارغة',
-  card_name: '{rank} {suit}', card_back: 'ورقة مقلوبة', cards_count: '{n} أوراق',
-  rank_A: 'آس', rank_2: 'اثنان', rank_3: 'ثلاثة', rank_4: 'أربعة', rank_5: 'خمسة', rank_6: 'ستة',
-  rank_7: 'سبعة', rank_8: 'ثمانية', rank_9: 'تسعة', rank_T: 'عشرة', rank_J: 'ولد', rank_Q: 'بنت', rank_K: 'شايب',
-  suit_C: 'سباتي', suit_D: 'ديناري', suit_H: 'كبة', suit_S: 'بستوني',
-  kind_basra: 'بصرة', kind_thirty_one: '٣١', kind_rummy: 'رمي', kind_tarneeb: 'طرنيب',
-  variant_basra_standard: 'المصرية (٥٢ ورقة)', variant_basra_classic44: 'الكلاسيكية (٤٤ ورقة)',
-  variant_basra_cse231: 'شدّة واحدة',
-  variant_thirty_one_standard: 'العادية', variant_thirty_one_classic: 'الكلاسيكية (لاعبان)',
-  variant_rummy_standard: 'العادية', variant_rummy_classic: 'الكلاسيكية (سبع أوراق)',
-  variant_tarneeb_standard: 'العادية', variant_tarneeb_classic: 'الكلاسيكية (طلبات بلا طرنيب)',
-  level_random: 'عشوائي', level_greedy: 'طمّاع', level_strong: 'قوي',
-  level_easy: 'سهل', level_medium: 'متوسط', level_hard: 'صعب', level_n: 'المستوى {n}',
-  ev_created: '{name} جهّز الطاولة.', ev_joined: '{name} جلس في المقعد {seat}.',
-  ev_hand_started: 'اليد {n}: يوزّع {dealer}.', ev_hand_scored: 'حُسبت اليد {n}: {totals}.',
-  ev_resigned: '{who} انسحب.', ev_seat_to_computer: 'أخذ الحاسوب المقعد {seat}.',
-  ev_abandoned: '{name} أغلق الطاولة.',
-  outcome_won: 'فاز {names} باللعبة.', outcome_you_won: 'فزت باللعبة!', outcome_you_won_with: 'فزت أنت و{names} باللعبة!',
-  outcome_draw: 'انتهت اللعبة بالتعادل.', outcome_move_cap: 'بلغت اللعبة حد الحركات: لا فائز.',
-  item_basra: 'بصرة بـ{card}', item_majority: 'أكثر الأوراق ({n})', item_card_points: 'أوراق {cards}',
-  item_life_lost_lowest_hand: 'أدنى يد', item_life_lost_knocker_alone_lowest: 'الطارق وحده الأدنى',
-  item_life_lost_thirty_one: 'أحدهم أمسك ٣١',
-  item_cards_left: 'في يد {who}: {cards}', item_rummy: 'رمي (مضاعفة)',
-  item_contract_made: '{who} طلب {bid} وأخذ {tricks}: نجح',
-  item_contract_set: '{who} طلب {bid} وأخذ {tricks}: فشل',
-  stock_n: 'الكومة: {n}', discard_pile: 'المرمى', stock_exhausted: 'نفدت الكومة.',
-  basra: 'بصرة', basras: 'البصرات', floor: 'الأرض', floor_empty: 'الأرض فارغة.',
-  captured_n: 'المأكول: {n}', round_of: 'الجولة {n} من {of}', carried_n: '{n} مرحّلة',
-  basra_announce: 'بصرة! +{points}', basra_prompt: 'العب ورقة. أشر إلى ورقة لترى ما تأكل.',
-  choose_capture: 'اختر ما تأكل.', capture_with: 'بـ{card}، كُل:', takes: 'تأكل {cards}',
-  to_floor: 'إلى الأرض', your_hand: 'يدك',
-  basra_dealt: 'وُزّعت لك {cards}.', basra_floor_dealt: 'على الأرض: {cards}.',
-  basra_round: 'الجولة {n}: {each} أوراق لكل لاعب (بقي {stock}).',
-  basra_played_basra: '{who} لعب {card} وأكل {captured} — بصرة! +{points}',
-  basra_played_capture: '{who} لعب {card} وأكل {captured}.',
-  basra_played_floor: '{who} لعب {card} على الأرض.',
-  basra_floor_collected: '{who} يجمع الأرض: {cards}.',
-  lives_n: '{n} حيوات', bus: 'الباص', on_the_bus: 'في الباص: خسارة أخرى ويخرج', out: 'خارج',
-  knock: 'اطرق', knocked: 'طرق', known_cards: 'أخذ {cards}', hand_value: 'قيمة يدك',
-  value_n: 'القيمة {n}', draw_stock: 'اسحب من الكومة', draw_discard: 'خذ {card} من المرمى',
-  just_taken: '{card}، أُخذت للتو: لا يمكن رميها الآن', discard_card: 'ارمِ {card}',
-  t31_dealt: 'وُزّعت لك {cards}.', t31_hand_dealt: '{card} تبدأ المرمى.',
-  t31_knocked: '{who} يطرق!', t31_drew_stock: '{who} يسحب من الكومة.',
-  t31_drew_discard: '{who} يأخذ {card} من المرمى.', t31_you_drew: 'سحبت {card}.',
-  t31_discarded: '{who} يرمي {card}.', t31_reshuffled: 'أصبح المرمى كومة جديدة ({n}).',
-  t31_showdown: 'الكشف: {hands}.', t31_out: '{who} خرج.',
-  t31_prompt_draw: 'اسحب من الكومة أو من المرمى — أو اطرق.',
-  t31_prompt_discard: 'ارمِ ورقة.',
-  points_n: '{n} نقطة', has_melded: 'نزّل', melds: 'التشكيلات على الطاولة', no_melds: 'لا تشكيلات بعد.',
-  meld_n: 'التشكيلة {n}: {cards}', lay_off_onto: 'أضف إلى {meld}', turned_card: 'الورقة المقلوبة',
-  turn_over_stock: 'اقلب الورقة المقلوبة', take_face_up: 'خذ {card}',
-  meld: 'نزّل', suggest: 'اقترح تشكيلة', discard: 'ارمِ', pass_it_on: 'مرّرها',
-  end_turn: 'أنهِ الدور', clear_selection: 'ألغِ الاختيار', sort_by_rank: 'رتّب حسب الرتبة',
-  sort_by_suit: 'رتّب حسب النوع', move_earlier: 'حرّك الورقة المختارة للأمام', move_later: 'حرّك الورقة المختارة للخلف',
-  rummy_dealt: 'وُزّعت لك {cards}.', rummy_hand_dealt: '{card} مكشوفة.',
-  rummy_drew: '{who} يسحب من الكومة.', rummy_you_drew: 'سحبت {card}.',
-  rummy_took: '{who} يأخذ {card}.', rummy_took_gave: '{who} يأخذ {card} ويتخلى عن {dropped}.',
-  rummy_turned: '{who} يقلب {card}.', rummy_kept: '{who} يحتفظ بـ{card} ويتخلى عن {dropped}.',
-  rummy_passed: '{who} يمرّر {card}.', rummy_melded: '{who} ينزّل {cards}.',
-  rummy_laid_off: '{who} يضيف {cards} إلى التشكيلة {meld}.', rummy_discarded: '{who} يرمي {card}.',
-  rummy_went_out: '{who} خرج!', rummy_went_out_rummy: '{who} خرج — رمي!',
-  rummy_stock_turned: 'قُلبت الأوراق المكشوفة كومةً ({n}).',
-  rummy_hands_shown: 'الأيدي: {hands}.',
-  rummy_prompt_draw: 'اسحب من الكومة أو خذ الورقة المكشوفة.',
-  rummy_prompt_play: 'نزّل أو أضف (اختر الأوراق)، ثم اختر ورقة وارمها.',
-  rummy_prompt_exchange: 'نزّل إن استطعت، ثم بدّل: خذ الورقة المكشوفة أو اقلب المقلوبة.',
-  rummy_prompt_give_up: 'اختر الورقة التي تتخلى عنها مقابل المكشوفة.',
-  rummy_prompt_keep: 'احتفظ بالورقة المقلوبة باختيار ورقة تتخلى عنها، أو مرّرها.',
-  rummy_prompt_after: 'نزّل أو أضف مجدداً، أو أنهِ دورك.',
-  rummy_not_a_meld: '{cards} ليست تشكيلة بعد: المجموعة ٣–٤ من رتبة، والسلسلة ٣ فأكثر متتالية من نوع واحد.',
-  no_trump: 'بلا طرنيب', nt_short: 'بلا', pass: 'باس', declarer: 'الطالب', contract: 'الطلب:',
-  highest_bid: 'أعلى طلب:', trump: 'الطرنيب', no_bid_yet: 'لا طلب بعد.', auction: 'المزايدة',
-  team_tricks: 'الفريق {n}: {tricks} أكلات', trick: 'الأكلة', won_trick: 'يأخذ',
-  your_bid: 'طلبك', bid_n: 'اطلب {n}', bid_n_suit: 'اطلب {n} {suit}', name_trump: 'سمِّ الطرنيب.',
-  tarneeb_dealt: 'وُزّعت لك {cards}.', tarneeb_passed: '{who}: باس.', tarneeb_bid: '{who} يطلب {bid}.',
-  tarneeb_all_passed: 'الكل قال باس: توزيع جديد.', tarneeb_contract: 'الطلب: {bid} من {who}.',
-  tarneeb_trump: '{who} يسمّي {suit} طرنيباً.', tarneeb_played: '{who} يلعب {card}.',
-  tarneeb_trick: '{who} يأخذ الأكلة.',
-  tarneeb_prompt_bid: 'اطلب أو قل باس.', tarneeb_prompt_play: 'العب ورقة.',
-  leaderboards: 'لوحات الصدارة', rating_chart: 'التصنيف من {from} إلى {to}',
-  game: 'اللعبة', games_played: 'الأدوار', wins: 'الانتصارات', win_rate: 'نسبة الفوز',
-  pool_people: 'ضد الأشخاص', pool_computers: 'ضد الحاسوب', provisional: 'مؤقت',
-  rated_games: '{n} أدوار مصنّفة', guests_unrated: 'الضيوف بلا تصنيف: سجّل لتحصل على تصنيف.',
-  no_rated_games: 'لا أدوار مصنّفة بعد.', won: 'فاز', lost: 'خسر',
-  guest_since: 'ضيف منذ {date}', member_since: 'عضو منذ {date}',
-  records: 'الأدوار والانتصارات', ratings: 'التصنيفات', recent_games: 'آخر الأدوار',
-  player: 'اللاعب', rating: 'التصنيف', uncertainty: 'هامش الشك',
-  board_empty: 'لا أحد مصنّف هنا بعد.', previous: 'السابق',
-  board_note: 'تصنيفات Glicko-2 من الأدوار الحقيقية المنتهية؛ الأفضل أولاً بالتصنيف ناقص هامش الشك.',
-  turn_timer: 'الوقت لكل نقلة', no_timer: 'بلا مؤقت',
-  turn_timer_note: 'إذا انتهى الوقت يلعب الحاسوب عنك؛ وبعد {n} مرات متتالية يأخذ مقعدك حتى تستعيده.',
-  timer_hours: '{n} ساعة', timer_minutes: '{n} دقيقة', timer_seconds: '{n} ثانية',
-  time_left: 'بقي {time}', per_move: '{time} لكل نقلة',
-  ev_seat_away: '{who} غائب: الحاسوب يلعب مكانه.', ev_timed_out_deal: 'انتهى الوقت: وُزّعت اليد التالية.',
-  ev_timed_out: 'انتهى وقت {who}: لعب الحاسوب عنه.', ev_seat_reclaimed: 'عاد {who}.',
-  away: 'غائب', away_note: 'الحاسوب يلعب هذا المقعد حتى يعود لاعبه.',
-  reclaim: 'استعد مقعدي', you_are_away: 'انتهى وقتك: الحاسوب ({level}) يلعب مقعدك.',
-  export_json: 'تنزيل (JSON)', export_text: 'تنزيل (نص)',
-  analysis_title: 'التحليل', analysis_loading: 'جارٍ تحميل التحليل…',
-  analysis_queued: 'يبدأ التحليل بعد قليل.', analysis_running: 'جارٍ التحليل: {done} من {total} حركة.',
-  analysis_failed: 'تعذّر تحليل هذه اللعبة.',
-  analysis_method_double_dummy: 'كل ورقة مقارنةً باللعب الأمثل والأيدي الأربع مكشوفة: الأكلات التي يستطيع فريقها أخذها قبلها وبعدها.',
-  analysis_method_sampled: 'كل قرار مقارنةً بأقوى لاعب حاسوب من المقعد نفسه، لا يرى إلا ما رآه المقعد: النقاط المتوقعة في نهاية اليد.',
-  analysis_player: 'اللاعب', analysis_accuracy: 'الدقة', analysis_players_label: 'لعب كل لاعب',
-  analysis_tricks_lost: 'أكلات ضائعة', analysis_points_lost: 'نقاط ضائعة',
-  analysis_tricks: '{n} أكلات', analysis_one_trick: 'أكلة واحدة', analysis_points: '{n} نقاط',
-  analysis_cut_short: 'انتهت اللعبة بعد {n} ورقة',
-  analysis_hand_seat: 'اليد {hand} · {who}:', analysis_hand_n: 'اليد {n}',
-  analysis_better: 'الأفضل: {best} (الكلفة {loss})', analysis_after: '← {played} (الأفضل {best})',
-  analysis_contract: '{who} طلب {bid}', analysis_made: 'أخذ {taken} من {makeable} ممكنة',
-  analysis_par: 'العقد الأمثل: {who} {bid} ({score})', analysis_no_par: 'العقد الأمثل: لا يكسب أي فريق سبع أكلات',
-  analysis_no_errors: 'لا عدم دقة ولا أخطاء ولا أخطاء فادحة.',
-  analysis_every_decision: 'اعرض القرارات كلها ({n})', analysis_errors_only: 'اعرض الأخطاء فقط',
-  grade_good: 'جيد', grade_inaccuracy: 'عدم دقة', grade_mistake: 'خطأ', grade_blunder: 'خطأ فادح',
-  move_play: 'لعب', move_knock: 'دقّ', move_draw: 'سحب', move_discard: 'رمى',
-  move_draw_stock: 'سحب من الكومة', move_take_discard: 'أخذ الورقة المكشوفة', move_keep: 'احتفظ ورمى',
-  move_pass_drawn: 'مرّر الورقة المقلوبة', move_meld: 'نزّل', move_lay_off: 'ألحق', move_end_turn: 'أنهى الدور',
-  move_bid: 'طلب', move_pass: 'مرّ', move_trump: 'سمّى الحكم',
-  pile_stock: 'الكومة', pile_discard: 'المرمى',
-  chat_players: 'الدردشة · اللاعبون', chat_spectators: 'الدردشة · المشاهدون', chat_everyone: 'الدردشة · اللاعبون والمشاهدون',
-  chat_mute_short: 'اكتم', chat_say: 'رسالة',
-  chat_placeholder: 'اكتب شيئاً…', chat_send: 'أرسل', chat_presets: 'عبارات جاهزة',
-  chat_unmute: 'أعد سماع {name}', chat_mute: 'اكتم {name} (لك وحدك)',
-  chat_muted: 'لن ترى رسائل {name} بعد الآن.', chat_room_players: 'اللاعبون',
-  chat_room_spectators: 'المشاهدون', chat_empty: 'لا رسائل بعد.',
-  connected: 'متصل', not_connected: 'غير متصل', n_watching: '{n} يشاهدون',
-  watch_rematch: 'شاهد مباراة الإعادة', go_rematch: 'اذهب إلى مباراة الإعادة',
-  rematch_waiting: 'عُرضت الإعادة: بانتظار {names}.', rematch_withdraw: 'اسحب العرض',
-  rematch_wanted: 'طلب الإعادة: {names}.', rematch_accept: 'اقبل الإعادة', rematch_decline: 'ارفض',
-  rematch_declined: 'رفض {who} الإعادة.', rematch_offer: 'اطلب إعادة المباراة',
-  ev_rematch_offered: '{who} يعرض إعادة المباراة.', ev_rematch_accepted: '{who} يقبل الإعادة.',
-  ev_rematch_declined: '{who} يرفض الإعادة.', ev_rematch_started: 'تبدأ مباراة الإعادة.',
-  account: 'الحساب', account_sign_in: 'ادخل أو العب ضيفاً أولاً (في الصالة).',
-  api_tokens: 'مفاتيح الواجهة الشخصية', tokens_registered_only: 'سجّل حساباً (اسماً وكلمة مرور) لتصنع مفاتيح وبوتات.',
-  tokens_note: 'يسمح المفتاح لبرنامج أن يلعب باسمك عبر الواجهة، ضمن الصلاحيات التي تمنحها. يُعرض مرة واحدة.',
-  no_tokens: 'لا مفاتيح بعد.', revoke: 'ألغِ', token_used: 'آخر استخدام {when}', token_unused: 'لم يُستخدم',
-  token_description: 'الغرض منه', token_description_placeholder: 'مثلاً: بوت الطرنيب',
-  token_scopes: 'يستطيع', token_create: 'اصنع مفتاحاً',
-  token_once: 'انسخه الآن: يُعرض هذه المرة فقط ولا يُحفظ في أي مكان.', token_secret: 'المفتاح الجديد',
-  bot_account: 'حساب بوت', is_bot_account: 'هذا حساب بوت: يلعب بمفاتيحه، ويُصنَّف بين البوتات.',
-  bot_account_note: 'الحساب الذي لم يلعب قط يمكن أن يصبح حساب بوت لبرنامج: يحمل علامة BOT في كل مكان، ويلعب بمفاتيحه، ويُصنَّف بين البوتات. لا رجعة في ذلك.',
-  become_bot: 'اجعل هذا حساب بوت', become_bot_confirm: 'أتجعل هذا الحساب حساب بوت نهائياً؟',
-  challenges: 'التحديات', challenges_in: 'لك', challenges_out: 'أرسلتَها',
-  no_challenges_in: 'لم يتحدّك أحد.', no_challenges_out: 'لا تحدي مرسل منك.',
-  challenge_from: 'من {name}', challenge_to: 'إلى {name}', anyone: 'أي شخص لديه الرابط',
-  bot_tag: 'BOT', bot_note: 'حساب بوت: برنامج يلعب عبر الواجهة.',
-  accept: 'اقبل', decline: 'ارفض',
-  challenge_title: 'تحدَّ {name}', challenge_send: 'تحدَّ {name}',
-  challenge_sent: 'أُرسل التحدي: تنتقل إلى الطاولة حين يقبل {name}.',
-  challenge_received: '{name} يتحداك في {game}: أجب في الصالة.',
-  challenge_accepted: 'قبل {name} تحديك: اللعبة في الصالة.',
-  challenge_declined: 'رفض {name} تحديك ({reason}).',
-  decline_generic: 'بلا سبب', decline_later: 'لاحقاً', decline_too_fast: 'سريع جداً',
-  decline_too_slow: 'بطيء جداً', decline_rated: 'ليس مصنّفاً', decline_casual: 'ليس ودياً',
-  decline_variant: 'ليس هذه اللعبة', decline_no_bots: 'لا بوتات', decline_only_bots: 'بوتات فقط',
-  pool_bots: 'بين البوتات',
-  challenge_declined_note: 'رفض {name}.', challenge_cancelled_note: 'أُلغي التحدي.',
-  challenge_expired_note: 'لم يُجب {name} في الوقت.',
-  // The seams: waiting tables, words for how a game ended, the form's notes.
-  ev_created_rematch: 'إعادة مباراة الطاولة {id}: وافق عليها كل من جلس إليها.',
-  you_resigned: 'انسحبت.', someone_resigned: 'انسحب {who}.',
-  ended_by_resignation: 'حُسمت بالانسحاب لا بالنقاط ({who}).',
-  seat_awaited: 'بانتظار لاعب', seats_open_n: 'مقاعد ما زالت شاغرة: {n}',
-  sending_move: 'تُرسَل حركتك…', showing_moves: 'تُعرض الحركات…',
-  leave_table: 'أغلق الطاولة', leave_really: 'أتغلق هذه الطاولة؟ لن يستطيع أحد الانضمام إليها.',
-  list_and: '{first} و{last}', list_comma: '، ',
-  rematch_note: 'إعادة المباراة لعبة أخرى بالأشخاص أنفسهم والقواعد نفسها، وكل مقعد ينتقل مكاناً واحداً؛ أما «لعبة جديدة» فتجهّز لعبة مختلفة.',
-  guest_unrated: 'غير مصنّفة (ضيوف)',
-  opponents: 'مع من تلعب',
-  mode_table: 'أختار المقاعد: لاعبو الحاسوب أو أصدقاء أدعوهم',
-  mode_quick: 'مباراة سريعة: مع من يبحث عن هذه اللعبة الآن',
-  find_players: 'ابحث عن لاعبين', quick_match_seats: 'المباراة السريعة تُجلسك مع من يبحث عن اللعبة نفسها والنوع نفسه وعدد اللاعبين نفسه والقواعد نفسها.',
-  name_taken_inline: 'هذا الاسم مأخوذ: اختر اسماً آخر.',
-  chat_slow_down: 'على مهلك: يمكنك الكتابة مجدداً بعد {n} ث.',
-  table_not_yours: 'هذه الطاولة ليست مفتوحة لك', table_not_found: 'لا توجد طاولة كهذه',
-  table_not_yours_note: 'قد تكون طاولة خاصة، أو طاولة غادرتها، أو رابطاً كُتب خطأً. في الصالة طاولات مفتوحة للجميع.',
-  you_left_table: 'غادرت الطاولة: الحاسوب يلعب مقعدك.',
-  option_note_target: 'يفوز أول من يبلغ هذا العدد من النقاط في نهاية التوزيعة.',
-  option_note_partnerships: 'مع أربعة لاعبين يجلس الشريكان متقابلين: المقعدان ١ و٣ ضد ٢ و٤. دون علامة، يلعب كلٌّ لنفسه.',
-  option_note_double_basra: 'الولد الذي يأكل ولداً وحيداً بصرة مزدوجة (٢٠ نقطة). دون علامة، لا يسجّل شيئاً إضافياً.',
-  option_note_majority_tie: 'عند التعادل في أكثر الأوراق، تُرحَّل نقاطها الثلاثون إلى التوزيعة التالية أو تضيع.',
-  option_note_three_of_a_kind: 'ثلاث أوراق من رتبة واحدة تساوي ٣٠½.',
-  option_note_rounds: 'عدد الجولات؛ يفوز صاحب أقل مجموع بعد الأخيرة.',
-};
+import en from './strings/en.js';
+import ar from './strings/ar.js';
 
 export const STRINGS = { en, ar };
 const KEY = 'cardroom.lang';
@@ -562,10 +26,91 @@ export function language() {
   return current;
 }
 
+/** The locale Intl writes numbers, dates and plurals in: Arabic with Arabic-Indic digits (as the
+ * page's own Arabic words write them), or the browser's own English (British English when the
+ * browser's language is not English). */
+export function locale() {
+  if (current === 'ar') return 'ar-u-nu-arab';
+  const browser = globalThis.navigator?.language || 'en-GB';
+  return browser.toLowerCase().startsWith('en') ? browser : 'en-GB';
+}
+
+const formats = new Map();
+function format(kind, options, make) {
+  const key = `${locale()}|${kind}|${JSON.stringify(options)}`;
+  if (!formats.has(key)) formats.set(key, make());
+  return formats.get(key);
+}
+
+/** A number as the page's language writes it ("1,234.5", "١٬٢٣٤٫٥"). */
+export function num(n, options = {}) {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return String(n);
+  return format('number', options, () => new Intl.NumberFormat(locale(), options)).format(n);
+}
+
+/** A signed number: "+15", "−3", "0" (in the page's digits). */
+export function signedNum(n) {
+  if (n > 0) return `+${num(n)}`;
+  if (n < 0) return `−${num(-n)}`;
+  return num(0);
+}
+
+/** A moment (an ISO time) as a date and time in the page's language, in the reader's own time
+ * zone ("28 Nov 2026, 21:46"); "" for none. */
+export function when(iso, options = { dateStyle: 'medium', timeStyle: 'short' }) {
+  if (!iso) return '';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return format('date', options, () => new Intl.DateTimeFormat(locale(), options)).format(date);
+}
+
+/** A moment's time of day alone ("21:46"), or with its date when it is not today. */
+export function clock(iso) {
+  if (!iso) return '';
+  const date = new Date(iso);
+  const today = new Date();
+  const sameDay = date.toDateString() === today.toDateString();
+  return when(iso, sameDay ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** The digits of a text in the page's language: "3:05" → "٣:٠٥" in Arabic. */
+export function digits(text) {
+  if (current !== 'ar') return String(text);
+  return String(text).replace(/[0-9]/g, (d) => '٠١٢٣٤٥٦٧٨٩'[Number(d)]);
+}
+
+/** Whether `key` has words (in this language or in English). */
+export function has(key) {
+  return key in STRINGS[current] || key in en;
+}
+
 export function t(key, vars) {
   let text = STRINGS[current][key] ?? en[key] ?? key;
-  if (vars) text = text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+  if (vars) {
+    text = text.replace(/\{(\w+)\}/g, (whole, name) => {
+      if (!(name in vars)) return whole;
+      const value = vars[name];
+      return typeof value === 'number' ? num(value) : String(value);
+    });
+  }
   return text;
+}
+
+/** The plural form of `key` for `n` (`key_one`, `key_two`, `key_few`, `key_many`, `key_zero`,
+ * as the language has them, else `key_other`), with `{n}` filled in. */
+export function tn(key, n, vars = {}) {
+  const rule = format('plural', {}, () => new Intl.PluralRules(locale())).select(n);
+  const words = STRINGS[current];
+  const exact = n === 0 && words[`${key}_zero`] !== undefined ? `${key}_zero` : `${key}_${rule}`;
+  return t(words[exact] !== undefined ? exact : `${key}_other`, { ...vars, n });
+}
+
+let titled = '';
+/** The page's title: the brand, after `prefix` while something waits for the reader ("▶ Your
+ * table is ready"). */
+export function setTitle(prefix = '') {
+  titled = prefix;
+  document.title = prefix ? `${prefix} · ${t('brand')}` : t('brand');
 }
 
 export function setLanguage(lang) {
@@ -577,8 +122,14 @@ export function setLanguage(lang) {
   }
   document.documentElement.lang = current;
   document.documentElement.dir = current === 'ar' ? 'rtl' : 'ltr';
-  document.title = t('brand');
+  setTitle(titled);
   for (const listener of [...listeners]) listener(current);
+}
+
+/** Uses `lang` on this page without keeping it as the reader's choice (the admin pages are in
+ * English whatever the play page was last read in). */
+export function pinLanguage(lang) {
+  current = STRINGS[lang] ? lang : 'en';
 }
 
 /** Calls `listener` after every language change; returns the function that stops it. */

@@ -2,124 +2,27 @@
 // and your games in progress and finished. Also the page an invite link opens.
 
 import * as api from './api.js';
-import { t } from './i18n.js';
+import { t, when } from './i18n.js';
 import { h, toast } from './ui.js';
-import { levelName, timerText } from './table.js';
+import { levelName, timerText } from './names.js';
 import { rulesOf } from './help.js';
-import { challengesPanel, followAccount, onAccountEvent, ratedText } from './account.js';
+import { challengesPanel, onAccountEvent, ratedText } from './account.js';
+import { identityPanel, ensureNamedUser, complain } from './identity.js';
+import { problemText } from './problems.js';
+import { houseRulesFieldset, chosenOptions as chosenRules } from './house_rules.js';
 import { tournamentsPanel } from './tournaments.js';
 
-let catalogueCache = null;
 /** The catalogue's turn-timer bounds, once loaded. */
 let turnBounds = { min_seconds: 5, max_seconds: 86400, default_takeover_after: 3 };
 
 async function kinds() {
-  if (!catalogueCache) catalogueCache = await api.catalogue();
-  turnBounds = catalogueCache.turn;
-  return catalogueCache.kinds;
+  const catalogue = await api.knownCatalogue();
+  turnBounds = catalogue.turn;
+  return catalogue.kinds;
 }
-
-/** Catalogue options the form does not offer (their defaults stand). */
-const HIDDEN_OPTIONS = new Set(['move_cap']);
 
 /** The timers offered: none, blitz to correspondence. */
 const TIMERS = [0, 15, 30, 60, 120, 300, 3600, 86400];
-
-/** The identity box: a name for a guest, or sign in / register with a password. */
-function identity(onChange) {
-  const user = api.currentUser();
-  if (user) {
-    const out = h('button', { type: 'button', class: 'link' }, t('sign_out'));
-    out.addEventListener('click', () => {
-      api.signOut();
-      onChange();
-    });
-    return h('section', { class: 'panel identity' },
-      h('p', {}, t('signed_in_as', { name: user.name }), ' ', out));
-  }
-  const name = h('input', {
-    id: 'player-name', name: 'name', maxlength: '32', autocomplete: 'nickname', placeholder: t('your_name_placeholder'),
-    'aria-describedby': 'player-name-note player-name-error',
-  });
-  name.addEventListener('input', () => nameProblem(null));
-  const password = h('input', { id: 'player-password', type: 'password', autocomplete: 'current-password' });
-  const signIn = h('button', { type: 'button', class: 'button' }, t('sign_in'));
-  const register = h('button', { type: 'button', class: 'button' }, t('register'));
-  const account = async (isNew) => {
-    try {
-      await api.login(name.value.trim(), password.value, isNew);
-      followAccount();
-      onChange();
-    } catch (error) {
-      toast(error.message, 'error');
-    }
-  };
-  signIn.addEventListener('click', () => account(false));
-  register.addEventListener('click', () => account(true));
-  return h('section', { class: 'panel identity' },
-    h('label', { for: 'player-name' }, t('your_name')), name,
-    h('p', { class: 'field-error', id: 'player-name-error', role: 'alert', hidden: true }),
-    h('p', { class: 'note', id: 'player-name-note' }, t('guest_note')),
-    h('details', {}, h('summary', {}, t('have_account')),
-      h('label', { for: 'player-password' }, t('password')), password, signIn, register));
-}
-
-/** Says what is wrong with the name typed, beside the field (null: nothing). */
-function nameProblem(text) {
-  const field = document.getElementById('player-name');
-  const box = document.getElementById('player-name-error');
-  if (!field || !box) return false;
-  box.textContent = text || '';
-  box.hidden = !text;
-  if (text) field.setAttribute('aria-invalid', 'true');
-  else field.removeAttribute('aria-invalid');
-  return true;
-}
-
-/** Makes sure there is a user, as a guest under the name typed (if any). A name that cannot
- * be had is said beside its field, which takes the focus (the error is marked `shown`). */
-async function ensureUser() {
-  const field = document.getElementById('player-name');
-  const name = field ? field.value.trim() : '';
-  try {
-    return await api.ensureUser(name || undefined);
-  } catch (error) {
-    if (field && (error.code === 'name_taken' || error.status === 422)) {
-      nameProblem(error.code === 'name_taken' ? t('name_taken_inline') : error.message);
-      field.focus();
-      error.shown = true;
-    }
-    throw error;
-  }
-}
-
-/** Says an error unless it was said beside its field already. */
-function complain(error) {
-  if (!error.shown) toast(error.message, 'error');
-}
-
-function optionInput(option, id) {
-  if (option.type === 'flag') {
-    return h('input', { type: 'checkbox', id, name: option.name, checked: option.default ? true : null });
-  }
-  if (option.type === 'choice') {
-    return h('select', { id, name: option.name },
-      option.values.map((v) => h('option', { value: String(v), selected: v === option.default }, t(`option_value_${v}`) === `option_value_${v}` ? String(v) : t(`option_value_${v}`))));
-  }
-  return h('input', {
-    type: 'number', id, name: option.name, min: String(option.min), max: String(option.max),
-    value: String(option.default), step: '1', required: true,
-  });
-}
-
-function optionValue(option, input) {
-  if (option.type === 'flag') return input.checked;
-  if (option.type === 'choice') {
-    const raw = input.value;
-    return typeof option.default === 'number' ? Number(raw) : raw;
-  }
-  return Number(input.value);
-}
 
 function newGameForm(all, preset, root) {
   const form = h('form', { class: 'panel new-game', id: 'new-game' });
@@ -192,21 +95,7 @@ function newGameForm(all, preset, root) {
       for (const node of form.querySelectorAll('[data-needs-four]')) node.hidden = n !== 4;
     };
     count.addEventListener('change', drawSeats);
-    const options = h('fieldset', { class: 'options' }, h('legend', {}, t('house_rules')));
-    // The move limit is a safety net of the server's, not a rule a table agrees on: the
-    // default stands (programs may still set it through the API).
-    const shown = variant.options.filter((option) => !HIDDEN_OPTIONS.has(option.name));
-    for (const option of shown) {
-      const id = `option-${option.name}`;
-      const input = optionInput(option, id);
-      input.dataset.option = option.name;
-      const label = h('label', { for: id }, t(`option_${option.name}`));
-      const note = h('small', { id: `${id}-note` }, t(`option_note_${option.name}`));
-      input.setAttribute('aria-describedby', note.id);
-      options.append(h('div', { class: `option option-${option.type}`, 'data-needs-four': option.name === 'partnerships' ? '' : null },
-        option.type === 'flag' ? [input, label] : [label, input], note));
-    }
-    if (!shown.length) options.append(h('p', { class: 'note' }, t('no_house_rules')));
+    const options = houseRulesFieldset(variant);
     const timer = h('div', { class: 'row turn-timer', 'data-table-only': '' },
       h('label', { for: 'turn-seconds' }, t('turn_timer')),
       h('select', { id: 'turn-seconds', name: 'turn' },
@@ -234,16 +123,7 @@ function newGameForm(all, preset, root) {
   variantChanged(preset.variant);
 
   /** The chosen house rules, as the API wants them (defaults left out). */
-  const chosenOptions = () => {
-    const options = {};
-    for (const option of variant.options) {
-      const input = form.querySelector(`[data-option="${option.name}"]`);
-      if (!input || input.closest('[hidden]')) continue;
-      const value = optionValue(option, input);
-      if (value !== option.default) options[option.name] = value;
-    }
-    return options;
-  };
+  const chosenOptions = () => chosenRules(form, variant);
 
   // Quick match: the chosen game, variant, seat count and house rules, with whoever else is
   // looking for the same now; the page asks after the seek until it is matched.
@@ -260,7 +140,7 @@ function newGameForm(all, preset, root) {
     if (!form.reportValidity()) return;
     quick.disabled = true;
     try {
-      await ensureUser();
+      await ensureNamedUser();
       const body = {
         kind: kind.kind, variant: variant.name, players: Number(form.querySelector('#seat-count').value),
         options: chosenOptions(),
@@ -293,7 +173,7 @@ function newGameForm(all, preset, root) {
     if (!form.reportValidity()) return;
     create.disabled = true;
     try {
-      await ensureUser();
+      await ensureNamedUser();
       const n = Number(form.querySelector('#seat-count').value);
       const seats = [];
       for (let seat = 0; seat < n; seat++) {
@@ -322,13 +202,13 @@ function newGameForm(all, preset, root) {
 function gameRow(game) {
   const mine = game.your_seat;
   const yourTurn = game.status === 'active' && game.to_act === mine;
-  const players = game.seats.map((s) => (s.seat === mine ? t('you') : botMarked(s) || (s.bot ? t('computer_level', { level: levelName(s.bot) }) : t('open_seat')))).join(', ');
+  const players = game.seats.map((s) => (s.seat === mine ? t('you') : botMarked(s) || (s.bot ? t('computer_level', { level: levelName(s.bot) }) : t('open_seat')))).join(t('list_comma'));
   return h('li', { class: `game-row${yourTurn ? ' your-turn' : ''}`, 'data-game': String(game.id) },
     h('a', { href: `#/game/${game.id}` },
       h('strong', {}, `${t(`kind_${game.kind}`)} · ${t(`variant_${game.kind}_${game.variant}`)}`),
       h('span', {}, players),
       h('span', { class: 'tag', 'data-status': game.status }, yourTurn ? t('your_turn') : t(`status_${game.status}`)),
-      h('time', { datetime: game.updated_at }, new Date(game.updated_at).toLocaleString())));
+      h('time', { datetime: game.updated_at }, when(game.updated_at))));
 }
 
 /** A seat's person's name, marked when the person is a bot account (a program). */
@@ -343,12 +223,12 @@ function openTableRow(table) {
     if (s.open) return t('open_seat');
     if (s.bot) return t('computer_level', { level: levelName(s.bot) });
     return s.rating ? `${botMarked(s)} (${Math.round(s.rating)})` : botMarked(s);
-  }).join(', ');
+  }).join(t('list_comma'));
   const sit = h('button', { type: 'button', class: 'button primary sit-down', 'data-game': String(table.id) }, t('sit_down'));
   sit.addEventListener('click', async () => {
     sit.disabled = true;
     try {
-      await ensureUser();
+      await ensureNamedUser();
       await api.joinGame(table.id);
       location.hash = `#/game/${table.id}`;
     } catch (error) {
@@ -371,16 +251,18 @@ function openTableRow(table) {
 
 /** A public game being played, with a link to watch it. */
 function liveRow(game) {
-  const seats = game.seats.map((s) => (s.bot ? t('computer_level', { level: levelName(s.bot) }) : botMarked(s))).join(', ');
+  const seats = game.seats.map((s) => (s.bot ? t('computer_level', { level: levelName(s.bot) }) : botMarked(s))).join(t('list_comma'));
   const link = h('a', { href: `#/game/${game.id}` },
     h('strong', {}, `${t(`kind_${game.kind}`)} · ${t(`variant_${game.kind}_${game.variant}`)}`),
     h('span', {}, seats),
     h('span', { class: 'tag watch' }, t('watch')));
-  // Watching needs an account: a guest under the name typed, if there is none yet.
+  // Watching needs no account; a name typed in the lobby is who one watches as (to chat).
   link.addEventListener('click', async (event) => {
+    const typed = document.getElementById('player-name')?.value.trim();
+    if (!typed || api.currentUser()) return;
     event.preventDefault();
     try {
-      await ensureUser();
+      await ensureNamedUser();
       location.hash = `#/game/${game.id}`;
     } catch (error) {
       complain(error);
@@ -419,7 +301,7 @@ async function openTables() {
   try {
     draw(await api.lobby());
   } catch (error) {
-    list.replaceChildren(h('p', { class: 'error' }, error.message));
+    list.replaceChildren(h('p', { class: 'error' }, problemText(error)));
   }
   leaveLobby();
   if (typeof EventSource === 'function') {
@@ -458,7 +340,7 @@ async function gamesList() {
       }
       more.hidden = data.page * data.per_page >= data.total;
     } catch (error) {
-      box.append(h('p', { class: 'error' }, error.message));
+      box.append(h('p', { class: 'error' }, problemText(error)));
     }
   };
   more.addEventListener('click', () => {
@@ -510,34 +392,9 @@ export async function showLobby(root, preset) {
     h('div', { class: 'lobby' },
       h('h1', {}, t('welcome')),
       h('p', { class: 'lead' }, t('tagline')),
-      identity(redraw),
+      identityPanel(redraw),
       api.currentUser() ? await challengesPanel() : null,
       await openTables(),
       newGameForm(all, preset, root),
       await gamesList()));
-}
-
-export async function showJoin(root, id, code) {
-  const join = h('button', { type: 'button', class: 'button primary', id: 'join' }, t('join_game'));
-  const go = async () => {
-    join.disabled = true;
-    try {
-      await ensureUser();
-      await api.joinGame(id, code);
-      location.hash = `#/game/${id}`;
-    } catch (error) {
-      if (error.code === 'already_seated') {
-        location.hash = `#/game/${id}`;
-        return;
-      }
-      complain(error);
-      join.disabled = false;
-    }
-  };
-  join.addEventListener('click', go);
-  root.replaceChildren(h('div', { class: 'lobby' },
-    h('h1', {}, t('invited')),
-    h('p', { class: 'lead' }, t('invited_note', { id })),
-    identity(() => showJoin(root, id, code)),
-    h('section', { class: 'panel' }, join)));
 }

@@ -1,17 +1,20 @@
-// The page's entry point: a hash router (#/, #/new/KIND/VARIANT, #/game/ID, #/join/ID/CODE,
+// The page's entry point: a hash router (#/, #/new/KIND/VARIANT, #/game/ID, #/join/ID/CODE[/SEAT],
 // #/help/KIND/VARIANT, #/player/NAME, #/leaderboard/KIND/POOL, #/account,
 // #/tournament/ID[/CODE]), the language and
 // speed switches, and the account's event stream while someone is signed in.
 
 import { t, setLanguage, language, onLanguageChange } from './i18n.js';
-import { currentUser } from './api.js';
-import { showLobby, showJoin, leaveLobby } from './lobby.js';
+import { currentUser, onAccountChange } from './api.js';
+import { problemText } from './problems.js';
+import { showLobby, leaveLobby } from './lobby.js';
+import { showInvitation } from './invitation.js';
 import { openTable, closeTable } from './table.js';
 import { h, setBusy, SPEEDS, SPEED_KEY } from './ui.js';
 import { showHelp } from './help.js';
 import { showProfile, showLeaderboard } from './players.js';
 import { followAccount, showAccount } from './account.js';
 import { showTournament, leaveTournament } from './tournaments.js';
+import './seating.js';
 
 function chrome() {
   document.getElementById('brand').textContent = t('brand');
@@ -47,7 +50,7 @@ async function route() {
       await openTable(app, Number(parts[1]));
     } else {
       closeTable();
-      if (parts[0] === 'join' && parts[1] && parts[2]) await showJoin(app, Number(parts[1]), parts[2]);
+      if (parts[0] === 'join' && /^\d+$/.test(parts[1] || '') && parts[2]) await showInvitation(app, Number(parts[1]), parts[2], parts[3]);
       else if (parts[0] === 'help') showHelp(app, parts[1], parts[2]);
       else if (parts[0] === 'player' && parts[1]) await showProfile(app, parts[1]);
       else if (parts[0] === 'leaderboard') await showLeaderboard(app, parts[1], parts[2]);
@@ -57,12 +60,7 @@ async function route() {
       else await showLobby(app, {});
     }
   } catch (error) {
-    // A table one may not see (or that is not there) says so in words; anything else as it came.
-    const known = ['game', 'tournament'].includes(parts[0]) && (error.status === 403 || error.status === 404);
-    app.replaceChildren(h('div', { class: `panel error${known ? ' not-yours' : ''}` },
-      h('h1', {}, known ? t(error.status === 403 ? 'table_not_yours' : 'table_not_found') : t('something_wrong')),
-      known ? h('p', {}, t('table_not_yours_note')) : h('p', {}, error.message || String(error)),
-      h('a', { href: '#/', class: 'button' }, t('lobby'))));
+    app.replaceChildren(unreachable(parts[0], error));
   } finally {
     setBusy(false);
     // A new address starts at the top of its page (the form that made a table may have been
@@ -72,6 +70,20 @@ async function route() {
     // before the hashchange handler has even started.
     if (location.hash === hash) document.body.dataset.shown = hash;
   }
+}
+
+/** What the page says in place of a table or tournament it cannot show: in words, why (not
+ * there, not public, private, not yours), and what to do; anything else as a problem. */
+function unreachable(what, error) {
+  const reasons = {
+    game: { 404: 'table_not_found', 403: 'table_not_yours', 401: 'table_not_public' },
+    tournament: { 404: 'tournament_not_found', 403: 'tournament_private', 401: 'tournament_private' },
+  };
+  const reason = (reasons[what] || {})[error.status];
+  return h('div', { class: `panel error${reason ? ' not-yours' : ''}`, 'data-reason': reason || 'error' },
+    h('h1', {}, t(reason || 'something_wrong')),
+    h('p', {}, reason ? t(`${reason}_note`) : problemText(error)),
+    h('a', { href: '#/', class: 'button' }, t('lobby')));
 }
 
 function start() {
@@ -85,6 +97,12 @@ function start() {
   onLanguageChange(() => {
     chrome();
     if (!location.hash.startsWith('#/game/')) route();
+  });
+  // Whoever signs in (a guest made on any page included) is followed at once: a tournament
+  // table that seats them reaches them wherever they are.
+  onAccountChange(() => {
+    chrome();
+    followAccount();
   });
   window.addEventListener('hashchange', route);
   route();

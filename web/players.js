@@ -2,15 +2,15 @@
 // GET /players/{name} and GET /leaderboards/{kind}.
 
 import * as api from './api.js';
-import { t } from './i18n.js';
+import { t, when, num } from './i18n.js';
 import { h } from './ui.js';
 import { challengeForm } from './account.js';
 
 const KINDS = ['basra', 'thirty_one', 'rummy', 'tarneeb'];
 const POOLS = ['people', 'computers', 'bots'];
 
-const round = (x) => String(Math.round(x));
-const percent = (x) => `${Math.round(x * 100)}%`;
+const round = (x) => num(Math.round(x));
+const percent = (x) => num(x, { style: 'percent', maximumFractionDigits: 0 });
 
 /** A player's name as a link to their profile. */
 export function playerLink(name) {
@@ -43,7 +43,7 @@ export async function showProfile(root, name) {
   const records = h('table', { class: 'records' },
     h('thead', {}, h('tr', {}, h('th', {}, t('game')), h('th', {}, t('games_played')), h('th', {}, t('wins')), h('th', {}, t('win_rate')))),
     h('tbody', {}, profile.records.map((r) => h('tr', { 'data-kind': r.kind },
-      h('th', {}, t(`kind_${r.kind}`)), h('td', {}, String(r.games)), h('td', {}, String(r.wins)), h('td', {}, percent(r.win_rate))))));
+      h('th', {}, t(`kind_${r.kind}`)), h('td', {}, num(r.games)), h('td', {}, num(r.wins)), h('td', {}, percent(r.win_rate))))));
   const ratings = h('div', { class: 'ratings' });
   for (const rating of profile.ratings) {
     const history = profile.history
@@ -62,7 +62,7 @@ export async function showProfile(root, name) {
   const recent = h('ul', { class: 'games' }, profile.recent_games.map((g) => h('li', { class: 'game-row' },
     h('strong', {}, `${t(`kind_${g.kind}`)} · ${t(`variant_${g.kind}_${g.variant}`)}`),
     h('span', { class: 'tag', 'data-won': String(g.won) }, t(g.won ? 'won' : 'lost')),
-    g.finished_at ? h('time', { datetime: g.finished_at }, new Date(g.finished_at).toLocaleString()) : null)));
+    g.finished_at ? h('time', { datetime: g.finished_at }, when(g.finished_at)) : null)));
   const user = api.currentUser();
   const me = (user || {}).name;
   // A guest (either of the two, or someone not yet signed in, who plays as one) is never rated.
@@ -70,7 +70,7 @@ export async function showProfile(root, name) {
   const challenge = me === profile.name ? null : challengeForm(profile.name, (await api.catalogue()).kinds, { rateable });
   root.replaceChildren(h('div', { class: 'profile' },
     h('h1', {}, profile.name, profile.bot ? h('span', { class: 'tag bot-account', title: t('bot_note') }, t('bot_tag')) : null),
-    h('p', { class: 'lead' }, t(profile.guest ? 'guest_since' : 'member_since', { date: new Date(profile.member_since).toLocaleDateString() })),
+    h('p', { class: 'lead' }, t(profile.guest ? 'guest_since' : 'member_since', { date: when(profile.member_since, { dateStyle: 'long' }) })),
     challenge,
     h('section', { class: 'panel' }, h('h2', {}, t('records')), profile.records.length ? records : h('p', { class: 'note' }, t('no_games_yet'))),
     h('h2', {}, t('ratings')), ratings,
@@ -87,9 +87,9 @@ export async function showLeaderboard(root, kind = 'basra', pool = 'people', pag
   const pools = h('nav', { class: 'tabs pools' },
     POOLS.map((p) => h('a', { href: `#/leaderboard/${kind}/${p}`, class: `tab${p === pool ? ' active' : ''}`, 'aria-current': p === pool ? 'page' : null }, t(`pool_${p}`))));
   const rows = board.standings.map((s) => h('tr', { 'data-rank': String(s.rank) },
-    h('td', {}, String(s.rank)), h('td', {}, playerLink(s.name)),
+    h('td', {}, num(s.rank)), h('td', {}, playerLink(s.name)),
     h('td', {}, round(s.rating), s.provisional ? h('span', { class: 'tag' }, '?') : null),
-    h('td', {}, `± ${round(2 * s.deviation)}`), h('td', {}, String(s.games))));
+    h('td', {}, `± ${round(2 * s.deviation)}`), h('td', {}, num(s.games))));
   const table = board.standings.length
     ? h('table', { class: 'leaderboard' },
       h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, t('player')), h('th', {}, t('rating')), h('th', {}, t('uncertainty')), h('th', {}, t('games_played')))),

@@ -2,18 +2,19 @@
 // follows the events endpoint so other players' moves appear one by one as they happen.
 
 import * as api from './api.js';
-import { t, onLanguageChange } from './i18n.js';
+import { t, num, signedNum, digits, onLanguageChange } from './i18n.js';
 import { cardsText } from './cards.js';
 import { h, toast, delayFor, setBusy } from './ui.js';
-import basra from './games/basra.js';
-import thirtyOne from './games/thirty_one.js';
-import rummy from './games/rummy.js';
-import tarneeb from './games/tarneeb.js';
+import { narrate, RENDERERS } from './narrate.js';
 import { playerLink } from './players.js';
 import { ChatPanel } from './chat.js';
 import { analysisPanel } from './analysis.js';
+import { levelName, timerText, sidesOf, relation } from './names.js';
+import { tournamentNextBox } from './tournaments.js';
+import { problemText } from './problems.js';
 
-const RENDERERS = { basra, thirty_one: thirtyOne, rummy, tarneeb };
+export { levelName, timerText };
+
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The longest a long-poll waits (seconds): its answer also says who is at the table. */
@@ -27,6 +28,15 @@ const MOVES = new Set([
 ]);
 
 let current = null;
+
+/** The table shown now, if any: its game, status, whether the reader has a seat at it, and the
+ * tournament it is a round of. */
+export function currentTable() {
+  if (!current || !current.view) return null;
+  return {
+    id: current.id, status: current.view.status, seated: !current.watching(), tournament: current.view.tournament?.id ?? null,
+  };
+}
 
 /** Leaves the current table (stops its event loop). */
 export function closeTable() {
@@ -81,7 +91,7 @@ class Table {
     for (const node of this.root.querySelectorAll('.countdown[data-deadline]')) {
       const left = Math.max(0, Math.ceil((Date.parse(node.dataset.deadline) - Date.now()) / 1000));
       const text = left >= 60
-        ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`
+        ? digits(`${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`)
         : t('timer_seconds', { n: left });
       node.textContent = t('time_left', { time: text });
       node.classList.toggle('urgent', left <= 10);
@@ -239,7 +249,7 @@ class Table {
   fail(error) {
     setBusy(false);
     this.busy = false;
-    toast(error.message || String(error), 'error');
+    toast(problemText(error), 'error');
     this.render();
   }
 
@@ -277,51 +287,16 @@ class Table {
   // ---- events as sentences -----------------------------------------------------------------
 
   describe(event) {
-    // Sentences name people by their names ("Layla plays 7♦"), even the viewer.
-    const who = (seat) => {
-      const info = this.view.seats[seat];
-      return info && info.name ? info.name : this.seatName(seat);
-    };
-    switch (event.type) {
-      case 'created':
-        return event.rematch_of
-          ? t('ev_created_rematch', { id: event.rematch_of })
-          : t('ev_created', { name: event.by });
-      case 'joined':
-        return t('ev_joined', { name: event.name, seat: event.seat + 1 });
-      case 'hand_started':
-        return t('ev_hand_started', { n: event.hand, dealer: who(event.dealer) });
-      case 'hand_scored':
-        return t('ev_hand_scored', { n: event.hand, totals: event.totals.join(' – ') });
-      case 'resigned':
-        return t('ev_resigned', { who: who(event.seat) });
-      case 'seat_to_computer':
-        return event.reason === 'timeouts'
-          ? t('ev_seat_away', { who: who(event.seat) })
-          : t('ev_seat_to_computer', { seat: event.seat + 1 });
-      case 'timed_out':
-        return event.seat === null || event.seat === undefined
-          ? t('ev_timed_out_deal')
-          : t('ev_timed_out', { who: who(event.seat) });
-      case 'seat_reclaimed':
-        return t('ev_seat_reclaimed', { who: who(event.seat) });
-      case 'deadline':
-        return null;
-      case 'abandoned':
-        return t('ev_abandoned', { name: event.by });
-      case 'rematch_offered':
-        return t('ev_rematch_offered', { who: event.name });
-      case 'rematch_accepted':
-        return t('ev_rematch_accepted', { who: event.name });
-      case 'rematch_declined':
-        return t('ev_rematch_declined', { who: event.name });
-      case 'rematch_started':
-        return t('ev_rematch_started');
-      case 'game_over':
-        return this.outcomeText(event);
-      default:
-        return this.renderer.describe ? this.renderer.describe(event, { who, cards: cardsText, table: this }) : null;
-    }
+    // Sentences name people by their names ("Layla plays 7♦"), and the reader as "You".
+    return narrate(this.view.kind, event, {
+      name: (seat) => {
+        const info = this.view.seats[seat];
+        return info && info.name ? info.name : this.seatName(seat);
+      },
+      me: this.view.your_seat,
+      outcome: (outcome) => this.outcomeText(outcome),
+      table: this,
+    });
   }
 
   /** The end of the game in a sentence: who won, and how when it was not by play. */
@@ -515,7 +490,7 @@ class Table {
     root.append(this.statusLine(ctx));
     if (view.status === 'finished') {
       // Made once a table: it polls while the analysis is made, and keeps what it loaded.
-      this.analysis ??= analysisPanel(this.id, (s) => this.seatName(s));
+      this.analysis ??= analysisPanel(this.id, (s) => this.seatName(s), this.view.your_seat);
       root.append(this.analysis);
     }
     root.append(this.sidebar(ctx));
@@ -552,10 +527,21 @@ class Table {
       h('a', { href: `#/help/${view.kind}/${view.variant}`, class: 'button ghost' }, t('rules_here')),
       h('a', { href: '#/', class: 'button ghost' }, t('lobby')),
     );
-    if (view.invite_code && view.status === 'waiting') {
-      const link = `${location.origin}/#/join/${view.id}/${view.invite_code}`;
-      const input = h('input', { value: link, readonly: '', class: 'invite-link', 'aria-label': t('invite_link') });
-      const copy = h('button', { type: 'button', class: 'button' }, t('copy'));
+    if (view.invite_code && view.status === 'waiting' && !this.watching()) bar.append(this.invites());
+    return bar;
+  }
+
+  /** The invite links of a table waiting for players: one for each open seat, named by what it
+   * makes the friend to you (your partner, an opponent), so each friend sits where you meant. */
+  invites() {
+    const view = this.view;
+    const sides = sidesOf(view.kind, view.seats.length, view.options || {});
+    const open = view.seats.filter((s) => s.open).map((s) => s.seat);
+    const links = open.map((seat) => {
+      const link = `${location.origin}/#/join/${view.id}/${view.invite_code}/${seat}`;
+      const label = t(`invite_seat_${relation(sides, view.your_seat, seat)}`, { n: seat + 1 });
+      const input = h('input', { value: link, readonly: '', class: 'invite-link', 'aria-label': label, 'data-seat': String(seat) });
+      const copy = h('button', { type: 'button', class: 'button', 'data-copy': String(seat) }, t('copy'));
       copy.addEventListener('click', async () => {
         input.select();
         try {
@@ -565,9 +551,9 @@ class Table {
           document.execCommand('copy');
         }
       });
-      bar.append(h('div', { class: 'invite' }, h('span', {}, t('invite_friend')), input, copy));
-    }
-    return bar;
+      return h('li', {}, h('span', {}, label), input, copy);
+    });
+    return h('div', { class: 'invite' }, h('p', {}, t('invite_friend')), h('ul', { class: 'invite-links' }, links));
   }
 
   seatPanel(ctx, seat, place) {
@@ -659,12 +645,20 @@ class Table {
         box.append(h('a', { href: '#/', class: 'button' }, t('lobby')));
         return box;
       }
-      if (view.rematch) box.append(this.rematchControls(view.rematch), h('p', { class: 'note rematch-note' }, t('rematch_note')));
-      const again = h('button', { type: 'button', class: 'button', 'data-action': 'again' }, t('play_again'));
-      again.addEventListener('click', () => {
-        location.hash = `#/new/${view.kind}/${view.variant}`;
-      });
-      box.append(again, h('a', { href: '#/', class: 'button' }, t('lobby')));
+      if (view.tournament) {
+        // A tournament's table leads on to the tournament: what comes next (the next round,
+        // its winner), not a rematch or a new game. Made once, it follows the tournament.
+        this.nextBox ??= tournamentNextBox(view.tournament);
+        box.append(this.nextBox);
+      } else {
+        if (view.rematch) box.append(this.rematchControls(view.rematch), h('p', { class: 'note rematch-note' }, t('rematch_note')));
+        const again = h('button', { type: 'button', class: 'button', 'data-action': 'again' }, t('play_again'));
+        again.addEventListener('click', () => {
+          location.hash = `#/new/${view.kind}/${view.variant}`;
+        });
+        box.append(again);
+      }
+      box.append(h('a', { href: '#/', class: 'button' }, t('lobby')));
       if (view.status === 'finished') {
         for (const format of ['json', 'text']) {
           const button = h('button', { type: 'button', class: 'button ghost', 'data-action': `export-${format}` }, t(`export_${format}`));
@@ -679,7 +673,7 @@ class Table {
   /** A finished game's rematch: offer it, accept or decline it, or go to it. */
   rematchControls(rematch) {
     const box = h('div', { class: 'rematch', 'data-rematch': rematch.game_id ? 'started' : rematch.accepted.length ? 'offered' : 'none' });
-    const names = (seats) => seats.map((s) => this.seatName(s)).join(', ');
+    const names = (seats) => seats.map((s) => this.seatName(s)).join(t('list_comma'));
     const button = (key, action, accept, primary) => {
       const node = h('button', { type: 'button', class: `button${primary ? ' primary' : ''}`, 'data-action': action }, t(key));
       node.addEventListener('click', () => this.rematch(accept));
@@ -745,7 +739,7 @@ class Table {
     const totals = this.sheet ? this.sheet.totals : [];
     const list = h('dl');
     (this.sides || []).forEach((seats, side) => {
-      list.append(h('dt', {}, this.sideName(side)), h('dd', { 'data-side': String(side) }, String(totals[side] ?? 0)));
+      list.append(h('dt', {}, this.sideName(side)), h('dd', { 'data-side': String(side), 'data-value': String(totals[side] ?? 0) }, num(totals[side] ?? 0)));
     });
     box.append(list);
     const outcome = this.view.outcome;
@@ -767,9 +761,9 @@ class Table {
     for (const hand of this.sheet.hands) {
       const cells = sides.map((_, s) => {
         const items = hand.lines.filter((l) => l.side === s).map((l) => `${scoreItemText(l, this)} ${signed(l.points)}`);
-        return h('td', {}, h('div', { class: 'items' }, items.join('; ')), h('strong', {}, String(hand.totals[s])));
+        return h('td', {}, h('div', { class: 'items' }, items.join(t('list_semicolon'))), h('strong', {}, num(hand.totals[s])));
       });
-      body.append(h('tr', {}, h('th', {}, String(hand.hand)), ...cells));
+      body.append(h('tr', {}, h('th', {}, num(hand.hand)), ...cells));
     }
     table.append(body);
     return table;
@@ -799,22 +793,8 @@ class Table {
   }
 }
 
-export function levelName(level) {
-  if (/^\d+$/.test(String(level))) return t('level_n', { n: level });
-  const key = `level_${level}`;
-  const text = t(key);
-  return text === key ? level : text;
-}
-
-/** A turn timer's length in words: "2 min", "30 s", "1 h". */
-export function timerText(seconds) {
-  if (seconds >= 3600 && seconds % 3600 === 0) return t('timer_hours', { n: seconds / 3600 });
-  if (seconds >= 60 && seconds % 60 === 0) return t('timer_minutes', { n: seconds / 60 });
-  return t('timer_seconds', { n: seconds });
-}
-
 function signed(points) {
-  return points > 0 ? `+${points}` : String(points);
+  return signedNum(points);
 }
 
 export function scoreItemText(line, table) {

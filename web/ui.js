@@ -39,3 +39,33 @@ export function delayFor() {
   return SPEEDS[localStorage.getItem(SPEED_KEY)] ?? SPEEDS.normal;
 }
 
+
+/**
+ * A notice that cannot be missed: a banner at the top of every page (announced at once), with
+ * an action (a link) and a way to put it away; it stays until then, or until `clearNotice`
+ * with its `key`.
+ */
+export function notice({ key, text, action, dismiss }) {
+  let box = document.getElementById('notice');
+  if (!box) {
+    box = h('div', { id: 'notice', class: 'notice', role: 'alert' });
+    document.body.prepend(box);
+  }
+  const close = h('button', { type: 'button', class: 'button ghost', 'data-action': 'dismiss-notice' }, dismiss);
+  close.addEventListener('click', () => clearNotice(key));
+  const go = action ? h('a', { href: action.href, class: 'button primary', 'data-action': 'notice-go' }, action.label) : null;
+  go?.addEventListener('click', () => clearNotice(key));
+  box.dataset.key = key;
+  box.replaceChildren(h('p', {}, text), go, close);
+  box.hidden = false;
+}
+
+/** Puts the notice `key` away (any notice, with none). */
+export function clearNotice(key) {
+  const box = document.getElementById('notice');
+  if (box && (!key || box.dataset.key === key)) {
+    box.hidden = true;
+    box.replaceChildren();
+    delete box.dataset.key;
+  }
+}

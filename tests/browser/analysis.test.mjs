@@ -66,7 +66,8 @@ async function throwATrick(token) {
 
 for (const lang of ['en', 'ar']) {
   test(`a finished Tarneeb hand shows the trick the ♥A threw away, with the spades that kept it (${lang})`, async () => {
-    const page = await player(browser, { lang });
+    // (Arabic on a phone: the players' table fits, or says that it scrolls.)
+    const page = await player(browser, { lang, viewport: lang === 'ar' ? { width: 390, height: 844 } : undefined });
     const token = await signedInGuest(page);
     const id = await throwATrick(token);
     await page.goto(`${BASE}/#/game/${id}`);
@@ -91,6 +92,27 @@ for (const lang of ['en', 'ar']) {
     const mine = page.locator('.analysis-players tr[data-seat="0"]');
     assert.notEqual(await mine.locator('[data-field="accuracy"]').innerText(), '100%');
     assert.equal(await page.locator('.analysis-hands li[data-hand="1"]').count(), 1);
+    // Its figures in words: what the declarers took of what they could make, and what par is.
+    const hand = (await page.innerText('.analysis-hands li[data-hand="1"]')).replace(/[\u2066-\u2069]/g, '');
+    if (lang === 'en') {
+      assert.match(hand, /The declarers took \d+ tricks?(: every trick|, of \d+ tricks? their cards could make)/);
+      assert.match(hand, /Par — the contract both sides playing perfectly would reach/);
+    }
+    assert.ok((await page.innerText('.analysis-hands + .note')).length > 40, 'what the figures mean');
+    const fits = await page.$eval('.analysis-scroll', (el) => el.scrollWidth <= el.clientWidth + 1);
+    assert.ok(fits || (await page.isVisible('.scroll-hint')), 'the table fits, or says that it scrolls');
+    // A blunder's mark is shown whole ("??", not cut to "?"), as the page draws any decision.
+    const badge = await page.evaluate(async () => {
+      const { decisionItem } = await import('/assets/analysis.js');
+      const item = decisionItem({ unit: 'tricks' }, {
+        version: 1, hand: 1, seat: 0, grade: 'blunder', loss: 3, best_value: 13, played_value: 10,
+        played: { type: 'play', card: 'AH' }, best: [{ type: 'play', card: 'AS' }],
+      }, () => 'You');
+      document.querySelector('.analysis').append(item);
+      const mark = item.querySelector('.badge.grade-mark');
+      return { text: mark.textContent, whole: mark.scrollWidth <= mark.clientWidth + 0.5 };
+    });
+    assert.deepEqual(badge, { text: '??', whole: true });
     // Every decision on demand: as many as the API's.
     const { body } = await call(token, 'GET', `/games/${id}/analysis`);
     await page.click('[data-action="all-decisions"]');

@@ -11,8 +11,19 @@ import { ARTIFACTS, BASE } from './harness.mjs';
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-export const SHEET = path.join(ARTIFACTS, 'matrix');
+/** Where the cells' screenshots and their contact sheet go (a folder of the artifacts). */
+let SHEET = path.join(ARTIFACTS, 'matrix');
 mkdirSync(SHEET, { recursive: true });
+let TITLE = 'the page\'s state matrix';
+let SUBTITLE = 'Every game × variant × state × role, in English at 1280×900 and Arabic at 390×844.';
+
+/** Puts this run's cells in `folder` of the artifacts, under a contact sheet titled `title`. */
+export function useSheet(folder, title, subtitle) {
+  SHEET = path.join(ARTIFACTS, folder);
+  mkdirSync(SHEET, { recursive: true });
+  TITLE = title;
+  SUBTITLE = subtitle;
+}
 
 /** The sizes and languages every cell is checked in. */
 export const LOOKS = [
@@ -100,7 +111,8 @@ async function pageFaults(page, look, { hand, first }) {
   const found = await page.evaluate(([checkHand, firstScreen]) => {
     const out = [];
     const text = document.body.innerText;
-    const bad = text.match(/\b(null|undefined|NaN)\b|\[object Object\]/);
+    // (Also glued to the next word, as a null appended as text is: "nullJoin".)
+    const bad = text.match(/(?<![a-z])(null|undefined|NaN)(?![a-z])|\[object Object\]/);
     if (bad) out.push(`shows "${bad[0]}": …${text.slice(Math.max(0, bad.index - 40), bad.index + 40).replace(/\s+/g, ' ')}…`);
     const root = document.documentElement;
     if (root.scrollWidth > root.clientWidth + 1) out.push(`scrolls sideways: ${root.scrollWidth}px wide in ${root.clientWidth}px`);
@@ -149,7 +161,7 @@ export function writeContactSheet() {
 </figure>`);
   const failed = cells.filter((c) => c.problems.length).length;
   writeFileSync(path.join(SHEET, 'index.html'), `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Cardroom: the page's state matrix</title>
+<html lang="en"><head><meta charset="utf-8"><title>Cardroom: ${escape(TITLE)}</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 1rem; }
 main { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 0.8rem; }
@@ -158,8 +170,8 @@ figure.bad { border-color: #c33; }
 img { width: 100%; height: 260px; object-fit: cover; object-position: top; display: block; }
 figcaption { font-size: 0.8rem; overflow-wrap: anywhere; }
 </style></head><body>
-<h1>The page's state matrix: ${cells.length} cells, ${failed} failing</h1>
-<p>Every game × variant × state × role, in English at 1280×900 and Arabic at 390×844. Click a cell for its full screenshot.</p>
+<h1>Cardroom, ${escape(TITLE)}: ${cells.length} cells, ${failed} failing</h1>
+<p>${escape(SUBTITLE)} Click a cell for its full screenshot.</p>
 <main>
 ${figures.join('\n')}
 </main></body></html>

@@ -58,7 +58,8 @@ test('a person who times out sees the computer play the seat and takes it back',
   await shot(page, 'timer-away');
   await page.click('[data-action="reclaim"]');
   await page.waitForSelector('.away-banner', { state: 'detached' });
-  assert.match(await page.textContent('.log'), /is back/);
+  // (The log tells one's own return as one's own: "You are back".)
+  assert.match(await page.textContent('.log'), /You are back\./);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
@@ -84,7 +85,7 @@ test('a rated game shows on the profile and the leaderboard, and a finished game
   await row.locator('a.player-link').click();
   await page.waitForSelector('.profile .rating[data-kind="basra"][data-pool="computers"]');
   // Lost to easy (1200 ± 50) from 1500 ± 350: 1111.
-  assert.match(await page.textContent('.rating[data-pool="computers"] .rating-value'), /^1111 ± 569/);
+  assert.match(await page.textContent('.rating[data-pool="computers"] .rating-value'), /^1,111 ± 569/);
   assert.match(await page.textContent('.records'), /Basra\s*1\s*0\s*0%/);
   await shot(page, 'profile');
 

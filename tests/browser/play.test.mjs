@@ -208,7 +208,7 @@ test('Basra classic44: a card with overlapping sums offers each capture, drawn w
   // The chosen cards left the floor; 5♣ and A♣ stayed (unless the computer took them since).
   // (Card lists are isolated left to right with U+2066…U+2069, invisible; the text without them.)
   const log = (await page.textContent('.log')).replace(/[\u2066-\u2069]/g, '');
-  assert.match(log, /plays 9♦ and takes (3♣ 6♣|6♣ 3♣)/);
+  assert.match(log, /You play 9♦ and take (3♣ 6♣|6♣ 3♣)/);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

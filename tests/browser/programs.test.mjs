@@ -111,6 +111,10 @@ async function challengeAndPlay(name) {
     assert.ok(await page.isVisible('h1 .tag.bot-account'), 'the profile says BOT');
     await page.selectOption('#challenge-kind', 'basra');
     await page.selectOption('#challenge-variant', 'cse231');
+    // A visitor with no account is asked a name first, and challenges under it.
+    await page.click('#challenge-send');
+    await page.waitForSelector('#player-name[aria-invalid="true"]');
+    await page.fill('#player-name', uniqueName('Challenger'));
     await page.click('#challenge-send');
     // The bot accepts on its own; the account stream takes the challenger to the table.
     await page.waitForURL(/#\/game\/\d+$/, { timeout: 20000 });

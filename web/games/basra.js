@@ -56,7 +56,7 @@ export default {
     }
   },
 
-  describe(event, { who, cards }) {
+  describe(event, { who, cards, say }) {
     switch (event.type) {
       case 'dealt':
         return t('basra_dealt', { cards: cards(event.cards) });
@@ -65,11 +65,11 @@ export default {
       case 'round_dealt':
         return t('basra_round', { n: event.round, each: event.cards_each, stock: event.stock });
       case 'played':
-        if (event.basra) return t('basra_played_basra', { who: who(event.seat), card: cards([event.card]), captured: cards(event.captured), points: event.basra });
-        if (event.captured.length) return t('basra_played_capture', { who: who(event.seat), card: cards([event.card]), captured: cards(event.captured) });
-        return t('basra_played_floor', { who: who(event.seat), card: cards([event.card]) });
+        if (event.basra) return say('basra_played_basra', event.seat, { card: cards([event.card]), captured: cards(event.captured), points: event.basra });
+        if (event.captured.length) return say('basra_played_capture', event.seat, { card: cards([event.card]), captured: cards(event.captured) });
+        return say('basra_played_floor', event.seat, { card: cards([event.card]) });
       case 'floor_collected':
-        return t('basra_floor_collected', { who: who(event.seat), cards: cards(event.cards) });
+        return say('basra_floor_collected', event.seat, { cards: cards(event.cards) });
       default:
         return null;
     }
@@ -167,7 +167,10 @@ export default {
   },
 
   prompt(ctx) {
-    return ctx.ui.choosing ? t('choose_capture') : t('basra_prompt');
+    if (ctx.ui.choosing) return t('choose_capture');
+    // (No pointer to point with on a touch screen: the card is simply tapped.)
+    const touch = typeof matchMedia === 'function' && matchMedia('(hover: none)').matches;
+    return t(touch ? 'basra_prompt_touch' : 'basra_prompt');
   },
 
   scoreNote(ctx) {

@@ -96,40 +96,40 @@ export default {
     }
   },
 
-  describe(event, { who, cards }) {
+  describe(event, { who, cards, say }) {
     switch (event.type) {
       case 'dealt':
         return t('rummy_dealt', { cards: cards(event.cards) });
       case 'hand_dealt':
         return t('rummy_hand_dealt', { card: cards([event.face_up]) });
       case 'drew':
-        return t('rummy_drew', { who: who(event.seat) });
+        return say('rummy_drew', event.seat);
       case 'drew_card':
         return t('rummy_you_drew', { card: cards([event.card]) });
       case 'took_discard':
         return event.dropped
-          ? t('rummy_took_gave', { who: who(event.seat), card: cards([event.card]), dropped: cards([event.dropped]) })
-          : t('rummy_took', { who: who(event.seat), card: cards([event.card]) });
+          ? say('rummy_took_gave', event.seat, { card: cards([event.card]), dropped: cards([event.dropped]) })
+          : say('rummy_took', event.seat, { card: cards([event.card]) });
       case 'turned_over':
-        return t('rummy_turned', { who: who(event.seat), card: cards([event.card]) });
+        return say('rummy_turned', event.seat, { card: cards([event.card]) });
       case 'kept':
-        return t('rummy_kept', { who: who(event.seat), card: cards([event.card]), dropped: cards([event.dropped]) });
+        return say('rummy_kept', event.seat, { card: cards([event.card]), dropped: cards([event.dropped]) });
       case 'passed':
-        return t('rummy_passed', { who: who(event.seat), card: cards([event.card]) });
+        return say('rummy_passed', event.seat, { card: cards([event.card]) });
       case 'melded':
-        return t('rummy_melded', { who: who(event.seat), cards: cards(event.meld.cards) });
+        return say('rummy_melded', event.seat, { cards: cards(event.meld.cards) });
       case 'laid_off':
-        return t('rummy_laid_off', { who: who(event.seat), cards: cards(event.cards), meld: event.meld + 1 });
+        return say('rummy_laid_off', event.seat, { cards: cards(event.cards), meld: event.meld + 1 });
       case 'discarded':
-        return t('rummy_discarded', { who: who(event.seat), card: cards([event.card]) });
+        return say('rummy_discarded', event.seat, { card: cards([event.card]) });
       case 'went_out':
-        return t(event.rummy ? 'rummy_went_out_rummy' : 'rummy_went_out', { who: who(event.seat) });
+        return say(event.rummy ? 'rummy_went_out_rummy' : 'rummy_went_out', event.seat);
       case 'stock_turned_over':
         return t('rummy_stock_turned', { n: event.stock });
       case 'stock_exhausted':
         return t('stock_exhausted');
       case 'hands_shown':
-        return t('rummy_hands_shown', { hands: event.hands.map((s) => `${who(s.seat)}: ${cards(s.cards) || '—'}`).join('; ') });
+        return t('rummy_hands_shown', { hands: event.hands.map((s) => `${who(s.seat)}: ${cards(s.cards) || '—'}`).join(t('list_semicolon')) });
       default:
         return null;
     }

@@ -1,7 +1,7 @@
 // Tarneeb: four seats, partners opposite; the auction as it goes; the contract and trump always
 // shown; the trick in the middle with each card in front of who played it; tricks per team.
 
-import { t } from '../i18n.js';
+import { t, tn, num } from '../i18n.js';
 import { h } from '../ui.js';
 import { cardEl, backs, handRow, sortCards, cardText, SUITS } from '../cards.js';
 
@@ -16,7 +16,7 @@ function suitMark(suit) {
 }
 
 function bidText(bid) {
-  return bid.suit ? `${bid.tricks} ${suitMark(bid.suit)}` : String(bid.tricks);
+  return bid.suit ? `${num(bid.tricks)} ${suitMark(bid.suit)}` : num(bid.tricks);
 }
 
 function callText(record) {
@@ -71,24 +71,24 @@ export default {
     }
   },
 
-  describe(event, { who, cards }) {
+  describe(event, { who, cards, say }) {
     switch (event.type) {
       case 'dealt':
         return t('tarneeb_dealt', { cards: cards(event.cards) });
       case 'called':
         return event.call === 'pass'
-          ? t('tarneeb_passed', { who: who(event.seat) })
-          : t('tarneeb_bid', { who: who(event.seat), bid: bidText(event) });
+          ? say('tarneeb_passed', event.seat)
+          : say('tarneeb_bid', event.seat, { bid: bidText(event) });
       case 'all_passed':
         return t('tarneeb_all_passed');
       case 'contracted':
-        return t('tarneeb_contract', { who: who(event.contract.declarer), bid: bidText(event.contract.bid) });
+        return say('tarneeb_contract', event.contract.declarer, { bid: bidText(event.contract.bid) });
       case 'trump_named':
-        return t('tarneeb_trump', { who: who(event.seat), suit: suitName(event.suit) });
+        return say('tarneeb_trump', event.seat, { suit: suitName(event.suit) });
       case 'played':
-        return t('tarneeb_played', { who: who(event.seat), card: cards([event.card]) });
+        return say('tarneeb_played', event.seat, { card: cards([event.card]) });
       case 'trick_won':
-        return t('tarneeb_trick', { who: who(event.winner) });
+        return say('tarneeb_trick', event.winner);
       default:
         return null;
     }
@@ -124,7 +124,7 @@ export default {
           : null)
       : null;
     const tricks = h('div', { class: 'tricks' },
-      [0, 1].map((team) => h('span', { 'data-team': String(team) }, t('team_tricks', { n: team + 1, tricks: table.tricks_won[team] }))));
+      [0, 1].map((team) => h('span', { 'data-team': String(team) }, tn('team_tricks', table.tricks_won[team], { team: team + 1 }))));
     // The trick in play; when it has just been won, that trick stays in view until the next card.
     const showing = table.trick.length ? { cards: table.trick, winner: null } : table.shownTrick || (table.phase === 'play' ? table.last_trick : null);
     const trick = h('div', { class: 'trick', 'aria-label': t('trick') });
@@ -179,10 +179,10 @@ export default {
       for (const level of levels) {
         if (!denominated) {
           const mv = bids.find((b) => b.tricks === level);
-          grid.append(bidButton(ctx, mv, String(level), t('bid_n', { n: level })));
+          grid.append(bidButton(ctx, mv, num(level), t('bid_n', { n: level })));
           continue;
         }
-        const row = h('div', { class: 'bid-row' }, h('span', { class: 'level' }, String(level)));
+        const row = h('div', { class: 'bid-row' }, h('span', { class: 'level' }, num(level)));
         for (const suit of DENOMINATIONS) {
           const mv = bids.find((b) => b.tricks === level && b.suit === suit);
           // (The label says what the button shows first: "NT", then what it means.)

@@ -58,32 +58,32 @@ export default {
     }
   },
 
-  describe(event, { who, cards }) {
+  describe(event, { who, cards, say }) {
     switch (event.type) {
       case 'dealt':
         return t('t31_dealt', { cards: cards(event.cards) });
       case 'hand_dealt':
         return t('t31_hand_dealt', { card: cards([event.discard]) });
       case 'knocked':
-        return t('t31_knocked', { who: who(event.seat) });
+        return say('t31_knocked', event.seat);
       case 'drew':
         return event.from === 'discard'
-          ? t('t31_drew_discard', { who: who(event.seat), card: cards([event.card]) })
-          : t('t31_drew_stock', { who: who(event.seat) });
+          ? say('t31_drew_discard', event.seat, { card: cards([event.card]) })
+          : say('t31_drew_stock', event.seat);
       case 'drew_card':
         return t('t31_you_drew', { card: cards([event.card]) });
       case 'discarded':
-        return t('t31_discarded', { who: who(event.seat), card: cards([event.card]) });
+        return say('t31_discarded', event.seat, { card: cards([event.card]) });
       case 'reshuffled':
         return t('t31_reshuffled', { n: event.stock });
       case 'stock_exhausted':
         return t('stock_exhausted');
       case 'showdown':
         return t('t31_showdown', {
-          hands: event.hands.map((s) => `${who(s.seat)} ${cards(s.cards)} = ${points(s.value)}`).join('; '),
+          hands: event.hands.map((s) => `${who(s.seat)} ${cards(s.cards)} = ${points(s.value)}`).join(t('list_semicolon')),
         });
       case 'player_out':
-        return t('t31_out', { who: who(event.seat) });
+        return say('t31_out', event.seat);
       default:
         return null;
     }
