@@ -206,7 +206,7 @@ export function analysisPanel(id, seatName, mine = null) {
       });
     }
     body.replaceChildren(method, summaryTable(analysis, seatName),
-      analysis.hands.length ? handsList(analysis, seatName) : '', walk, toggle, list);
+      analysis.hands.length ? handsList(analysis, seatName) : '', walk || '', toggle, list);
   };
   const load = async () => {
     if (!panel.isConnected && panel.dataset.analysis !== 'loading') return;

@@ -30,7 +30,9 @@ export function narrate(kind, event, { name, me, outcome, table }) {
     case 'joined':
       return event.seat === me ? t('ev_joined_you', { seat: event.seat + 1 }) : t('ev_joined', { name: event.name, seat: event.seat + 1 });
     case 'hand_started':
-      return t('ev_hand_started', { n: event.hand, dealer: who(event.dealer) });
+      return event.dealer === me && me !== null && me !== undefined
+        ? t('ev_hand_started_you', { n: event.hand })
+        : t('ev_hand_started', { n: event.hand, dealer: who(event.dealer) });
     case 'hand_scored':
       return t('ev_hand_scored', { n: event.hand, totals: event.totals.join(' – ') });
     case 'resigned':

@@ -201,7 +201,8 @@ export async function tournamentForm({ existing = null, admin = false, onDone })
     h('div', { class: 'row' }, rated, h('label', { for: 'tf-rated' }, t('rated'))),
     field('tf-turn', t('turn_timer'), turn),
     field('tf-takeover', t('tf_takeover'), takeover),
-    privacy ? h('div', { class: 'row' }, privacy, h('label', { for: 'tf-private' }, t('tf_private'))) : null,
+    // (Node.append writes a null out as text: the player's form has no public-or-private choice.)
+    privacy ? h('div', { class: 'row' }, privacy, h('label', { for: 'tf-private' }, t('tf_private'))) : '',
     preview, status, h('div', { class: 'row form-actions' }, submit));
   showFormat();
 

@@ -56,7 +56,7 @@ export function notice({ key, text, action, dismiss }) {
   const go = action ? h('a', { href: action.href, class: 'button primary', 'data-action': 'notice-go' }, action.label) : null;
   go?.addEventListener('click', () => clearNotice(key));
   box.dataset.key = key;
-  box.replaceChildren(h('p', {}, text), go, close);
+  box.replaceChildren(h('p', {}, text), go || '', close);
   box.hidden = false;
 }
 

@@ -197,6 +197,8 @@ export async function playToEnd(page, kind, { maxMoves = 4000, shotName } = {}) 
       if (handOverAt !== version) {
         handOverAt = version;
         stats.hands += 1;
+        // (Misses are counted hand by hand: at a table of three, another often deals first.)
+        missedDeals = 0;
         if (shotName && stats.hands === 1) await shot(page, `${shotName}-hand-over`);
       }
       // At a table of several people, another may deal first: then this page draws the new

@@ -90,7 +90,7 @@ test('every key the page uses is there, and the placeholders agree', () => {
   for (const key of Object.keys(STRINGS.en).filter((k) => k.endsWith('_you'))) {
     const base = key.slice(0, -4);
     if (!(base in STRINGS.en)) continue;
-    const without = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).filter((h) => h !== 'who' && h !== 'name').sort().join(',');
+    const without = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).filter((h) => !['who', 'name', 'dealer'].includes(h)).sort().join(',');
     for (const lang of ['en', 'ar']) assert.equal(without(STRINGS[lang][key]), without(STRINGS.en[base]), `placeholders of ${lang}.${key}`);
   }
   for (const key of [...used, ...built]) {

@@ -261,6 +261,7 @@ test('a registered player makes a private tournament from the lobby and a friend
   await maker.selectOption('#tf-kind', 'rummy');
   await maker.fill('#tf-minutes', '45');
   const preview = await maker.textContent('#tf-preview');
+  assert.doesNotMatch(await maker.textContent('#tournament-form'), /null|undefined/);
   assert.match(preview, /An arena of 45 minutes/);
   assert.match(preview, /Private: only people with its link/);
   assert.equal(await maker.$('#tf-private'), null, 'a player\'s is private, no choice');

@@ -163,6 +163,7 @@ fn scope_of(method: &str, path: &str) -> Option<&'static str> {
         "/api/v1/games/{id}/analysis",
         "/api/v1/games/{id}/events",
         "/api/v1/games/{id}/chat",
+        "/api/v1/games/{id}/invitation",
         "/api/v1/mutes",
     ];
     if path.starts_with("/api/v1/account/") {
@@ -174,11 +175,14 @@ fn scope_of(method: &str, path: &str) -> Option<&'static str> {
     if path.starts_with("/api/v1/challenges") {
         return Some(if method == "GET" { "read" } else { "challenge" });
     }
-    // Making a tournament asks others to play, as a challenge does; entering one is playing.
+    // Making a tournament asks others to play, as a challenge does (and so do changing one and
+    // calling it off); entering one is playing.
     if path.starts_with("/api/v1/tournaments") {
         return Some(match (method, path) {
             ("GET", _) => "read",
-            ("POST", "/api/v1/tournaments") => "challenge",
+            ("POST", "/api/v1/tournaments")
+            | ("PUT", "/api/v1/tournaments/{id}")
+            | ("POST", "/api/v1/tournaments/{id}/cancel") => "challenge",
             _ => "play",
         });
     }

@@ -463,4 +463,5 @@ export default {
   chat_visitor_name: 'اسمك', chat_as_name: 'دردش بهذا الاسم',
   on_fire: 'في أوج تألقه: الفوز بأربع',
   list_semicolon: '؛ ',
+  ev_hand_started_you: 'اليد {n}: أنت توزّع.',
 };

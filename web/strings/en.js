@@ -458,4 +458,5 @@ export default {
   chat_visitor_name: 'Your name', chat_as_name: 'Chat under this name',
   on_fire: 'on fire: a win is worth 4',
   list_semicolon: '; ',
+  ev_hand_started_you: 'Hand {n}: you deal.',
 };
