@@ -128,7 +128,7 @@ pub fn cancel(
 }
 
 /// The tournament `row` (`id`) if `caller` may change it: a public one for admins, a private
-/// one for its maker too. Someone who may not even see it is told it is not there.
+/// one for its maker too; `not_found` when there is none, `forbidden` to anyone else.
 fn managed(
     conn: &mut AnyConnection,
     caller: &Caller,

@@ -1,6 +1,7 @@
-//! Tournaments: making one and changing it ([`making`]), reading it whole — its standings
-//! recomputed from the recorded seats at every read ([`reading`]) — and entering and
-//! withdrawing ([`entry`]). The rounds pair themselves in the recovery sweep ([`rounds::sweep`]).
+//! Tournaments: making one and changing it ([`create`], [`update`], [`cancel`]), reading it
+//! whole — its standings recomputed from the recorded seats at every read ([`get`]) — and
+//! entering and withdrawing ([`join`], [`withdraw`]), each concern a module of its own. The
+//! rounds pair themselves in the recovery sweep ([`sweep`]).
 
 mod entry;
 mod making;
