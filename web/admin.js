@@ -484,7 +484,11 @@ async function showTournaments() {
     }
     if (tn.manageable && ['upcoming', 'running'].includes(tn.status)) {
       const cancel = h('button', { type: 'button', class: 'button danger', 'data-cancel': String(tn.id) }, 'Call off');
-      cancel.addEventListener('click', () => open(cancelForm(tn, () => reload(`“${tn.name}” is called off.`))));
+      // (Read afresh: who has entered since the list was read.)
+      cancel.addEventListener('click', async () => open(cancelForm(
+        await api.request('GET', `/tournaments/${tn.id}${tn.code ? `?code=${tn.code}` : ''}`).catch(() => tn),
+        () => reload(`“${tn.name}” is called off.`),
+      )));
       actions.push(cancel);
     }
     return h('tr', { 'data-tournament': String(tn.id) },
@@ -495,6 +499,14 @@ async function showTournaments() {
       h('td', {}, when(tn.starts_at)),
       h('td', {}, actions));
   });
+  // The list keeps itself current (a start, an entrant, an end) while nothing is being edited.
+  const shown = location.hash;
+  const again = () => {
+    if (location.hash !== shown || !document.getElementById('tournament-list')) return;
+    if (place.childElementCount) setTimeout(again, 10000);
+    else showTournaments().catch(() => setTimeout(again, 10000));
+  };
+  setTimeout(again, 10000);
   app().replaceChildren(h('div', { class: 'admin' },
     h('h1', {}, 'Tournaments'),
     h('p', { class: 'note' }, 'Public ones are listed in every lobby. Their terms can change until they start; they can be called off until they are over.'),

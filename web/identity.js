@@ -88,7 +88,7 @@ export async function ensureNamedUser() {
     return await api.ensureUser(name);
   } catch (error) {
     if (field && (error.code === 'name_taken' || error.status === 422)) {
-      nameProblem(error.code === 'name_taken' ? t('name_taken_inline') : problemText(error));
+      nameProblem(t(error.code === 'name_taken' ? 'name_taken_inline' : 'name_rules'));
       field.focus();
       error.shown = true;
     }

@@ -48,6 +48,10 @@ async function route() {
   try {
     if (parts[0] === 'game' && /^\d+$/.test(parts[1] || '')) {
       await openTable(app, Number(parts[1]));
+    } else if (['game', 'tournament'].includes(parts[0]) && parts[1] && !/^\d+$/.test(parts[1])) {
+      // (A link with no number where a table's or tournament's belongs names nothing.)
+      closeTable();
+      throw Object.assign(new Error('not found'), { status: 404 });
     } else {
       closeTable();
       if (parts[0] === 'join' && /^\d+$/.test(parts[1] || '') && parts[2]) await showInvitation(app, Number(parts[1]), parts[2], parts[3]);

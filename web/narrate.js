@@ -14,9 +14,10 @@ export const RENDERERS = { basra, thirty_one: thirtyOne, rummy, tarneeb };
 /**
  * `event` of a game of `kind` in a sentence, or null for an event nobody reads (a deadline).
  * `name(seat)` names a seat as the reader knows it; `me` is the reader's seat (none for a
- * spectator or an admin). `outcome(event)` words a game's end.
+ * spectator or an admin). `outcome(event)` words a game's end; `tournament` is the tournament
+ * the game is a round of, if any.
  */
-export function narrate(kind, event, { name, me, outcome, table }) {
+export function narrate(kind, event, { name, me, outcome, table, tournament = null }) {
   const who = (seat) => (seat === me && me !== null && me !== undefined ? t('you') : name(seat));
   // A sentence whose subject is `seat`: its "you" form for the reader's own seat.
   const say = (key, seat, vars = {}) => (seat === me && me !== null && me !== undefined && has(`${key}_you`)
@@ -24,9 +25,10 @@ export function narrate(kind, event, { name, me, outcome, table }) {
     : t(key, { ...vars, who: who(seat) }));
   switch (event.type) {
     case 'created':
-      return event.rematch_of
-        ? t('ev_created_rematch', { id: event.rematch_of })
-        : t('ev_created', { name: event.by });
+      if (event.rematch_of) return t('ev_created_rematch', { id: event.rematch_of });
+      // (A tournament's table is the tournament's doing, not its first player's.)
+      if (tournament) return t('ev_created_tournament', { round: tournament.round });
+      return t('ev_created', { name: event.by });
     case 'joined':
       return event.seat === me ? t('ev_joined_you', { seat: event.seat + 1 }) : t('ev_joined', { name: event.name, seat: event.seat + 1 });
     case 'hand_started':

@@ -2,7 +2,7 @@
 // follows the events endpoint so other players' moves appear one by one as they happen.
 
 import * as api from './api.js';
-import { t, num, signedNum, digits, onLanguageChange } from './i18n.js';
+import { t, tn, num, signedNum, digits, onLanguageChange } from './i18n.js';
 import { cardsText } from './cards.js';
 import { h, toast, delayFor, setBusy } from './ui.js';
 import { narrate, RENDERERS } from './narrate.js';
@@ -234,6 +234,16 @@ class Table {
     let next;
     try {
       next = view || (await api.getGame(this.id));
+      // The table moved on while these were shown: what happened in between is told too (the
+      // log, a hand scored, a rematch), though not drawn move by move.
+      if (next.version > this.shown) {
+        const gap = await api.events(this.id, this.shown, null, 0, this.abort.signal);
+        for (const entry of gap.events.filter((e) => e.version <= next.version)) {
+          this.record(entry);
+          if (entry.event.type === 'hand_scored' || entry.event.type === 'game_over') handScored = true;
+          if (entry.event.type === 'rematch_started') rematch = entry.event.game_id;
+        }
+      }
     } finally {
       this.animating = false;
     }
@@ -296,6 +306,7 @@ class Table {
       me: this.view.your_seat,
       outcome: (outcome) => this.outcomeText(outcome),
       table: this,
+      tournament: this.view.tournament,
     });
   }
 
@@ -520,7 +531,7 @@ class Table {
       view.practice ? h('span', { class: 'tag' }, t('practice')) : null,
       this.watching() ? h('span', { class: 'tag watching' }, t('watching')) : null,
       view.spectators > 0
-        ? h('span', { class: 'tag spectators', 'data-spectators': String(view.spectators) }, t('n_watching', { n: view.spectators }))
+        ? h('span', { class: 'tag spectators', 'data-spectators': String(view.spectators) }, tn('n_watching', view.spectators))
         : null,
       view.turn ? h('span', { class: 'tag timer' }, t('per_move', { time: timerText(view.turn.seconds) })) : null,
       h('span', { class: 'tag status', 'data-status': view.status }, t(`status_${view.status}`)),

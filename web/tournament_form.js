@@ -5,9 +5,10 @@
 // private ones; a registered player's (in the lobby) private ones.
 
 import * as api from './api.js';
-import { t, tn, when } from './i18n.js';
+import { t, tn } from './i18n.js';
 import { h } from './ui.js';
-import { houseRulesFieldset, chosenOptions, houseRulesText } from './house_rules.js';
+import { houseRulesFieldset, chosenOptions } from './house_rules.js';
+import { termsLines } from './tournament_views.js';
 import { levelName, timerText } from './names.js';
 import { problemText } from './problems.js';
 
@@ -18,16 +19,6 @@ const TIMERS = [15, 30, 60, 120, 300, 600];
 function localValue(date) {
   const pad = (n) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
-/** "in 2 h 10 min", "in 45 min", "now". */
-function fromNow(date) {
-  const minutes = Math.round((date.getTime() - Date.now()) / 60000);
-  if (minutes <= 0) return t('starts_now');
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  if (!hours) return t('in_minutes', { n: rest });
-  return rest ? t('in_hours_minutes', { h: hours, m: rest }) : t('in_hours', { n: hours });
 }
 
 /** Whether a table of `seats` of this game can be two partnerships of two (team matches). */
@@ -124,7 +115,7 @@ export async function tournamentForm({ existing = null, admin = false, onDone })
       variant: variant.value,
       seats: Number(seats.value),
       options: chosenOptions(rules, chosen.variant()),
-      starts_at: new Date(start.value).toISOString(),
+      starts_at: Number.isNaN(new Date(start.value).getTime()) ? null : new Date(start.value).toISOString(),
       rated: rated.checked,
       turn: { seconds: Number(turn.value), takeover_after: Number(takeover.value) },
     };
@@ -139,26 +130,20 @@ export async function tournamentForm({ existing = null, admin = false, onDone })
   /** What an entrant will get, in words, from the form as it stands. */
   const describe = () => {
     const f = chosen.format();
-    const v = chosen.variant();
-    const k = chosen.kind();
     const b = body();
-    const n = b.seats;
     const starts = new Date(start.value);
-    const lines = [
-      f === 'arena'
-        ? t('tf_says_arena', { minutes: tn('arena_minutes', Number(minutes.value)) })
-        : t(`tf_says_${f}`, { rounds: tn('rounds_count', Number(rounds.value)) }),
-      t('tf_says_game', { game: `${t(`kind_${k.kind}`)} · ${t(`variant_${k.kind}_${v.name}`)}`, n }),
-      ...houseRulesText(v, b.options, n),
-      Number.isNaN(starts.getTime()) ? t('tf_says_no_start') : t('tf_says_start', { time: when(starts.toISOString(), { dateStyle: 'full', timeStyle: 'short' }), relative: fromNow(starts) }),
-      b.fill
-        ? t('tf_says_fill', { level: levelName(b.fill) })
-        : t(f === 'arena' ? 'tf_says_wait' : 'tf_says_bye'),
-      t('tf_says_timer', { time: timerText(b.turn.seconds), n: b.turn.takeover_after }),
-      t(b.rated ? 'tf_says_rated' : 'tf_says_unrated'),
-      t((existing ? existing.private : !admin || privacy.checked) ? 'tf_says_private' : 'tf_says_public'),
-    ];
-    if (f === 'teams' && !pairsOfTwo(k.kind, n, b.options)) lines.unshift(t('tf_says_teams_need_pairs'));
+    const lines = termsLines({
+      ...b,
+      format: b.format,
+      teams: f === 'teams',
+      rounds: Number(rounds.value),
+      minutes: Number(minutes.value),
+      starts_at: Number.isNaN(starts.getTime()) ? null : starts.toISOString(),
+      private: existing ? existing.private : !admin || privacy.checked,
+    }, chosen.variant());
+    if (f === 'teams' && !pairsOfTwo(b.kind, b.seats, b.options)) lines.unshift(t('tf_says_teams_need_pairs'));
+    // (A start already past is refused when the form is sent.)
+    if (!Number.isNaN(starts.getTime()) && starts.getTime() < Date.now()) lines.unshift(t('tf_start_passed'));
     form.querySelector('#tf-preview').replaceChildren(...lines.map((line) => h('li', {}, line)));
   };
 
@@ -217,6 +202,12 @@ export async function tournamentForm({ existing = null, admin = false, onDone })
     }
     if (!form.checkValidity()) {
       form.reportValidity();
+      return;
+    }
+    if (new Date(start.value).getTime() < Date.now()) {
+      status.textContent = t('tf_start_passed');
+      status.hidden = false;
+      start.focus();
       return;
     }
     submit.disabled = true;

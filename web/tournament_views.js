@@ -5,6 +5,8 @@
 
 import { t, tn, num, signedNum, when, clock } from './i18n.js';
 import { h } from './ui.js';
+import { houseRulesText } from './house_rules.js';
+import { levelName, timerText } from './names.js';
 
 export function gameName(tournament) {
   return `${t(`kind_${tournament.kind}`)} · ${t(`variant_${tournament.kind}_${tournament.variant}`)}`;
@@ -249,6 +251,47 @@ export function nextText(tournament, me) {
       : tn('last_round_waits', playing));
   }
   return bye + (more ? t('next_round_pairing', { round: last.round + 1 }) : t('results_counting'));
+}
+
+/** "in 2 h 10 min", "in 45 min", "now". */
+function fromNow(date) {
+  const minutes = Math.round((date.getTime() - Date.now()) / 60000);
+  if (minutes <= 0) return t('starts_now');
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (!hours) return t('in_minutes', { n: rest });
+  return rest ? t('in_hours_minutes', { h: hours, m: rest }) : t('in_hours', { n: hours });
+}
+
+/**
+ * A tournament's terms in sentences — what an entrant gets: its format and length, the game at
+ * its tables, every house rule, the start, empty seats, the timer, rated or not, private or
+ * public. From a tournament as the API answers it (or a form's description of one);
+ * `variant` is the catalogue's entry of its variant (for the house rules).
+ */
+export function termsLines(terms, variant) {
+  const format = terms.teams ? 'teams' : terms.format;
+  const lines = [
+    format === 'arena'
+      ? t('tf_says_arena', { minutes: tn('arena_minutes', terms.minutes) })
+      : t(`tf_says_${format}`, { rounds: tn('rounds_count', terms.rounds) }),
+    t('tf_says_game', { game: `${t(`kind_${terms.kind}`)} · ${t(`variant_${terms.kind}_${terms.variant}`)}`, n: terms.seats }),
+    ...(variant ? houseRulesText(variant, terms.options || {}, terms.seats) : []),
+    terms.starts_at
+      ? t('tf_says_start', { time: when(terms.starts_at, { dateStyle: 'full', timeStyle: 'short' }), relative: fromNow(new Date(terms.starts_at)) })
+      : t('tf_says_no_start'),
+    terms.fill ? t('tf_says_fill', { level: levelName(terms.fill) }) : t(format === 'arena' ? 'tf_says_wait' : 'tf_says_bye'),
+    t('tf_says_timer', { time: timerText(terms.turn.seconds), n: terms.turn.takeover_after }),
+    t(terms.rated ? 'tf_says_rated' : 'tf_says_unrated'),
+    t(terms.private ? 'tf_says_private' : 'tf_says_public'),
+  ];
+  return lines;
+}
+
+/** The parts of a tournament that are its terms (what its organiser may change). */
+export function termsOf(tournament) {
+  const { name, format, teams, kind, variant, seats, options, rounds, minutes, starts_at: at, fill, turn, rated } = tournament;
+  return JSON.stringify([name, format, teams, kind, variant, seats, options, rounds, minutes, at, fill, turn, rated]);
 }
 
 /** When an upcoming tournament starts, in the reader's own time: "Starts Friday 28 November at

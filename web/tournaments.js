@@ -13,7 +13,7 @@ import { identityPanel, ensureNamedUser, complain } from './identity.js';
 import { tournamentForm, cancelForm } from './tournament_form.js';
 import {
   gameName, shape, mine, standingsTable, entrantsList, teamsList, roundsList,
-  podium, winnerText, cancelledText, nextText, startsText,
+  podium, winnerText, cancelledText, nextText, startsText, termsLines, termsOf,
 } from './tournament_views.js';
 import { soundOn, setSound } from './sound.js';
 
@@ -121,6 +121,15 @@ function entry(tournament, code, act, identity) {
   return box;
 }
 
+/** What an entrant gets, in sentences (as the form that made it said it), until it starts. */
+function terms(tournament, catalogue) {
+  const kind = catalogue?.kinds.find((k) => k.kind === tournament.kind);
+  const variant = kind?.variants.find((v) => v.name === tournament.variant);
+  return h('section', { class: 'panel terms', 'aria-labelledby': 'terms-title' },
+    h('h2', { id: 'terms-title' }, t('tf_preview')),
+    h('ul', {}, termsLines(tournament, variant).map((line) => h('li', {}, line))));
+}
+
 /** For its maker and admins: change its terms before it starts, call it off until it is over. */
 function management(tournament, redraw) {
   if (!tournament.manageable || !['upcoming', 'running'].includes(tournament.status)) return null;
@@ -147,7 +156,7 @@ function management(tournament, redraw) {
   return box;
 }
 
-function page(root, tournament, code, act, refetch, identity) {
+function page(root, tournament, code, act, refetch, identity, catalogue) {
   const me = (api.currentUser() || {}).name;
   const status = tournament.status;
   const clock = h('p', { class: 'countdown', 'aria-live': 'off' });
@@ -185,6 +194,7 @@ function page(root, tournament, code, act, refetch, identity) {
     entry(tournament, code, act, identity),
     yours,
     !over && status !== 'cancelled' && next && !tournament.your_table ? h('p', { class: 'panel next-step', role: 'status' }, next) : null,
+    status === 'upcoming' ? terms(tournament, catalogue) : null,
     management(tournament, refetch),
     tournament.teams && tournament.players.some((p) => p.team)
       ? h('section', { class: 'panel teams' }, h('h2', {}, t('teams')), teamsList(tournament, me))
@@ -243,6 +253,8 @@ export async function showTournament(root, id, code) {
     nameBox ??= identityPanel(() => {}, { lead: t('tournament_join_lead') });
     return nameBox;
   };
+  const catalogue = await api.knownCatalogue().catch(() => null);
+  let lastTerms = null;
   const redraw = (tournament) => {
     // (An answer that comes after the address changed belongs to no page now.)
     if (location.hash !== shown) return;
@@ -250,6 +262,12 @@ export async function showTournament(root, id, code) {
     if (json === lastJson) return;
     lastJson = json;
     last = tournament;
+    // New terms from its organiser are said, not slipped in.
+    const termsNow = termsOf(tournament);
+    if (lastTerms !== null && termsNow !== lastTerms && tournament.status === 'upcoming' && !tournament.manageable) {
+      toast(t('terms_changed_notice'));
+    }
+    lastTerms = termsNow;
     // A round that seats the reader takes them to their table (the account stream says so
     // too; this holds if its news was missed).
     const table = tournament.your_table?.game_id;
@@ -259,7 +277,7 @@ export async function showTournament(root, id, code) {
     }
     seenTable = table ?? 0;
     const typing = document.activeElement?.id;
-    page(root, tournament, code, act, refetch, identity);
+    page(root, tournament, code, act, refetch, identity, catalogue);
     // (A redraw keeps the focus where it was: the name being typed, say.)
     if (typing) document.getElementById(typing)?.focus();
   };
@@ -284,7 +302,7 @@ export async function showTournament(root, id, code) {
     if (location.hash !== shown) unlisten();
     else if (last) {
       nameBox = null;
-      page(root, last, code, act, refetch, identity);
+      page(root, last, code, act, refetch, identity, catalogue);
     }
   });
 }
@@ -296,9 +314,11 @@ export async function showTournament(root, id, code) {
  */
 export function tournamentNextBox(mark) {
   const text = h('p', { class: 'next-step', role: 'status' }, t('tournament_next_loading'));
+  // The way to a table that already waits (the page takes one there too).
+  const go = h('a', { class: 'button primary', 'data-action': 'next-table', hidden: true }, t('go_to_table'));
   const box = h('section', { class: 'panel tournament-next', 'data-tournament': String(mark.id) },
     h('h2', {}, mark.name ? t('tournament_round', { name: mark.name, n: mark.round }) : t('a_tournament_round', { n: mark.round })),
-    text,
+    text, go,
     h('a', { href: `#/tournament/${mark.id}`, class: 'button', 'data-action': 'to-tournament' }, t('back_to_tournament')));
   const stop = new AbortController();
   const me = (api.currentUser() || {}).name;
@@ -310,6 +330,9 @@ export function tournamentNextBox(mark) {
     box.dataset.drawn = '1';
     box.dataset.status = tournament.status;
     text.textContent = nextText(tournament, me) || t('tournament_next_wait');
+    const waiting = tournament.your_table;
+    go.hidden = !waiting;
+    if (waiting) go.setAttribute('href', `#/game/${waiting.game_id}`);
   };
   api.tournament(mark.id).then(draw, () => {
     text.textContent = t('tournament_next_wait');

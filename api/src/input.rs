@@ -454,3 +454,41 @@ pub fn link_code(code: Option<&str>) -> Result<Option<&str>, ApiError> {
         other => Ok(other),
     }
 }
+
+/// Whether `name` is spelled as a player's name may be: letters, digits, `_`, `-` and `.`, its
+/// letters all Latin (ASCII) or all Arabic — the letters U+0621 to U+064A, hamza forms
+/// included, the tatweel not — never both, so that no name can pass for another drawn in
+/// look-alike letters of a second script. (Its length is the caller's rule.)
+pub fn spelled_as_name(name: &str) -> bool {
+    let arabic = |c: char| matches!(c, '\u{0621}'..='\u{063A}' | '\u{0641}'..='\u{064A}');
+    let mark = |c: char| c.is_ascii_digit() || matches!(c, '_' | '-' | '.');
+    let latin = name.chars().all(|c| c.is_ascii_alphabetic() || mark(c));
+    let in_arabic = name.chars().all(|c| arabic(c) || mark(c));
+    latin || in_arabic
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::spelled_as_name;
+
+    #[test]
+    fn a_name_is_latin_or_arabic_never_both() {
+        for name in ["amira", "Layla_2", "ليلى", "سارة-2", "a.b-c_1"] {
+            assert!(spelled_as_name(name), "{name}");
+        }
+        // Mixed scripts, look-alike letters of another script, spaces, the tatweel, Persian
+        // letters that look like Arabic ones, marks and controls.
+        for name in [
+            "laylaليلى",
+            "\u{0430}dmin",
+            "Mary Ann",
+            "لـيلى",
+            "\u{06CC}سارة",
+            "ليلَى",
+            "ab\u{202E}c",
+            "José",
+        ] {
+            assert!(!spelled_as_name(name), "{name:?}");
+        }
+    }
+}

@@ -176,3 +176,34 @@ test('a touch screen is told to tap, and every target is big enough to hit', asy
   assert.deepEqual(main, [], 'main controls under 44 px');
   await context.close();
 });
+
+test('a hand that ends on another\'s move is told whole and scored, at the pace one chose', async () => {
+  // The page shows others' moves one by one at the "normal" pace, while the other player (over
+  // the API) is quicker: the hand ends before the page has shown everything.
+  const page = await player(browser, { speed: 'normal' });
+  const a = await signedInGuest(page, uniqueName('Slow'));
+  const b = (await call(null, 'POST', '/auth/guest', { name: uniqueName('Quick') })).body.token;
+  const made = (await call(a, 'POST', '/games', { kind: 'thirty_one', variant: 'standard', seats: [{}, {}, { bot: 'easy' }] })).body;
+  await call(b, 'POST', `/games/${made.id}/join`, { invite_code: made.invite_code });
+  await page.goto(`${BASE}/#/game/${made.id}`);
+  await idle(page);
+  for (let i = 0; i < 300; i++) {
+    const seen = await Promise.all([a, b].map(async (token) => (await call(token, 'GET', `/games/${made.id}`)).body));
+    if (seen[0].status === 'hand_over') break;
+    const mover = seen.find((v) => v.status === 'active' && v.to_act === v.your_seat);
+    if (!mover) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      continue;
+    }
+    const token = mover === seen[0] ? a : b;
+    const move = mover.legal_moves.find((m) => m.type === (token === b ? 'knock' : 'draw')) || mover.legal_moves.find((m) => m.type !== 'knock') || mover.legal_moves[0];
+    await call(token, 'POST', `/games/${made.id}/moves`, { expected_version: mover.version, move });
+  }
+  await page.waitForSelector('.table[data-status="hand_over"] .hand-summary', { timeout: 20000 });
+  const log = await page.textContent('.log');
+  assert.match(log, /Showdown/, 'the showdown is told');
+  assert.match(log, /Hand 1 scored/, 'the hand is scored in the log');
+  assert.doesNotMatch(await page.textContent('.sheet'), /No hand has been scored yet/);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -74,11 +74,28 @@ fn guests_register_and_log_in(backend: Backend) {
         json!({"name": "has space", "password": "long enough"}),
         json!({"name": "x".repeat(33), "password": "long enough"}),
         json!({"name": "layla", "password": "short"}),
+        // One script a name: Latin and Arabic letters never mixed, no look-alike of another.
+        json!({"name": "laylaليلى", "password": "long enough"}),
+        json!({"name": "\u{0430}mira", "password": "long enough"}),
+        json!({"name": "ليـلى", "password": "long enough"}),
     ] {
         server
             .post("/api/v1/auth/register", None, &bad)
             .assert_problem(422, "validation_failed");
     }
+    // An Arabic name, as the page's Arabic suggests one; a guest's too.
+    let arabic = server.post(
+        "/api/v1/auth/register",
+        None,
+        &json!({"name": "ليلى", "password": "long enough"}),
+    );
+    assert_eq!(arabic.status, 201, "{arabic:?}");
+    assert_eq!(arabic.body["user"]["name"], "ليلى");
+    let guest = server.post("/api/v1/auth/guest", None, &json!({"name": "سارة_2"}));
+    assert_eq!(guest.status, 201, "{guest:?}");
+    server
+        .post("/api/v1/auth/guest", None, &json!({"name": "ليلى"}))
+        .assert_problem(409, "name_taken");
 }
 
 fn the_first_admin_comes_from_the_environment(backend: Backend) {

@@ -204,7 +204,7 @@ export default {
   chat_unmute: 'أعد سماع {name}', chat_mute: 'اكتم {name} (لك وحدك)',
   chat_muted: 'لن ترى رسائل {name} بعد الآن.', chat_room_players: 'اللاعبون',
   chat_room_spectators: 'المشاهدون', chat_empty: 'لا رسائل بعد.',
-  connected: 'متصل', not_connected: 'غير متصل', n_watching: '{n} يشاهدون',
+  connected: 'متصل', not_connected: 'غير متصل',
   watch_rematch: 'شاهد مباراة الإعادة', go_rematch: 'اذهب إلى مباراة الإعادة',
   rematch_waiting: 'عُرضت الإعادة: بانتظار {names}.', rematch_withdraw: 'اسحب العرض',
   rematch_wanted: 'طلب الإعادة: {names}.', rematch_accept: 'اقبل الإعادة', rematch_decline: 'ارفض',
@@ -464,4 +464,11 @@ export default {
   on_fire: 'في أوج تألقه: الفوز بأربع',
   list_semicolon: '؛ ',
   ev_hand_started_you: 'اليد {n}: أنت توزّع.',
+  name_rules: 'الاسم من ٣ إلى ٣٢ حرفاً (لاتينية أو عربية، لا الاثنتين)، أو أرقاماً، أو _ أو - أو . (دون مسافات).',
+  // After a fresh look: terms changed, a start passed, watchers counted, a tournament's table
+  n_watching_zero: 'لا أحد يشاهد', n_watching_one: 'مشاهد واحد', n_watching_two: 'مشاهدان',
+  n_watching_few: '{n} مشاهدين', n_watching_many: '{n} مشاهداً', n_watching_other: '{n} مشاهد',
+  terms_changed_notice: 'غيّر المنظّم الشروط: اقرأها مجدداً أدناه.',
+  tf_start_passed: 'هذا الموعد مضى: اختر وقتاً لاحقاً.',
+  ev_created_tournament: 'جهّزت البطولة هذه الطاولة للجولة {round}.',
 };

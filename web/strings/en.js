@@ -212,7 +212,7 @@ export default {
   chat_unmute: 'Hear {name} again', chat_mute: 'Mute {name} (for you)',
   chat_muted: 'You no longer see messages from {name}.', chat_room_players: 'players',
   chat_room_spectators: 'spectators', chat_empty: 'No messages yet.',
-  connected: 'Connected', not_connected: 'Not connected', n_watching: '{n} watching',
+  connected: 'Connected', not_connected: 'Not connected',
   watch_rematch: 'Watch the rematch', go_rematch: 'Go to the rematch',
   rematch_waiting: 'Rematch offered: waiting for {names}.', rematch_withdraw: 'Withdraw the offer',
   rematch_wanted: '{names} asked for a rematch.', rematch_accept: 'Accept the rematch', rematch_decline: 'Decline',
@@ -459,4 +459,10 @@ export default {
   on_fire: 'on fire: a win is worth 4',
   list_semicolon: '; ',
   ev_hand_started_you: 'Hand {n}: you deal.',
+  name_rules: 'A name is 3 to 32 letters (Latin or Arabic, not both), digits, _, - or . (no spaces).',
+  // After a fresh look: terms changed, a start passed, watchers counted, a tournament's table
+  n_watching_one: '1 watching', n_watching_other: '{n} watching',
+  terms_changed_notice: 'The organiser changed the terms: read them again below.',
+  tf_start_passed: 'That start has passed: choose a later time.',
+  ev_created_tournament: 'The tournament set up this table for round {round}.',
 };

@@ -7,8 +7,12 @@ use utoipa::ToSchema;
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GuestRequest {
-    /// A display name (3–32 letters, digits, `_`, `-`, `.`); one is made up when left out.
-    #[schema(example = "amira", pattern = r"^[A-Za-z0-9_.-]{3,32}$")]
+    /// A display name (3–32 letters — Latin or Arabic, not both — digits, `_`, `-`, `.`); one
+    /// is made up when left out.
+    #[schema(
+        example = "amira",
+        pattern = r"^([A-Za-z0-9_.-]{3,32}|[\u0621-\u063A\u0641-\u064A0-9_.-]{3,32})$"
+    )]
     pub name: Option<String>,
 }
 
@@ -16,9 +20,12 @@ pub struct GuestRequest {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Credentials {
-    /// 3–32 letters, digits, `_`, `-`, `.` (the first admin's name, from the configuration, may
+    /// 3–32 letters (Latin or Arabic, not both), digits, `_`, `-`, `.` (the first admin's name, from the configuration, may
     /// be anything up to 128 characters without a NUL).
-    #[schema(example = "amira", pattern = r"^[A-Za-z0-9_.-]{3,32}$")]
+    #[schema(
+        example = "amira",
+        pattern = r"^([A-Za-z0-9_.-]{3,32}|[\u0621-\u063A\u0641-\u064A0-9_.-]{3,32})$"
+    )]
     pub name: String,
     /// 8–128 characters.
     #[schema(example = "a long passphrase", min_length = 8, max_length = 128)]

@@ -8,13 +8,11 @@ use crate::model::{AuthResponse, Credentials, GuestRequest, UserInfo};
 use crate::play;
 use crate::state::AppState;
 
-const NAME_RULES: &str = "a name is 3 to 32 letters, digits, `_`, `-` or `.`";
+const NAME_RULES: &str =
+    "a name is 3 to 32 letters (Latin or Arabic, not both), digits, `_`, `-` or `.`";
 
 fn check_name(name: &str) -> Result<(), ApiError> {
-    let ok = (3..=32).contains(&name.chars().count())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    let ok = (3..=32).contains(&name.chars().count()) && crate::input::spelled_as_name(name);
     if ok {
         Ok(())
     } else {

@@ -42,13 +42,12 @@ pub(super) fn check_table(export: &Export) -> Result<(), String> {
             return Err(format!("seat {i} is numbered {}", seat.seat));
         }
         if let Some(name) = &seat.name {
-            let fits = (1..=32).contains(&name.chars().count())
-                && name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+            let fits =
+                (1..=32).contains(&name.chars().count()) && crate::input::spelled_as_name(name);
             if !fits {
                 return Err(format!(
-                    "seat {i}: a name is 1 to 32 letters, digits, `_`, `-` or `.`"
+                    "seat {i}: a name is 1 to 32 letters (Latin or Arabic, not both), digits, \
+                     `_`, `-` or `.`"
                 ));
             }
         }
