@@ -30,6 +30,16 @@ const gameOf = (page) => Number((page.url().match(/#\/game\/(\d+)$/) || [])[1]);
  * table says the tournament is over; returns the games played.
  */
 async function playTheNight(page) {
+  // Every table the page is taken to, as it is taken there (a table can be played out inside
+  // one call of playToEnd when the next round takes the page on before it looks).
+  await page.evaluate(() => {
+    window.addEventListener('hashchange', () => {
+      const visited = JSON.parse(sessionStorage.getItem('visited') || '[]');
+      sessionStorage.setItem('visited', JSON.stringify([...visited, location.hash]));
+    });
+  });
+  const visited = async () => new Set((await page.evaluate(() => JSON.parse(sessionStorage.getItem('visited') || '[]')))
+    .map((hash) => Number((hash.match(/^#\/game\/(\d+)$/) || [])[1])).filter(Boolean));
   const played = new Set();
   for (let guard = 0; guard < 12; guard++) {
     // Taken to a table (the first round, or the next from the last finished table).
@@ -38,15 +48,17 @@ async function playTheNight(page) {
       const over = document.querySelector('.tournament-next[data-status="finished"]');
       return over || (id && !seen.includes(id) && document.querySelector('.table'));
     }, [...played], { timeout: 90000 });
-    if (await page.$('.tournament-next[data-status="finished"]')) return played;
+    if (await page.$('.tournament-next[data-status="finished"]')) return visited();
     const id = gameOf(page);
     await idle(page);
     await playToEnd(page, 'thirty_one');
     // (If the next round took the page on already, its table is played next time round: a
     // table already over is played out at once.)
     played.add(id);
-    // The finished table says what comes next.
-    await page.waitForSelector('.tournament-next .next-step', { timeout: 20000 });
+    // The finished table says what comes next (unless the next round took the page on first,
+    // to a table still being played).
+    await page.waitForFunction(() => document.querySelector('.tournament-next .next-step')
+      || document.querySelector('.table:not([data-status="finished"])'), null, { timeout: 20000 });
   }
   throw new Error('the night did not end');
 }
