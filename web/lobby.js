@@ -3,7 +3,7 @@
 
 import * as api from './api.js';
 import { t, when } from './i18n.js';
-import { h, toast } from './ui.js';
+import { h } from './ui.js';
 import { levelName, timerText } from './names.js';
 import { rulesOf } from './help.js';
 import { challengesPanel, onAccountEvent, ratedText } from './account.js';

@@ -12,7 +12,7 @@ import { h, toast } from './ui.js';
 import { identityPanel, ensureNamedUser, complain } from './identity.js';
 import { tournamentForm, cancelForm } from './tournament_form.js';
 import {
-  gameName, shape, mine, standingsTable, entrantsList, teamsList, roundsList,
+  gameName, shape, standingsTable, entrantsList, teamsList, roundsList,
   podium, winnerText, cancelledText, nextText, startsText, termsLines, termsOf,
 } from './tournament_views.js';
 import { soundOn, setSound } from './sound.js';
