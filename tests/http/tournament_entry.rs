@@ -15,10 +15,11 @@ pub(crate) fn create(server: &Server, token: &str, body: Value) -> crate::suppor
     server.post("/api/v1/tournaments", Some(token), &body)
 }
 
-/// Waits until tournament `id` is at `status` (as `token` sees it); returns it.
-fn wait_for(server: &Server, token: &str, id: i64, status: &str) -> Value {
+/// Waits until tournament `id` is at `status` (as `token` sees it: none, a stranger); returns
+/// it.
+pub(crate) fn wait_for(server: &Server, token: Option<&str>, id: i64, status: &str) -> Value {
     for _ in 0..200 {
-        let state = server.get(&format!("/api/v1/tournaments/{id}"), Some(token));
+        let state = server.get(&format!("/api/v1/tournaments/{id}"), token);
         assert_eq!(state.status, 200, "{state:?}");
         if state.body["status"] == status {
             return state.body;
@@ -134,7 +135,7 @@ fn joining_in_every_stage(backend: Backend) {
         json!({"name": "Lonely", "format": "swiss", "kind": "basra"}),
     );
     let entrants = enter(&server, lonely, 1, 0);
-    let state = wait_for(&server, &admin, lonely, "cancelled");
+    let state = wait_for(&server, Some(&admin), lonely, "cancelled");
     assert_eq!(state["round_tables"], json!([]));
     let late = server.guest("latecomer");
     server
@@ -159,7 +160,7 @@ fn joining_in_every_stage(backend: Backend) {
         json!({"name": "Filled", "format": "swiss", "kind": "tarneeb", "fill": "easy"}),
     );
     enter(&server, swiss, 2, 0);
-    let state = wait_for(&server, &admin, swiss, "running");
+    let state = wait_for(&server, Some(&admin), swiss, "running");
     let table = &state["round_tables"][0]["tables"][0];
     assert_eq!(table["seats"].as_array().unwrap().len(), 2, "{state}");
     let game = server.get(&format!("/api/v1/games/{}", table["game_id"]), Some(&admin));
@@ -197,7 +198,7 @@ fn joining_in_every_stage(backend: Backend) {
                "fill": "easy"}),
     );
     enter(&server, arena, 2, 0);
-    wait_for(&server, &admin, arena, "running");
+    wait_for(&server, Some(&admin), arena, "running");
     let joined = server.post(
         &format!("/api/v1/tournaments/{arena}/join"),
         Some(&late.token),
@@ -413,7 +414,7 @@ fn a_tournament_game_names_its_tournament(backend: Backend) {
         entered.push((id, name, private, pair));
     }
     for (id, name, private, pair) in &entered {
-        let running = wait_for(&server, &pair[0].token, *id, "running");
+        let running = wait_for(&server, Some(&pair[0].token), *id, "running");
         let game = running["your_table"]["game_id"].as_i64().unwrap();
         // Whoever of the two is to move, once the table is dealt.
         let (mover, view) = loop {
@@ -465,7 +466,7 @@ fn a_team_match_starts_with_two_teams_or_computer_players(backend: Backend) {
         enter(&server, id, entrants, 0);
         made.push(id);
     }
-    wait_for(&server, &admin, made[0], "cancelled");
+    wait_for(&server, Some(&admin), made[0], "cancelled");
     let team_sizes = |state: &Value| {
         let mut sizes = std::collections::BTreeMap::<i64, usize>::new();
         for player in state["players"].as_array().unwrap() {
@@ -473,7 +474,7 @@ fn a_team_match_starts_with_two_teams_or_computer_players(backend: Backend) {
         }
         sizes.into_values().collect::<Vec<_>>()
     };
-    let five = wait_for(&server, &admin, made[1], "running");
+    let five = wait_for(&server, Some(&admin), made[1], "running");
     assert_eq!(team_sizes(&five), [3, 2], "{five}");
     let tables = five["round_tables"][0]["tables"].as_array().unwrap();
     assert_eq!(tables.len(), 2, "{five}");
@@ -484,7 +485,7 @@ fn a_team_match_starts_with_two_teams_or_computer_players(backend: Backend) {
             .sum::<usize>(),
         5
     );
-    let two = wait_for(&server, &admin, made[2], "running");
+    let two = wait_for(&server, Some(&admin), made[2], "running");
     assert_eq!(team_sizes(&two), [2], "{two}");
     let tables = two["round_tables"][0]["tables"].as_array().unwrap();
     assert_eq!(tables.len(), 2, "{two}");

@@ -10,23 +10,10 @@ use crate::admin::{ADMIN, admin_token};
 use crate::on_both_backends;
 use crate::support::{Backend, Server};
 use crate::tournament_checks::{SWEEP, enter, make};
-use crate::tournament_entry::create;
+use crate::tournament_entry::{create, wait_for};
 
 fn path(id: i64) -> String {
     format!("/api/v1/tournaments/{id}")
-}
-
-/// Waits until tournament `id` is at `status` (read by a stranger: a public one); returns it.
-fn wait_for(server: &Server, id: i64, status: &str) -> Value {
-    for _ in 0..200 {
-        let state = server.get(&path(id), None);
-        assert_eq!(state.status, 200, "{state:?}");
-        if state.body["status"] == status {
-            return state.body;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("tournament {id} never became {status}");
 }
 
 /// Every field of a new tournament is checked, and a refusal makes nothing.
@@ -305,7 +292,7 @@ fn too_few_entrants_is_said_and_a_running_one_called_off_pairs_no_more(backend: 
         json!({"name": "Lonely", "format": "swiss", "kind": "basra"}),
     );
     enter(&server, lonely, 1, 0);
-    let state = wait_for(&server, lonely, "cancelled");
+    let state = wait_for(&server, None, lonely, "cancelled");
     assert_eq!(
         state["cancelled"],
         json!({"cause": "too_few_entrants", "note": null})
@@ -319,7 +306,7 @@ fn too_few_entrants_is_said_and_a_running_one_called_off_pairs_no_more(backend: 
         json!({"name": "Short", "format": "swiss", "kind": "basra", "rounds": 2, "options": {"target": 31}}),
     );
     let entrants = enter(&server, swiss, 2, 0);
-    let running = wait_for(&server, swiss, "running");
+    let running = wait_for(&server, None, swiss, "running");
     assert_eq!(
         running["joinable"], false,
         "a Swiss takes no one once it runs"

@@ -75,9 +75,7 @@ pub fn update(
         new.code = row.code.clone();
         new.seed = row.seed.clone();
         let updated = tournaments::edit(conn, &row, &new)?;
-        let entrants = tournaments::counts(conn, &[id])?
-            .first()
-            .map_or(0, |(_, n)| *n);
+        let entrants = entrants_in(conn, id)?;
         Ok((updated, entrants))
     })?;
     summary(conn, Some(caller), &row, entrants)
@@ -94,15 +92,7 @@ pub fn cancel(
 ) -> Result<TournamentSummary, ApiError> {
     let note = match request.reason.as_deref().map(str::trim) {
         None | Some("") => None,
-        Some(text) => {
-            let text = crate::input::plain_text("reason", text)?;
-            if text.chars().count() > 200 || text.chars().any(char::is_control) {
-                return Err(ApiError::Invalid(
-                    "reason is at most 200 characters, none of them control characters".to_owned(),
-                ));
-            }
-            Some(text.to_owned())
-        }
+        Some(text) => Some(line_of_text("reason", text, 200)?.to_owned()),
     };
     let (row, entrants) = tournaments::with_locked_tournament(conn, id, |conn, row| {
         let row = managed(conn, caller, id, row)?;
@@ -119,12 +109,29 @@ pub fn cancel(
         tournaments::cancel(conn, &row, cause, note.as_deref())?;
         let row = tournaments::get(conn, id)?
             .ok_or_else(|| ApiError::internal("a tournament gone inside its own transaction"))?;
-        let entrants = tournaments::counts(conn, &[id])?
-            .first()
-            .map_or(0, |(_, n)| *n);
+        let entrants = entrants_in(conn, id)?;
         Ok((row, entrants))
     })?;
     summary(conn, Some(caller), &row, entrants)
+}
+
+/// The entrants of tournament `id` who have not withdrawn.
+fn entrants_in(conn: &mut AnyConnection, id: i64) -> Result<i64, ApiError> {
+    Ok(tournaments::counts(conn, &[id])?
+        .first()
+        .map_or(0, |(_, n)| *n))
+}
+
+/// `text` as a line people read (a name, a reason): plain text of 1 to `most` characters, none
+/// of them a control character.
+fn line_of_text<'a>(field: &str, text: &'a str, most: usize) -> Result<&'a str, ApiError> {
+    let text = crate::input::plain_text(field, text)?;
+    if text.is_empty() || text.chars().count() > most || text.chars().any(char::is_control) {
+        return Err(ApiError::Invalid(format!(
+            "{field} is 1 to {most} characters, none of them control characters"
+        )));
+    }
+    Ok(text)
 }
 
 /// The tournament `row` (`id`) if `caller` may change it: a public one for admins, a private
@@ -152,12 +159,7 @@ fn checked(
     created_by: i64,
     private: bool,
 ) -> Result<NewTournament, ApiError> {
-    let name = crate::input::plain_text("name", request.name.trim())?;
-    if name.is_empty() || name.chars().count() > 60 || name.chars().any(char::is_control) {
-        return Err(ApiError::Invalid(
-            "name is 1 to 60 characters, none of them control characters".to_owned(),
-        ));
-    }
+    let name = line_of_text("name", request.name.trim(), 60)?;
     let info = request.kind.describe();
     let variant = match &request.variant {
         Some(name) => info.variants.iter().find(|v| v.name == name.as_str()),
