@@ -192,7 +192,40 @@ class Table {
       changed = changed || seat.connected !== now;
       seat.connected = now;
     });
-    if (changed) this.render();
+    // Only the dots and the count change: they are drawn again in place, so a card the viewer
+    // is about to press is not swapped for a new one under their finger.
+    if (changed && !this.drawPresence()) this.render();
+  }
+
+  /** Redraws who is here without touching the rest of the table; false if it cannot. */
+  drawPresence() {
+    const table = this.root.querySelector('.table');
+    if (!table) return false;
+    for (const [index, seat] of this.view.seats.entries()) {
+      if (seat.connected === undefined) continue;
+      const dot = table.querySelector(`.seat[data-seat="${index}"] > .seat-name > .presence`);
+      if (!dot) return false;
+      const word = t(seat.connected ? 'connected' : 'not_connected');
+      dot.className = `presence ${seat.connected ? 'on' : 'off'}`;
+      dot.setAttribute('aria-label', word);
+      dot.setAttribute('title', word);
+    }
+    const head = table.querySelector('.table-head');
+    if (!head) return false;
+    const count = this.view.spectators || 0;
+    let tag = head.querySelector('.tag.spectators');
+    if (!count) {
+      tag?.remove();
+      return true;
+    }
+    if (!tag) {
+      tag = document.createElement('span');
+      tag.className = 'tag spectators';
+      head.insertBefore(tag, head.querySelector('.tag.timer') || head.querySelector('.tag.status'));
+    }
+    tag.dataset.spectators = String(count);
+    tag.textContent = tn('n_watching', count);
+    return true;
   }
 
   enqueue(events, view) {

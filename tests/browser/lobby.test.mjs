@@ -96,7 +96,9 @@ test('two strangers meet through quick match, chat, play to the end and rematch;
     .some((n) => n.textContent === 'Thanks'), null, { timeout: 15000 });
 
   // A third person finds the game under "Being played now" and watches it: no hand, no move,
-  // and the players' room is not theirs to read.
+  // and the players' room is not theirs to read. (The players' tables are marked first: a
+  // newcomer changes the dots and the count, never the cards under a player's finger.)
+  for (const page of pages) await page.evaluate(() => { window.drawn = document.querySelector('.table .hand-area .card'); });
   const watcher = await player(browser);
   await watcher.goto(`${BASE}/#/`);
   await idle(watcher);
@@ -117,6 +119,7 @@ test('two strangers meet through quick match, chat, play to the end and rematch;
   // The players see that someone watches, and never the spectators' tip: a word said after it
   // arrives, and the tip (which would have come first) did not.
   await omar.waitForSelector('.tag.spectators[data-spectators="1"]', { timeout: 15000 });
+  assert.ok(await omar.evaluate(() => window.drawn.isConnected), 'someone arriving redrew the hand');
   await sara.fill('#chat-input', 'your move');
   await sara.press('#chat-input', 'Enter');
   await omar.waitForFunction(() => [...document.querySelectorAll('.chat-message .chat-text')]
