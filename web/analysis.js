@@ -217,6 +217,8 @@ export function analysisPanel(id, seatName, mine = null) {
     } catch (error) {
       panel.dataset.analysis = 'error';
       body.replaceChildren(h('p', {}, problemText(error)));
+      // A duplicate board still played at another table: it opens when the round is over.
+      if (error.code === 'board_in_play') setTimeout(load, 15000);
     }
   };
   load();

@@ -29,6 +29,7 @@ mod ratings;
 mod recovery;
 mod replicas;
 mod rummy;
+mod sealed_boards;
 mod seams;
 mod seeks;
 mod table_talk;

@@ -465,4 +465,5 @@ export default {
   terms_changed_notice: 'The organiser changed the terms: read them again below.',
   tf_start_passed: 'That start has passed: choose a later time.',
   ev_created_tournament: 'The tournament set up this table for round {round}.',
+  problem_board_in_play: 'This board is still being played at another table of the round. Its analysis and its record open when every table is over.',
 };

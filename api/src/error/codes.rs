@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 pub enum ProblemCode {
     AlreadySeated,
     AlreadySeeking,
+    BoardInPlay,
     BotNeedsToken,
     ChallengeClosed,
     CorsRefused,
@@ -58,9 +59,10 @@ pub enum ProblemCode {
 
 impl ProblemCode {
     /// Every code, in the document's order.
-    pub const ALL: [ProblemCode; 46] = [
+    pub const ALL: [ProblemCode; 47] = [
         ProblemCode::AlreadySeated,
         ProblemCode::AlreadySeeking,
+        ProblemCode::BoardInPlay,
         ProblemCode::BotNeedsToken,
         ProblemCode::ChallengeClosed,
         ProblemCode::CorsRefused,
@@ -112,6 +114,7 @@ impl ProblemCode {
         match self {
             ProblemCode::AlreadySeated => "already_seated",
             ProblemCode::AlreadySeeking => "already_seeking",
+            ProblemCode::BoardInPlay => "board_in_play",
             ProblemCode::BotNeedsToken => "bot_needs_token",
             ProblemCode::ChallengeClosed => "challenge_closed",
             ProblemCode::CorsRefused => "cors_refused",

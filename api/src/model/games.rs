@@ -369,7 +369,8 @@ pub struct DealOut {
     pub hand: i64,
     /// `sha256(seed)`, published when the hand was dealt.
     pub commitment: String,
-    /// The deal's seed, revealed when its hand is over (64 hex digits).
+    /// The deal's seed, revealed when its hand is over (64 hex digits); at a table of a
+    /// duplicate round, once every table of the round is over.
     pub seed: Option<String>,
     /// A practice game's explicit deck order for this deal, top card first.
     #[serde(default)]

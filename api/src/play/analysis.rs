@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use cardroom_core::analysis::{self, Analyst};
 use cardroom_db::games::{self, GameRow, LogRow};
-use cardroom_db::{AnyConnection, GameId, GameStatus, Visibility};
+use cardroom_db::{AnyConnection, GameId};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -20,7 +20,7 @@ use utoipa::ToSchema;
 use super::loaded::load;
 use super::recovery::replay_entry;
 use crate::auth::Caller;
-use crate::error::{ApiError, ProblemCode};
+use crate::error::ApiError;
 use crate::state::AppState;
 
 /// A claim not renewed for this long is taken over by another replica.
@@ -63,33 +63,7 @@ pub fn analysis(
     id: GameId,
 ) -> Result<AnalysisResponse, ApiError> {
     let loaded = load(conn, id)?;
-    let row = &loaded.record.game;
-    let allowed = row.visibility == Visibility::Public
-        || match caller {
-            Some(caller) => {
-                loaded.seat_of(caller).is_some() || super::access::is_admin(conn, caller)?
-            }
-            None => false,
-        };
-    if !allowed && caller.is_none() {
-        return Err(ApiError::Unauthorized(
-            "this game is not public: sign in as one of its players to read its analysis"
-                .to_owned(),
-        ));
-    }
-    if !allowed {
-        return Err(ApiError::Forbidden(
-            "only the game's players and admins may read the analysis of a game that is not \
-             public"
-                .to_owned(),
-        ));
-    }
-    if row.status != GameStatus::Finished {
-        return Err(ApiError::Conflict {
-            code: ProblemCode::GameNotFinished,
-            detail: "a game is analysed once it is over".to_owned(),
-        });
-    }
+    super::gate::whole(conn, &loaded, caller, super::gate::Whole::Analysis)?;
     // (A row of an older format is as good as queued: it is made again.)
     let stored = cardroom_db::analyses::get(conn, id)?.filter(|a| {
         a.format >= analysis::FORMAT as i32 || a.status == "running" || a.status == "queued"

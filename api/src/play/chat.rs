@@ -254,7 +254,7 @@ pub fn page(
         return Err(ApiError::Invalid("after is a cursor, 0 or more".to_owned()));
     }
     let loaded = load(conn, id)?;
-    let viewer = loaded.reader(caller)?;
+    let viewer = super::gate::reading(conn, &loaded, caller)?.viewer;
     let status = loaded.record.game.status;
     let (messages, cursor) = news(conn, id, caller.map(|c| c.id), viewer, status, after)?;
     let (room, rooms) = rooms(viewer, status);

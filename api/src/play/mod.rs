@@ -14,6 +14,7 @@ mod changes;
 pub mod chat;
 mod commit;
 pub mod export;
+mod gate;
 mod invitation;
 mod loaded;
 mod lobby;

@@ -27,7 +27,10 @@ pub fn authorize_reader(
     id: GameId,
 ) -> Result<(Viewer, GameKind), ApiError> {
     let loaded = load(conn, id)?;
-    Ok((loaded.reader(caller)?, loaded.kind()))
+    Ok((
+        super::gate::reading(conn, &loaded, caller)?.viewer,
+        loaded.kind(),
+    ))
 }
 
 /// The events after `after` that `viewer` may see, and the current version.
@@ -298,7 +301,8 @@ pub const EVENTS_PAGE: i64 = 500;
 /// `GET /games/{id}/log`.
 pub fn log(conn: &mut AnyConnection, caller: &Caller, id: GameId) -> Result<LogResponse, ApiError> {
     let loaded = load(conn, id)?;
-    let viewer = loaded.reader(Some(caller))?;
+    let reading = super::gate::reading(conn, &loaded, Some(caller))?;
+    let viewer = reading.viewer;
     let mut entries = Vec::new();
     let mut after = 0;
     loop {
@@ -326,8 +330,10 @@ pub fn log(conn: &mut AnyConnection, caller: &Caller, id: GameId) -> Result<LogR
             deal: i64::from(d.deal),
             hand: i64::from(d.hand),
             commitment: d.commitment,
-            seed: d.seed,
+            // (While the board is played at another table, its seeds and cards wait.)
+            seed: d.seed.filter(|_| reading.seeds()),
             practice_deck: table
+                .filter(|_| reading.seeds())
                 .and_then(|t| t.practice_deal(d.deal as u32))
                 .map(<[Card]>::to_vec),
         })
@@ -354,7 +360,7 @@ pub fn score(
     id: GameId,
 ) -> Result<ScoreResponse, ApiError> {
     let loaded = load(conn, id)?;
-    loaded.reader(caller)?;
+    super::gate::reading(conn, &loaded, caller)?;
     let game = loaded.started()?;
     Ok(ScoreResponse {
         seats: seat_infos(&loaded.record.seats),

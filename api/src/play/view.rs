@@ -126,7 +126,7 @@ pub fn view_for(
     id: GameId,
 ) -> Result<GameView, ApiError> {
     let loaded = load(conn, id)?;
-    let viewer = loaded.reader(caller)?;
+    let viewer = super::gate::reading(conn, &loaded, caller)?.viewer;
     let recent = recent_events(&loaded, viewer, Vec::new())?;
     let status = status_name(&loaded.record, loaded.game.as_ref());
     let mut view = game_view(

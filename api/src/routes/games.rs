@@ -208,7 +208,8 @@ pub async fn score(
 }
 
 /// The move log as the caller may see it, with every deal's seed commitment and, once its hand
-/// is over, its seed: everything `cardroom verify-deal` needs to check the deals.
+/// is over, its seed: everything `cardroom verify-deal` needs to check the deals. (A table of a
+/// duplicate round gives no seed until every table of the round is over: they deal alike.)
 #[utoipa::path(
     operation_id = "get_game_log",
     tag = "games",
@@ -242,9 +243,10 @@ pub async fn game_log(
     params(("id" = i64, Path, description = "The game")),
     responses(
         (status = 200, body = play::analysis::AnalysisResponse),
+        (status = 401, description = "A game that is not public, asked without a token", body = Problem, content_type = "application/problem+json"),
         (status = 403, body = Problem, content_type = "application/problem+json"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`game_not_finished`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`game_not_finished`; `board_in_play` (a duplicate round's table, until every table of the round is over)", body = Problem, content_type = "application/problem+json"),
     ),
     security((), ("bearer" = ["read"]))
 )]
@@ -292,7 +294,7 @@ pub enum ExportFormat {
             (String = "text/plain"),
         )),
         (status = 403, body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`game_not_finished`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`game_not_finished`; `board_in_play` (a duplicate round's table, until every table of the round is over)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["read"]))
 )]

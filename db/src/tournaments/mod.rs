@@ -495,6 +495,29 @@ pub fn publish_round(conn: &mut AnyConnection, id: i64, round: i32) -> Result<()
     Ok(())
 }
 
+/// Whether game `id` is a table of a duplicate round that some table of the round still plays:
+/// then its board (seeds, hands, results) is sealed. False for any other game.
+pub fn board_in_play(conn: &mut AnyConnection, id: GameId) -> Result<bool, DbError> {
+    let round: Option<(i64, i32)> = tournament_seats::table
+        .inner_join(tournaments::table.on(tournaments::id.eq(tournament_seats::tournament_id)))
+        .filter(tournament_seats::game_id.eq(id))
+        .filter(tournaments::format.eq(Format::Duplicate))
+        .select((tournament_seats::tournament_id, tournament_seats::round))
+        .first(conn)
+        .optional()?;
+    let Some((tournament, round)) = round else {
+        return Ok(false);
+    };
+    let playing: i64 = tournament_seats::table
+        .inner_join(games::table.on(games::id.nullable().eq(tournament_seats::game_id)))
+        .filter(tournament_seats::tournament_id.eq(tournament))
+        .filter(tournament_seats::round.eq(round))
+        .filter(games::status.ne_all([GameStatus::Finished, GameStatus::Abandoned]))
+        .count()
+        .get_result(conn)?;
+    Ok(playing > 0)
+}
+
 /// The games of tournament `id` that are over (finished or abandoned), recorded in its standings
 /// or not yet (the pairing step records each a sweep after it ends; a cancelled tournament's
 /// never are).

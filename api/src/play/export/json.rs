@@ -149,11 +149,12 @@ pub(super) fn sha256_hex(bytes: &[u8]) -> String {
 /// `GET /games/{id}/export`: the game's seated players and admins.
 pub fn export(conn: &mut AnyConnection, caller: &Caller, id: GameId) -> Result<Export, ApiError> {
     let loaded = load(conn, id)?;
-    if loaded.seat_of(caller).is_none() && !crate::play::access::is_admin(conn, caller)? {
-        return Err(ApiError::Forbidden(
-            "only the game's players and admins may export it".to_owned(),
-        ));
-    }
+    crate::play::gate::whole(
+        conn,
+        &loaded,
+        Some(caller),
+        crate::play::gate::Whole::Export,
+    )?;
     build(conn, id)
 }
 

@@ -202,7 +202,19 @@ pub(super) fn whole(
     row: &TournamentRow,
 ) -> Result<Tournament, ApiError> {
     let entrants = tournaments::entrants(conn, row.id)?;
+    // A duplicate round's results wait until its last table is over: until then each of its
+    // seats reads as not yet recorded, in the standings as in the round's tables.
     let seats = tournaments::seats(conn, row.id)?;
+    let sealed = crate::play::gate::sealed_rounds(row, &seats);
+    let seats: Vec<_> = seats
+        .into_iter()
+        .map(|mut seat| {
+            if sealed.contains(&seat.round) {
+                (seat.place, seat.points, seat.result, seat.first) = (None, None, None, None);
+            }
+            seat
+        })
+        .collect();
     let active = entrants.iter().filter(|e| e.withdrawn_at.is_none()).count() as i64;
     let summary = summary(conn, caller, row, active)?;
     let sides = rounds::sides_of(row)?;
