@@ -42,6 +42,13 @@ fn every_field_is_checked(backend: Backend) {
         with("starts_in", json!(-1)),
         with("starts_in", json!(2_592_001)),
         with("starts_at", json!("2099-01-01T00:00:00Z")),
+        // (A start that has passed is refused: beyond a minute ago, and the year 0.)
+        with("starts_at", json!("0000-01-01T00:00:00Z")),
+        with("starts_at", json!("2026-01-01T00:00:00Z")),
+        with(
+            "starts_at",
+            json!((chrono::Utc::now() - chrono::Duration::seconds(90)).to_rfc3339()),
+        ),
         with("fill", json!("grandmaster")),
         with("turn", json!({"seconds": 2})),
         with("turn", json!({"seconds": 60, "takeover_after": 11})),
@@ -72,6 +79,19 @@ fn every_field_is_checked(backend: Backend) {
     // Nothing was made by any of them.
     let listed = server.get("/api/v1/tournaments", Some(&admin));
     assert_eq!(listed.body["tournaments"], json!([]));
+    // A start sent a few seconds late (a slow form, a clock behind) is now.
+    let late = with(
+        "starts_at",
+        json!((chrono::Utc::now() - chrono::Duration::seconds(20)).to_rfc3339()),
+    );
+    let made = create(&server, &admin, late);
+    assert_eq!(made.status, 201, "{made:?}");
+    let cancelled = server.post(
+        &format!("/api/v1/tournaments/{}/cancel", made.body["id"]),
+        Some(&admin),
+        &json!({"reason": "only a check of the start"}),
+    );
+    assert_eq!(cancelled.status, 200, "{cancelled:?}");
     server
         .get("/api/v1/tournaments?status=open", Some(&admin))
         .assert_problem(422, "validation_failed");

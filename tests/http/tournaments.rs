@@ -183,3 +183,123 @@ fn two_replicas_pair_each_round_exactly_once() {
         "Swiss: three rounds of eight tables; duplicate: two of six; nothing else"
     );
 }
+
+/// An arena of four at Basra: the table that ends first finds only its own two free, and they
+/// wait for the other table rather than play each other again at once; over eight games nobody
+/// meets the one they just played.
+fn an_arena_never_seats_players_again_with_the_table_they_just_left(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN, SWEEP]);
+    let admin = admin_token(&server);
+    let id = make(
+        &server,
+        &admin,
+        json!({"name": "No rematch", "format": "arena", "kind": "basra", "minutes": 10}),
+    );
+    let entrants = enter(&server, id, 4, 0);
+    let token_of = |entrant: i64, state: &serde_json::Value| {
+        let name = state["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["entrant_id"] == entrant)
+            .unwrap()["name"]
+            .clone();
+        entrants
+            .iter()
+            .find(|e| e.name == name)
+            .unwrap()
+            .player
+            .token
+            .clone()
+    };
+    let tables = |state: &serde_json::Value| -> Vec<(i64, Vec<i64>, bool)> {
+        state["round_tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r["tables"].as_array().unwrap().clone())
+            .map(|t| {
+                let seats = t["seats"].as_array().unwrap();
+                (
+                    t["game_id"].as_i64().unwrap(),
+                    seats
+                        .iter()
+                        .map(|s| s["entrant_id"].as_i64().unwrap())
+                        .collect(),
+                    t["over"].as_bool().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let read = || {
+        server
+            .get(&format!("/api/v1/tournaments/{id}"), Some(&admin))
+            .body
+    };
+    let wait = |done: &dyn Fn(&serde_json::Value) -> bool| {
+        let start = std::time::Instant::now();
+        loop {
+            let state = read();
+            if done(&state) {
+                return state;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "waited on: {state}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let mut ended = 0;
+    while ended < 8 {
+        // Once two tables play, the one made first ends (its first seat resigns).
+        let state = wait(&|s| tables(s).iter().filter(|t| !t.2).count() == 2);
+        let playing: Vec<_> = tables(&state).into_iter().filter(|t| !t.2).collect();
+        let (game, seats, _) = &playing[0];
+        let resigned = server.post(
+            &format!("/api/v1/games/{game}/resign"),
+            Some(&token_of(seats[0], &state)),
+            &json!({}),
+        );
+        assert_eq!(resigned.status, 200, "{resigned:?}");
+        ended += 1;
+        // Its two are free with nobody else: several sweeps later, they are still not seated.
+        std::thread::sleep(Duration::from_millis(700));
+        let state = read();
+        let now: Vec<_> = tables(&state).into_iter().filter(|t| !t.2).collect();
+        assert_eq!(now.len(), 1, "only the other table plays: {now:?}");
+        // The other table ends too: all four are free, and two new tables are made.
+        let (game, seats, _) = &now[0];
+        let resigned = server.post(
+            &format!("/api/v1/games/{game}/resign"),
+            Some(&token_of(seats[1], &state)),
+            &json!({}),
+        );
+        assert_eq!(resigned.status, 200, "{resigned:?}");
+        ended += 1;
+    }
+    // Nobody's two games in a row were against the same opponent.
+    let state = read();
+    let all = tables(&state);
+    for entrant in all
+        .iter()
+        .flat_map(|t| t.1.clone())
+        .collect::<BTreeSet<_>>()
+    {
+        let opponents: Vec<i64> = all
+            .iter()
+            .filter(|t| t.1.contains(&entrant))
+            .map(|t| *t.1.iter().find(|&&e| e != entrant).unwrap())
+            .collect();
+        assert!(opponents.len() >= 4, "{entrant}: {opponents:?}");
+        for pair in opponents.windows(2) {
+            assert_ne!(
+                pair[0], pair[1],
+                "{entrant} met {} twice in a row: {opponents:?}",
+                pair[0]
+            );
+        }
+    }
+}
+
+on_both_backends!(an_arena_never_seats_players_again_with_the_table_they_just_left);

@@ -86,7 +86,8 @@ pub struct CreateTournament {
     /// Seconds from now to the start, 0 to 2592000 (default 300); or give `starts_at`.
     #[schema(minimum = 0, maximum = 2_592_000)]
     pub starts_in: Option<i64>,
-    /// When it starts (at most 30 days ahead); instead of `starts_in`.
+    /// When it starts: from now (a time up to 60 s ago is taken as now; earlier is refused)
+    /// to 30 days ahead; instead of `starts_in`.
     pub starts_at: Option<DateTime<Utc>>,
     /// The games' turn timer (default 60 seconds, a computer player taking the seat after 2
     /// timeouts in a row): a seat whose person is away is played by the computer.

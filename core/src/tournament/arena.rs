@@ -68,34 +68,52 @@ pub struct Free {
     pub last: Vec<EntrantId>,
 }
 
+/// Whether `a` and `b` sat at the same table last (either's last table names the other).
+pub fn just_played(a: &Free, b: &Free) -> bool {
+    a.last.contains(&b.entrant) || b.last.contains(&a.entrant)
+}
+
 /// Seats the free entrants at tables of `seats`; returns the tables (each in standing order).
-/// Entrants not seated wait.
+/// Nobody is seated with anyone from the table they just left: each seat goes to the next free
+/// entrant who did not just play anyone at the table, within the next few places (so that
+/// scores stay close), else further down. An entrant no table can take waits for the next
+/// pairing, as do the last few when fewer than a table are left.
 pub fn pair(free: &[Free], seats: usize) -> Vec<Vec<EntrantId>> {
     let seats = seats.max(2);
-    let mut order: Vec<&Free> = free.iter().collect();
-    order.sort_by(|a, b| {
+    let standing = |a: &&Free, b: &&Free| {
         b.points
             .cmp(&a.points)
             .then(b.rating.total_cmp(&a.rating))
             .then(a.since.cmp(&b.since))
             .then(a.entrant.cmp(&b.entrant))
-    });
-    let just_played =
-        |a: &Free, b: &Free| a.last.contains(&b.entrant) || b.last.contains(&a.entrant);
-    let mut tables = Vec::with_capacity(order.len() / seats);
-    let mut rest = order;
-    while rest.len() >= seats {
-        let mut table = vec![rest.remove(0)];
+    };
+    let mut rest: Vec<&Free> = free.iter().collect();
+    rest.sort_by(standing);
+    let mut tables = Vec::with_capacity(rest.len() / seats);
+    let mut waiting = 0;
+    while rest.len() - waiting >= seats {
+        let mut table = vec![rest.remove(waiting)];
         while table.len() < seats {
-            // The next free entrant who did not just play anyone here, within the next few
-            // places (so that scores stay close); else the next one.
-            let window = rest.len().min(seats * 2);
-            let pick = (0..window)
-                .find(|&i| table.iter().all(|t| !just_played(t, rest[i])))
-                .unwrap_or(0);
-            table.push(rest.remove(pick));
+            let fits = |i: &usize| table.iter().all(|t| !just_played(t, rest[*i]));
+            let window = (rest.len()).min(waiting + seats * 2);
+            let pick = (waiting..window)
+                .find(fits)
+                .or_else(|| (window..rest.len()).find(fits));
+            match pick {
+                Some(i) => table.push(rest.remove(i)),
+                None => break,
+            }
         }
-        tables.push(table.iter().map(|f| f.entrant).collect());
+        if table.len() == seats {
+            tables.push(table.iter().map(|f| f.entrant).collect());
+        } else {
+            // No table for the first of them now: they wait; the others go back in order.
+            let first = table.remove(0);
+            rest.extend(table);
+            rest[waiting..].sort_by(standing);
+            rest.insert(waiting, first);
+            waiting += 1;
+        }
     }
     tables
 }

@@ -91,28 +91,45 @@ proptest! {
     }
 
     #[test]
-    fn an_arena_pairing_seats_each_free_entrant_at_most_once(
+    fn an_arena_pairing_seats_each_free_entrant_at_most_once_never_with_their_last_table(
         n in 0u32..80,
         seats in 2usize..7,
         points in proptest::collection::vec(0u32..30, 80),
+        last_tables in proptest::collection::vec(0u32..40, 80),
     ) {
+        // Each entrant just left a table (numbered at random, a few share one), or none.
+        let table_of = |i: u32| last_tables[i as usize];
         let free: Vec<Free> = (0..n)
             .map(|i| Free {
                 entrant: i,
                 points: points[i as usize],
                 rating: 1500.0,
                 since: u64::from(i),
-                last: vec![(i + 1) % n.max(1)],
+                last: (0..n)
+                    .filter(|&j| j != i && table_of(i) < 20 && table_of(j) == table_of(i))
+                    .collect(),
             })
             .collect();
         let tables = arena::pair(&free, seats);
-        prop_assert_eq!(tables.len(), n as usize / seats);
+        prop_assert!(tables.len() <= n as usize / seats);
         let mut seen = BTreeSet::new();
         for table in &tables {
             prop_assert_eq!(table.len(), seats);
             for e in table {
                 prop_assert!(seen.insert(*e));
             }
+            for a in table {
+                for b in table {
+                    prop_assert!(a == b || !arena::just_played(&free[*a as usize], &free[*b as usize]),
+                        "{} and {} just played together: {:?}", a, b, table);
+                }
+            }
+        }
+        // Whoever waits could not have been seated with a table's worth of the others waiting.
+        let waiting: Vec<&Free> = free.iter().filter(|f| !seen.contains(&f.entrant)).collect();
+        let strangers = waiting.iter().all(|a| waiting.iter().all(|b| !arena::just_played(a, b)));
+        if strangers {
+            prop_assert!(waiting.len() < seats, "{} wait, all strangers: {:?}", waiting.len(), tables);
         }
     }
 
@@ -251,9 +268,20 @@ fn the_arena_does_not_seat_the_same_two_again_at_once_when_another_can_sit() {
         2,
     );
     assert_eq!(tables, vec![vec![0, 2], vec![1, 3]]);
-    // When only the two of them are free, they play again rather than wait.
+    // When only the two of them are free, they wait for someone else rather than play again.
     let tables = arena::pair(&[free(0, 10, vec![1]), free(1, 9, vec![0])], 2);
-    assert_eq!(tables, vec![vec![0, 1]]);
+    assert_eq!(tables, Vec::<Vec<EntrantId>>::new());
+    // The leader who just played everyone free waits; the others still play.
+    let tables = arena::pair(
+        &[
+            free(0, 10, vec![1, 2, 3]),
+            free(1, 9, vec![0]),
+            free(2, 8, vec![0]),
+            free(3, 1, vec![0]),
+        ],
+        2,
+    );
+    assert_eq!(tables, vec![vec![1, 2]]);
 }
 
 #[test]

@@ -303,8 +303,12 @@ fn within(field: &str, value: i64, range: &std::ops::RangeInclusive<i64>) -> Res
     }
 }
 
-/// When a new tournament starts: `starts_in` seconds from now or `starts_at` (a time passed
-/// already is now), at most 30 days ahead.
+/// How far in the past a `starts_at` may lie (a clock a little behind, a form sent slowly): it
+/// is then now. Earlier is refused.
+const STARTS_AT_GRACE: i64 = 60;
+
+/// When a new tournament starts: `starts_in` seconds from now or `starts_at` (now at the
+/// earliest: a time up to [`STARTS_AT_GRACE`] seconds ago is now), at most 30 days ahead.
 fn starts_at(request: &CreateTournament) -> Result<NaiveDateTime, ApiError> {
     let now = cardroom_db::now();
     match (request.starts_in, request.starts_at) {
@@ -312,6 +316,12 @@ fn starts_at(request: &CreateTournament) -> Result<NaiveDateTime, ApiError> {
             "give `starts_in` or `starts_at`, not both".to_owned(),
         )),
         (None, Some(at)) => {
+            if at.naive_utc() < now - chrono::Duration::seconds(STARTS_AT_GRACE) {
+                return Err(ApiError::Invalid(format!(
+                    "starts_at has passed: give a time from now (up to {STARTS_AT_GRACE} s ago \
+                     is taken as now) to 30 days ahead"
+                )));
+            }
             let at = at.naive_utc().max(now);
             if at > now + chrono::Duration::seconds(*STARTS_IN.end()) {
                 return Err(ApiError::Invalid(

@@ -401,16 +401,26 @@ fn seat_free(
         .map(|t| t.iter().map(|&e| Some(i64::from(e))).collect())
         .collect();
     if fill_level(row).is_some() {
+        // Whoever waits plays now with computer players completing the table — never with
+        // someone from the table they just left.
         let seated: BTreeSet<i64> = tables.iter().flatten().flatten().copied().collect();
-        let waiting: Vec<i64> = free
+        let mut filled: Vec<Vec<&arena::Free>> = Vec::new();
+        for waiting in free
             .iter()
-            .map(|f| i64::from(f.entrant))
-            .filter(|e| !seated.contains(e))
-            .collect();
+            .filter(|f| !seated.contains(&i64::from(f.entrant)))
+        {
+            let fits = filled.iter_mut().find(|t| {
+                t.len() < table && t.iter().all(|other| !arena::just_played(other, waiting))
+            });
+            match fits {
+                Some(at) => at.push(waiting),
+                None => filled.push(vec![waiting]),
+            }
+        }
         tables.extend(
-            waiting
-                .chunks(table)
-                .map(|chunk| chunk.iter().copied().map(Some).collect()),
+            filled
+                .iter()
+                .map(|t| t.iter().map(|f| Some(i64::from(f.entrant))).collect()),
         );
     }
     if tables.is_empty() {
