@@ -258,9 +258,25 @@ fn credential_key(req: &HttpRequest) -> Option<String> {
     Some(digest.iter().take(12).map(|b| format!("{b:02x}")).collect())
 }
 
+/// The account a request's credential names, as [`check_credentials`] found it (none: no
+/// credential, or one that does not verify).
+fn account_of(req: &ServiceRequest) -> Option<i64> {
+    let extensions = req.extensions();
+    let token = extensions
+        .get::<TokenChecked>()
+        .and_then(|checked| checked.0.as_ref().map(|c| c.id));
+    token.or_else(|| {
+        extensions
+            .get::<SessionChecked>()
+            .and_then(|checked| checked.0.as_ref().map(|c| c.id))
+    })
+}
+
 /// Counts every write but signing in (which has its own limit) against the `writes` limit of
-/// its credential (or address, without one), and says where it stands in `RateLimit-Policy` and
-/// `RateLimit`; over the limit, `429 rate_limited` with `Retry-After` and the limit's name.
+/// its account — one budget shared by its sessions and all its personal tokens — (or of the
+/// credential, when it names no account, or the address, without one), and says where it
+/// stands in `RateLimit-Policy` and `RateLimit`; over the limit, `429 rate_limited` with
+/// `Retry-After` and the limit's name.
 pub async fn limit_writes(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -274,14 +290,18 @@ pub async fn limit_writes(
     let Some(state) = state.filter(|_| write) else {
         return Ok(next.call(req).await?.map_into_boxed_body());
     };
-    // A credential counts as itself (its digest: the key must not hold a secret); no
-    // credential, as its address. A bot account's token has a limit of its own.
-    let (limiter, key) = match credential_key(req.request()) {
-        Some(key) if state.bot_credentials.contains(key.as_str()) => {
-            (&state.bot_write_limiter, key)
-        }
-        Some(key) => (&state.write_limiter, key),
-        None => (
+    // An account counts as itself, however many tokens it holds; a credential that names none
+    // as itself (its digest: the key must not hold a secret); no credential, as its address.
+    // A bot account's tokens have a limit of their own.
+    let credential = credential_key(req.request());
+    let bot = credential
+        .as_deref()
+        .is_some_and(|key| state.bot_credentials.contains(key));
+    let (limiter, key) = match (account_of(&req), credential) {
+        (Some(account), _) if bot => (&state.bot_write_limiter, format!("account {account}")),
+        (Some(account), _) => (&state.write_limiter, format!("account {account}")),
+        (None, Some(key)) => (&state.write_limiter, key),
+        (None, None) => (
             &state.write_limiter,
             state.write_limiter.client(req.request()),
         ),

@@ -1,6 +1,7 @@
 //! Rate limits: token buckets, one a key. `sign_ins` counts guest creation, registration and
 //! login per client address, so passwords cannot be guessed at speed and names cannot be
-//! squatted in bulk; `writes` counts every other write (POST, PUT, DELETE) per credential, or per
+//! squatted in bulk; `writes` counts every other write (POST, PUT, DELETE) per account (its
+//! sessions and personal tokens together), per credential that names no account, or per
 //! address without one, and tells each client where it stands in `RateLimit-Policy` and
 //! `RateLimit` headers (the IETF HTTPAPI draft's fields).
 //!

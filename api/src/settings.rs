@@ -53,13 +53,14 @@ pub struct Settings {
     pub chat_burst: u32,
     /// `CARDROOM_CHALLENGE_SECS`: how long a challenge waits for its answer.
     pub challenge_expiry: Duration,
-    /// `CARDROOM_WRITES_PER_MINUTE`: writes (POST, PUT, DELETE, but signing in) per credential
-    /// (or address without one) per minute on average; 0 turns the limit off.
+    /// `CARDROOM_WRITES_PER_MINUTE`: writes (POST, PUT, DELETE, but signing in) per account
+    /// (all its sessions and personal tokens together; an address without a credential) per
+    /// minute on average; 0 turns the limit off.
     pub writes_per_minute: u32,
     /// `CARDROOM_WRITES_BURST`: writes allowed at once.
     pub writes_burst: u32,
-    /// `CARDROOM_BOT_WRITES_PER_MINUTE`: the writes limit of a bot account's personal tokens (a
-    /// program plays at machine speed, against another); 0 turns it off.
+    /// `CARDROOM_BOT_WRITES_PER_MINUTE`: the writes limit of a bot account's personal tokens,
+    /// all of them together (a program plays at machine speed, against another); 0 turns it off.
     pub bot_writes_per_minute: u32,
     /// `CARDROOM_BOT_WRITES_BURST`: a bot account's writes allowed at once.
     pub bot_writes_burst: u32,

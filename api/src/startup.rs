@@ -314,10 +314,11 @@ impl Application {
                         .route(web::head().to(crate::web::asset)),
                 )
                 .default_service(web::to(fallback))
+                // (The credentials are checked first: a write counts against its account.)
+                .wrap(actix_web::middleware::from_fn(crate::guards::limit_writes))
                 .wrap(actix_web::middleware::from_fn(
                     crate::guards::check_credentials,
                 ))
-                .wrap(actix_web::middleware::from_fn(crate::guards::limit_writes))
                 .wrap(actix_web::middleware::from_fn(observe_requests))
                 .wrap(actix_web::middleware::Condition::new(
                     !cors_origins.is_empty(),

@@ -21,7 +21,7 @@ pub struct AppState {
     /// Reads shared by everyone following the same game or listing on this process.
     pub feeds: crate::shared::Feeds,
     pub auth_limiter: crate::limit::AuthLimiter,
-    /// The limit on writes, per credential or address.
+    /// The limit on writes, per account (or credential naming none, or address).
     pub write_limiter: crate::limit::Limiter,
     /// The limit on a bot account's writes, per personal token (a tier of its own).
     pub bot_write_limiter: crate::limit::Limiter,

@@ -448,7 +448,7 @@ on_both_backends!(
     games_against_bot_accounts_are_rated_in_the_bots_pool,
 );
 
-fn writes_are_limited_per_credential_and_every_write_says_where_it_stands(backend: Backend) {
+fn writes_are_limited_per_account_and_every_write_says_where_it_stands(backend: Backend) {
     let server = Server::start_with(
         backend,
         &[
@@ -484,12 +484,30 @@ fn writes_are_limited_per_credential_and_every_write_says_where_it_stands(backen
         refused.header("ratelimit").unwrap().contains("r=0"),
         "{refused:?}"
     );
-    // Reading is not a write; another credential has its own bucket; a second later, one more.
+    // Reading is not a write. The account's other credentials share its budget: its personal
+    // token, and a second session of it. Another account has its own.
     assert_eq!(server.view(&alice, ids[0])["id"], ids[0]);
+    server
+        .post("/api/v1/games", Some(&token), &basra)
+        .assert_problem(429, "rate_limited");
+    let again = server.post(
+        "/api/v1/auth/login",
+        None,
+        &json!({"name": "alice", "password": "a long passphrase"}),
+    );
+    assert_eq!(again.status, 200, "{again:?}");
+    let second = again.body["token"].as_str().unwrap();
+    server
+        .post("/api/v1/games", Some(second), &basra)
+        .assert_problem(429, "rate_limited");
+    let bob = server.register("bob");
     assert_eq!(
-        server.post("/api/v1/games", Some(&token), &basra).status,
+        server
+            .post("/api/v1/games", Some(&bob.token), &basra)
+            .status,
         201
     );
+    // A second later, one more.
     std::thread::sleep(Duration::from_millis(1100));
     assert_eq!(
         server
@@ -583,6 +601,6 @@ fn pages_of_the_configured_origins_may_call_the_api(backend: Backend) {
 }
 
 on_both_backends!(
-    writes_are_limited_per_credential_and_every_write_says_where_it_stands,
+    writes_are_limited_per_account_and_every_write_says_where_it_stands,
     pages_of_the_configured_origins_may_call_the_api,
 );
