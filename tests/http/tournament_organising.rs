@@ -441,7 +441,45 @@ fn a_stranger_reads_public_tournaments_and_follows_one_live(backend: Backend) {
     assert!(server.stranger_stream(&path(private)).is_err());
 }
 
+/// A player may have five tournaments not yet over: the sixth waits until one ends or is called
+/// off. An admin has no such cap.
+fn a_player_makes_at_most_five_tournaments_not_yet_over(backend: Backend) {
+    let server = Server::start_with(backend, &[ADMIN]);
+    let admin = admin_token(&server);
+    let nadia = server.register("nadia");
+    let terms = json!({"name": "Nadia's", "format": "swiss", "kind": "basra", "private": true,
+                       "starts_in": 600});
+    let mut made = Vec::new();
+    for _ in 0..5 {
+        let reply = server.post("/api/v1/tournaments", Some(&nadia.token), &terms);
+        assert_eq!(reply.status, 201, "{reply:?}");
+        made.push(reply.body["id"].as_i64().unwrap());
+    }
+    let refused = server.post("/api/v1/tournaments", Some(&nadia.token), &terms);
+    refused.assert_problem(409, "too_many_tournaments");
+    let listed = server.get("/api/v1/tournaments", Some(&nadia.token));
+    assert_eq!(
+        listed.body["tournaments"].as_array().unwrap().len(),
+        5,
+        "the sixth made nothing"
+    );
+    let cancelled = server.post(
+        &format!("{}/cancel", path(made[0])),
+        Some(&nadia.token),
+        &json!({"reason": "moved to Friday"}),
+    );
+    assert_eq!(cancelled.status, 200, "{cancelled:?}");
+    let again = server.post("/api/v1/tournaments", Some(&nadia.token), &terms);
+    assert_eq!(again.status, 201, "{again:?}");
+    for _ in 0..6 {
+        let public = json!({"name": "Open", "format": "swiss", "kind": "basra", "starts_in": 600});
+        let reply = server.post("/api/v1/tournaments", Some(&admin), &public);
+        assert_eq!(reply.status, 201, "{reply:?}");
+    }
+}
+
 on_both_backends!(
+    a_player_makes_at_most_five_tournaments_not_yet_over,
     every_field_is_checked,
     an_admin_changes_a_public_tournament_before_its_start_and_calls_it_off,
     a_maker_runs_their_private_tournament_and_an_admin_may_call_it_off,

@@ -49,6 +49,7 @@ pub enum ProblemCode {
     SignInBusy,
     TooManyStreams,
     TooManyTokens,
+    TooManyTournaments,
     TournamentClosed,
     Unauthorized,
     Unavailable,
@@ -59,7 +60,7 @@ pub enum ProblemCode {
 
 impl ProblemCode {
     /// Every code, in the document's order.
-    pub const ALL: [ProblemCode; 47] = [
+    pub const ALL: [ProblemCode; 48] = [
         ProblemCode::AlreadySeated,
         ProblemCode::AlreadySeeking,
         ProblemCode::BoardInPlay,
@@ -101,6 +102,7 @@ impl ProblemCode {
         ProblemCode::SignInBusy,
         ProblemCode::TooManyStreams,
         ProblemCode::TooManyTokens,
+        ProblemCode::TooManyTournaments,
         ProblemCode::TournamentClosed,
         ProblemCode::Unauthorized,
         ProblemCode::Unavailable,
@@ -153,6 +155,7 @@ impl ProblemCode {
             ProblemCode::SignInBusy => "sign_in_busy",
             ProblemCode::TooManyStreams => "too_many_streams",
             ProblemCode::TooManyTokens => "too_many_tokens",
+            ProblemCode::TooManyTournaments => "too_many_tournaments",
             ProblemCode::TournamentClosed => "tournament_closed",
             ProblemCode::Unauthorized => "unauthorized",
             ProblemCode::Unavailable => "unavailable",

@@ -34,6 +34,7 @@ pub struct TournamentCode {
     responses(
         (status = 201, body = TournamentSummary),
         (status = 403, description = "`registered_only` (a guest), `forbidden` (a public one, not an admin)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`too_many_tournaments`: a player (not an admin) has five not yet over", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`validation_failed`: no such variant, a table size the variant does not seat, options, rounds, minutes, start, timer, fill level", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["challenge"]))

@@ -469,6 +469,16 @@ pub fn advance(
     }
 }
 
+/// How many tournaments `user_id` made that are not over yet (upcoming or running).
+pub fn open_made_by(conn: &mut AnyConnection, user_id: i64) -> Result<i64, DbError> {
+    tournaments::table
+        .filter(tournaments::created_by.eq(user_id))
+        .filter(tournaments::status.eq_any([Stage::Upcoming, Stage::Running]))
+        .count()
+        .get_result(conn)
+        .map_err(DbError::from)
+}
+
 /// The tournaments `user_id` entered and has not withdrawn from, not yet over.
 pub fn entered_by(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<i64>, DbError> {
     tournament_entrants::table

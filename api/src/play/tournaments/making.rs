@@ -15,6 +15,9 @@ use crate::model::{CancelTournament, CreateTournament, TournamentSummary, TurnPo
 
 /// The turn timer of a tournament's games when the request names none.
 const DEFAULT_TURN: (i64, i64) = (60, 2);
+/// The tournaments a player (not an admin) may have made and not yet over at once.
+pub const MAX_OPEN_MADE: i64 = 5;
+
 /// Rounds (Swiss, duplicate): bounds and default.
 const ROUNDS: std::ops::RangeInclusive<i64> = 1..=20;
 const DEFAULT_ROUNDS: i64 = 3;
@@ -42,10 +45,20 @@ pub fn create(
         });
     }
     let private = request.private.unwrap_or(false);
-    if !private && !is_admin(conn, caller)? {
+    let admin = is_admin(conn, caller)?;
+    if !private && !admin {
         return Err(ApiError::Forbidden(
             "only admins make public tournaments; make a private one (`private: true`)".to_owned(),
         ));
+    }
+    if !admin && tournaments::open_made_by(conn, caller.id)? >= MAX_OPEN_MADE {
+        return Err(ApiError::Conflict {
+            code: ProblemCode::TooManyTournaments,
+            detail: format!(
+                "you have {MAX_OPEN_MADE} tournaments not yet over: one must end (or be called \
+                 off) before you make another"
+            ),
+        });
     }
     let new = checked(request, caller.id, private)?;
     let row = tournaments::create(conn, &new)?;
