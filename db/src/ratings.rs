@@ -20,8 +20,12 @@ use crate::connection::AnyConnection;
 use crate::error::DbError;
 use crate::id::GameId;
 use crate::rows::SeatResult;
-use crate::schema::{games, rating_history, ratings, results, users};
+use crate::schema::{
+    games, rating_history, ratings, results, tournament_seats, tournaments, users,
+};
 use crate::status::GameStatus;
+use crate::tournaments::Format;
+use crate::visibility::Visibility;
 
 /// The pools a person is rated in.
 pub const POOLS: [&str; 3] = ["people", "computers", "bots"];
@@ -286,6 +290,7 @@ pub fn records(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<KindRecord>
         .filter(results::user_id.eq(user_id))
         .filter(games::practice.eq(false))
         .filter(games::status.eq(GameStatus::Finished))
+        .filter(not_sealed())
         .select((games::kind, results::won))
         .load(conn)?;
     let mut by_kind: BTreeMap<&'static str, KindRecord> = BTreeMap::new();
@@ -299,6 +304,25 @@ pub fn records(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<KindRecord>
         record.wins += i64::from(won);
     }
     Ok(by_kind.into_values().collect())
+}
+
+/// Not a table of a duplicate round still sealed: such a table stays private until every table
+/// of its round is over, and its result is told with theirs (a profile's record and recent
+/// games leave it out until then, as the ratings wait for it).
+#[diesel::dsl::auto_type]
+fn sealed_out(duplicate: Format, public: Visibility) -> _ {
+    let duplicate_tables = tournament_seats::table
+        .inner_join(tournaments::table.on(tournaments::id.eq(tournament_seats::tournament_id)))
+        .filter(tournaments::format.eq(duplicate))
+        .filter(tournament_seats::game_id.is_not_null())
+        .select(tournament_seats::game_id.assume_not_null());
+    games::visibility
+        .eq(public)
+        .or(games::id.ne_all(duplicate_tables))
+}
+
+fn not_sealed() -> sealed_out {
+    sealed_out(Format::Duplicate, Visibility::Public)
 }
 
 /// One of a person's finished real games.
@@ -322,6 +346,7 @@ pub fn recent_games(
         .filter(results::user_id.eq(user_id))
         .filter(games::practice.eq(false))
         .filter(games::status.eq(GameStatus::Finished))
+        .filter(not_sealed())
         .order((games::finished_at.desc(), games::id.desc()))
         .limit(limit)
         .select((

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use crate::admin::{ADMIN, admin_token};
 use crate::on_both_backends;
 use crate::support::{Backend, Player, Server};
-use crate::tournament_checks::{Entrant, SWEEP, enter, make};
+use crate::tournament_checks::{Entrant, SWEEP, make};
 
 /// The tournament's state, as `token` reads it.
 fn state(server: &Server, token: Option<&str>, id: i64) -> Value {
@@ -82,7 +82,20 @@ fn a_board_is_sealed_until_its_last_table_is_over(backend: Backend) {
         json!({"name": "Sealed board", "format": "duplicate", "kind": "basra",
                "options": {"target": 31}, "rounds": 2}),
     );
-    let entrants = enter(&server, id, 4, 0);
+    // Registered players: their games are rated, and their profiles are anyone's to read.
+    let entrants: Vec<Entrant> = (0..4)
+        .map(|i| {
+            let name = format!("sealed{i}");
+            let player = server.register(&name);
+            let joined = server.post(
+                &format!("/api/v1/tournaments/{id}/join"),
+                Some(&player.token),
+                &json!({}),
+            );
+            assert_eq!(joined.status, 200, "{joined:?}");
+            Entrant { name, player }
+        })
+        .collect();
     let paired = wait_until(&server, &admin, id, |s| {
         s["round_tables"][0]["tables"]
             .as_array()
@@ -180,6 +193,19 @@ fn a_board_is_sealed_until_its_last_table_is_over(backend: Backend) {
         }
     }
 
+    // No profile tells A's result either: not its record, its recent games, or a rating.
+    let profile = |name: &str| {
+        let reply = server.get(&format!("/api/v1/players/{name}"), None);
+        assert_eq!(reply.status, 200, "{reply:?}");
+        reply.body
+    };
+    for entrant in &entrants {
+        let seen = profile(&entrant.name);
+        for field in ["records", "ratings", "history", "recent_games"] {
+            assert_eq!(seen[field], json!([]), "{}'s {field}: {seen}", entrant.name);
+        }
+    }
+
     // B ends too: the round is over, and the board is everyone's to read.
     let resigned = server.post(
         &format!("/api/v1/games/{b}/resign"),
@@ -211,9 +237,14 @@ fn a_board_is_sealed_until_its_last_table_is_over(backend: Backend) {
     assert!(log_a.body["deals"][0]["seed"].is_string(), "{log_a:?}");
     let analysis = server.get(&format!("/api/v1/games/{a}/analysis"), Some(&at_a[1].token));
     assert_eq!(analysis.status, 200, "{analysis:?}");
-    // And anyone may watch it now.
+    // And anyone may watch it now; the four are rated, and their profiles say so.
     let watched = server.get(&format!("/api/v1/games/{a}"), None);
     assert_eq!(watched.status, 200, "{watched:?}");
+    for entrant in &entrants {
+        let seen = profile(&entrant.name);
+        assert_eq!(seen["recent_games"].as_array().unwrap().len(), 1, "{seen}");
+        assert_eq!(seen["ratings"][0]["games"], 1, "{seen}");
+    }
 }
 
 on_both_backends!(a_board_is_sealed_until_its_last_table_is_over);

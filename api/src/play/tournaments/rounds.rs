@@ -160,8 +160,12 @@ fn round_step(
     if tournaments::playing(conn, row.id)? > 0 {
         return Ok(Vec::new());
     }
-    // The round is over: a duplicate round's tables may now be watched and replayed by all.
+    // The round is over: a duplicate round's tables may now be watched and replayed by all,
+    // and are rated, all at once.
     tournaments::publish_round(conn, row.id, row.round)?;
+    if row.format == Format::Duplicate {
+        tournaments::rate_round(conn, row.id, row.round, cardroom_db::now())?;
+    }
     if row.round >= row.rounds.unwrap_or(1) {
         tournaments::advance(conn, row, Stage::Finished, row.round, row.ends_at)?;
         return Ok(Vec::new());
