@@ -102,7 +102,7 @@ test('a rated game shows on the profile and the leaderboard, and a finished game
     page.waitForEvent('download'),
     page.click('[data-action="export-text"]'),
   ]);
-  assert.match(readFileSync(await text.path(), 'utf8'), /^# cardroom-game 2\nKind: basra\n/);
+  assert.match(readFileSync(await text.path(), 'utf8'), /^# cardroom-game 3\nKind: basra #[0-9a-f]{16}\n/);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -11,7 +11,7 @@ use cardroom_db::games::{self, ImportedGame, LogEntry, NewDeal, NewGame, SeatCha
 use serde_json::{Value, json};
 
 use super::json::{Export, ExportHand, HandRecorder, IMPORT_OWNER, sha256_hex};
-use super::text::{entry_digest, entry_line};
+use super::text::{entry_digest, entry_line, header_digest};
 use crate::events::StoredEvent;
 use crate::model::ServiceEvent;
 use crate::play::commit::STATE_FORMAT;
@@ -242,6 +242,10 @@ pub(super) fn replay(export: &Export) -> Result<(AnyGame, Vec<Option<String>>), 
                 Some(text) => Some(serde_json::from_str(text).map_err(|e| at(e.to_string()))?),
                 None => None,
             };
+            // Its headers are sealed by the game's start: each must be the one recorded.
+            if entry.action == "started" {
+                check_headers(export, replayed.as_ref())?;
+            }
             let digest = entry_digest(&entry_line(entry), replayed.as_ref());
             if &digest != recorded {
                 return Err(at(format!(
@@ -314,6 +318,35 @@ pub(super) fn replay(export: &Export) -> Result<(AnyGame, Vec<Option<String>>), 
 
 /// Replays an export and checks it, storing nothing (`cardroom import --dry-run`); the report's
 /// `id` is 0. Errors are for a person to read.
+/// Every header of a text export is the one its digest seals (with the events of the game's
+/// start, as the replay made them): a changed name, level, `Practice` or `Turn` is refused,
+/// named.
+fn check_headers(export: &Export, started: Option<&Value>) -> Result<(), String> {
+    let changed: Vec<_> = export
+        .sealed_headers
+        .iter()
+        .map(|header| (header, header_digest(&header.text, started)))
+        .filter(|(header, digest)| *digest != header.digest)
+        .collect();
+    match changed.as_slice() {
+        [] => Ok(()),
+        // (None sealed by this start: the start itself is not the recorded one.)
+        all if all.len() == export.sealed_headers.len() && all.len() > 1 => Err(
+            "the game's start is not the one its headers were sealed with: its seed, seats or \
+             options were changed"
+                .to_owned(),
+        ),
+        [(header, digest), ..] => {
+            let name = header.text.split_once(": ").map_or("", |(name, _)| name);
+            Err(format!(
+                "line {}: the `{name}` header is not the one recorded: `{}` has the digest \
+                 #{}, not #{digest} (it was changed)",
+                header.line, header.text, header.digest
+            ))
+        }
+    }
+}
+
 pub fn check(export: &Export) -> Result<ImportReport, String> {
     replay(export)?;
     Ok(report(export, GameId::new(0)))

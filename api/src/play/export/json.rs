@@ -65,6 +65,21 @@ pub struct Export {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<cardroom_core::analysis::Analysis>)]
     pub analysis: Option<Value>,
+    /// The text notation's header lines with their digests, as read from a text export
+    /// (`docs/notation.md`, "Headers"): checked at import; not part of the JSON form.
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub sealed_headers: Vec<SealedHeader>,
+}
+
+/// A header line of a text export as read, and the digest it ended with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SealedHeader {
+    /// Its line in the file, from 1.
+    pub line: usize,
+    /// The header without its digest: `Name: value`.
+    pub text: String,
+    pub digest: String,
 }
 
 /// A seat of an exported game.
@@ -290,5 +305,6 @@ pub fn build(conn: &mut AnyConnection, id: GameId) -> Result<Export, ApiError> {
             exported_at: cardroom_db::now().and_utc(),
         }),
         analysis: stored_analysis(conn, id)?,
+        sealed_headers: Vec::new(),
     })
 }

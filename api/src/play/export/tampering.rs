@@ -1,7 +1,8 @@
 //! Tampered records are refused where they were changed: each kind's example game (the ones in
 //! `docs/examples`) with one entry changed to another legal move, one line's seat changed, two
-//! seats' `Hand` lines swapping a card, and the `Seed` header changed. Each is refused with a
-//! reason that names the entry, the `Hand` line or the header; the unchanged records import.
+//! seats' `Hand` lines swapping a card, the `Seed` header changed, and a name, a computer's
+//! level, `Practice` or `Turn` changed. Each is refused with a reason that names the entry, the
+//! `Hand` line or the header; the unchanged records import.
 
 use cardroom_core::{AnyGame, Options, Seat, Seed, Setup};
 
@@ -181,8 +182,76 @@ fn a_changed_seed_is_refused_naming_the_seed() {
 }
 
 #[test]
-fn the_first_version_of_the_notation_is_refused_with_what_to_do() {
-    let text = example("basra").replacen("# cardroom-game 2", "# cardroom-game 1", 1);
-    let reason = parse(&text).expect_err("version 1 is refused");
-    assert!(reason.contains("export the game again"), "{reason}");
+fn the_earlier_versions_of_the_notation_are_refused_with_what_to_do() {
+    for old in ["# cardroom-game 1", "# cardroom-game 2"] {
+        let text = example("basra").replacen("# cardroom-game 3", old, 1);
+        let reason = parse(&text).expect_err("an earlier version is refused");
+        assert!(reason.contains("export the game again"), "{old}: {reason}");
+    }
+}
+
+/// `line` (a header, `Name: value #DIGEST`) with its value changed by `change`, the digest
+/// kept: what a hand-edited file looks like.
+fn header_changed(line: &str, change: impl Fn(&str) -> String) -> String {
+    let (text, digest) = line
+        .rsplit_once(" #")
+        .expect("a header ends with its digest");
+    format!("{} #{digest}", change(text))
+}
+
+#[test]
+fn a_changed_header_is_refused_naming_it() {
+    // Each example: a seat's name made `admin`, `Practice` flipped, the turn timer changed, a
+    // computer player's level raised; and a header without its digest.
+    for kind in KINDS {
+        let text = example(kind);
+        let cases = [
+            (
+                with_line(&text, "Seat 0: ", |line| {
+                    header_changed(line, |_| "Seat 0: admin".to_owned())
+                }),
+                "`Seat 0`",
+            ),
+            (
+                with_line(&text, "Practice: ", |line| {
+                    header_changed(line, |h| {
+                        if h.ends_with("yes") {
+                            "Practice: no"
+                        } else {
+                            "Practice: yes"
+                        }
+                        .to_owned()
+                    })
+                }),
+                "`Practice`",
+            ),
+            (
+                with_line(&text, "Turn: ", |line| {
+                    header_changed(line, |_| "Turn: 30s takeover 2".to_owned())
+                }),
+                "`Turn`",
+            ),
+            (
+                with_line(&text, "Seat 1: computer medium", |line| {
+                    header_changed(line, |h| h.replace("medium", "hard"))
+                }),
+                "`Seat 1`",
+            ),
+        ];
+        for (tampered, named) in cases {
+            let reason = refusal(&tampered);
+            assert!(
+                reason.contains(&format!("the {named} header is not the one recorded")),
+                "{kind}: {reason}"
+            );
+        }
+        let bare = with_line(&text, "Practice: ", |line| {
+            line.rsplit_once(" #").expect("a digest").0.to_owned()
+        });
+        let reason = parse(&bare).expect_err("a header without its digest");
+        assert!(
+            reason.contains("a header ends with its digest"),
+            "{kind}: {reason}"
+        );
+    }
 }

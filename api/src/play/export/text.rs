@@ -11,10 +11,13 @@ use super::json::{
 };
 use crate::model::TurnPolicy;
 
-/// The first line of the text notation (version 2: every entry ends with its digest).
-const TEXT_MAGIC: &str = "# cardroom-game 2";
-/// The first line of the notation's first version, which carried no entry digests.
+/// The first line of the text notation (version 3: every header and entry ends with its
+/// digest).
+const TEXT_MAGIC: &str = "# cardroom-game 3";
+/// The first lines of the notation's earlier versions: the first carried no digests, the
+/// second none on its headers.
 const TEXT_MAGIC_1: &str = "# cardroom-game 1";
+const TEXT_MAGIC_2: &str = "# cardroom-game 2";
 /// How many hex digits of an entry's digest the notation writes.
 const DIGEST_DIGITS: usize = 16;
 
@@ -63,10 +66,60 @@ pub(super) fn entry_digest(line: &str, rules_events: Option<&Value>) -> String {
     digest
 }
 
+/// What seals the headers: the events the rules produced when the game started (its first
+/// deal, every seat's cards among them), which only a replay of the game makes again.
+pub(super) fn started_events(entries: &[ExportEntry]) -> Option<Value> {
+    entries
+        .iter()
+        .find(|e| e.action == "started")
+        .and_then(rules_events)
+}
+
+/// A header's digest: the first 16 hex digits of the `sha256` of its line (without the
+/// digest), a line break, and the events of the game's start ([`started_events`]). An import
+/// replays the start and must arrive at every header's digest, so a header that was changed (a
+/// name, a computer's level, `Practice`, `Turn`) is refused, named.
+pub(super) fn header_digest(line: &str, started: Option<&Value>) -> String {
+    entry_digest(line, started)
+}
+
 /// The export in the text notation: headers, one line per log entry, the hands, the result.
 pub fn to_text(export: &Export) -> String {
+    let mut headers = String::new();
+    write_headers(&mut headers, export);
+    let started = started_events(&export.entries);
     let mut out = String::new();
     let _ = writeln!(out, "{TEXT_MAGIC}");
+    for line in headers.lines() {
+        let _ = writeln!(out, "{line} #{}", header_digest(line, started.as_ref()));
+    }
+    let _ = writeln!(out);
+    for entry in &export.entries {
+        let line = entry_line(entry);
+        let digest = entry_digest(&line, rules_events(entry).as_ref());
+        let _ = writeln!(out, "{line} #{digest}");
+    }
+    let _ = writeln!(out);
+    for hand in &export.hands {
+        let _ = write!(
+            out,
+            "Hand {} s{}: {} |",
+            hand.hand,
+            hand.seat,
+            hand.held.join(" ")
+        );
+        if !hand.at_end.is_empty() {
+            let _ = write!(out, " {}", hand.at_end.join(" "));
+        }
+        let _ = writeln!(out);
+    }
+    let _ = writeln!(out, "Result: {}", compact(&export.result.outcome));
+    let _ = writeln!(out, "State: sha256 {}", export.result.state_sha256);
+    out
+}
+
+/// The header lines, without their digests.
+fn write_headers(out: &mut String, export: &Export) {
     let _ = writeln!(out, "Kind: {}", export.kind);
     let _ = writeln!(out, "Variant: {}", export.variant);
     let _ = writeln!(out, "Options: {}", compact(&export.options));
@@ -114,29 +167,6 @@ pub fn to_text(export: &Export) -> String {
             deal.seed.as_deref().unwrap_or("-")
         );
     }
-    let _ = writeln!(out);
-    for entry in &export.entries {
-        let line = entry_line(entry);
-        let digest = entry_digest(&line, rules_events(entry).as_ref());
-        let _ = writeln!(out, "{line} #{digest}");
-    }
-    let _ = writeln!(out);
-    for hand in &export.hands {
-        let _ = write!(
-            out,
-            "Hand {} s{}: {} |",
-            hand.hand,
-            hand.seat,
-            hand.held.join(" ")
-        );
-        if !hand.at_end.is_empty() {
-            let _ = write!(out, " {}", hand.at_end.join(" "));
-        }
-        let _ = writeln!(out);
-    }
-    let _ = writeln!(out, "Result: {}", compact(&export.result.outcome));
-    let _ = writeln!(out, "State: sha256 {}", export.result.state_sha256);
-    out
 }
 
 /// Reads an export: JSON (it starts with `{`) or the text notation.
@@ -166,18 +196,32 @@ pub(super) fn parse_text(text: &str) -> Result<Export, String> {
                  no digest: export the game again (`{TEXT_MAGIC}`)"
             ));
         }
+        Some((_, TEXT_MAGIC_2)) => {
+            return Err(format!(
+                "line 1: `{TEXT_MAGIC_2}` is the notation's second version, whose headers carry \
+                 no digest: export the game again (`{TEXT_MAGIC}`)"
+            ));
+        }
         _ => return Err(format!("line 1: the first line must be `{TEXT_MAGIC}`")),
     }
     let bad = |n: usize, what: &str| format!("line {}: {what}", n + 1);
     let mut headers: Vec<(usize, String, String)> = Vec::new();
+    let mut sealed_headers = Vec::new();
     for (n, line) in lines.by_ref() {
         if line.is_empty() {
             break;
         }
+        let (line, digest) = split_digest(line)
+            .ok_or_else(|| bad(n, "a header ends with its digest, ` #` and 16 hex digits"))?;
         let (key, value) = line
             .split_once(": ")
-            .ok_or_else(|| bad(n, "a header is `Name: value`"))?;
+            .ok_or_else(|| bad(n, "a header is `Name: value #DIGEST`"))?;
         headers.push((n, key.to_owned(), value.to_owned()));
+        sealed_headers.push(super::json::SealedHeader {
+            line: n + 1,
+            text: line.to_owned(),
+            digest,
+        });
     }
     let header = |name: &str| -> Result<&str, String> {
         headers
@@ -246,9 +290,7 @@ pub(super) fn parse_text(text: &str) -> Result<Export, String> {
         if line.is_empty() {
             break;
         }
-        let (line, digest) = line
-            .rsplit_once(" #")
-            .filter(|(_, d)| d.len() == DIGEST_DIGITS && d.bytes().all(|b| b.is_ascii_hexdigit()))
+        let (line, digest) = split_digest(line)
             .ok_or_else(|| bad(n, "an entry ends with its digest, ` #` and 16 hex digits"))?;
         let mut parts = line.splitn(4, ' ');
         let (Some(version), Some(seat), Some(action)) = (parts.next(), parts.next(), parts.next())
@@ -274,7 +316,7 @@ pub(super) fn parse_text(text: &str) -> Result<Export, String> {
             mv,
             events: None,
             at: None,
-            digest: Some(digest.to_ascii_lowercase()),
+            digest: Some(digest),
         });
     }
     let mut hands = Vec::new();
@@ -329,5 +371,13 @@ pub(super) fn parse_text(text: &str) -> Result<Export, String> {
         },
         source: None,
         analysis: None,
+        sealed_headers,
     })
+}
+
+/// A line and the digest it ends with (` #` and 16 hex digits, read in lower case).
+fn split_digest(line: &str) -> Option<(&str, String)> {
+    line.rsplit_once(" #")
+        .filter(|(_, d)| d.len() == DIGEST_DIGITS && d.bytes().all(|b| b.is_ascii_hexdigit()))
+        .map(|(line, digest)| (line, digest.to_ascii_lowercase()))
 }
