@@ -14,6 +14,7 @@ mod contract;
 mod errors;
 mod export;
 mod fairness;
+mod gate_matrix;
 mod h2c;
 mod hardening;
 mod idle_streams;
