@@ -126,19 +126,35 @@ pub fn queue_missing(conn: &mut AnyConnection, format: i32) -> Result<usize, DbE
     }
 }
 
-/// The game whose analysis has waited longest: queued, or claimed by a replica that has said
-/// nothing since `stale`. (The index on status and time finds it without reading the others.)
+/// The next analysis to make, the accounts taking turns: each account's analyses not yet made
+/// (by who made the game; one being made first, then the queued in the order they waited) are
+/// numbered, and of those due (queued, or claimed by a replica that has said nothing since
+/// `stale`) the lowest number goes first, the longest wait among equals. So one account that
+/// finishes a hundred games at once puts at most one or two of them ahead of another's.
 pub fn next_due(conn: &mut AnyConnection, stale: NaiveDateTime) -> Result<Option<GameId>, DbError> {
-    let id = game_analyses::table
-        .filter(claimable(stale))
-        .order((
-            game_analyses::updated_at.asc(),
-            game_analyses::game_id.asc(),
-        ))
-        .select(game_analyses::game_id)
-        .first::<i64>(conn)
-        .optional()?;
-    Ok(id.map(GameId::new))
+    #[derive(QueryableByName)]
+    struct Due {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        game_id: i64,
+    }
+    const DUE: &str = "SELECT game_id FROM (\
+         SELECT a.game_id, a.status, a.updated_at, ROW_NUMBER() OVER (\
+           PARTITION BY g.created_by \
+           ORDER BY CASE WHEN a.status = 'running' THEN 0 ELSE 1 END, a.updated_at, a.game_id\
+         ) AS turn \
+         FROM game_analyses a JOIN games g ON g.id = a.game_id \
+         WHERE a.status IN ('queued', 'running')\
+       ) due WHERE status = 'queued' OR updated_at < $1 \
+       ORDER BY turn, updated_at, game_id LIMIT 1";
+    let due = match conn {
+        AnyConnection::Postgresql(c) => diesel::sql_query(DUE)
+            .bind::<diesel::sql_types::Timestamp, _>(stale)
+            .load::<Due>(c)?,
+        AnyConnection::Sqlite(c) => diesel::sql_query(DUE.replace("$1", "?"))
+            .bind::<diesel::sql_types::Timestamp, _>(stale)
+            .load::<Due>(c)?,
+    };
+    Ok(due.first().map(|d| GameId::new(d.game_id)))
 }
 
 /// Claims `game`'s analysis, in `format`: the claim's time when this caller now holds it (it was

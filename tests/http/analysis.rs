@@ -316,3 +316,47 @@ fn two_replicas_claiming_at_once_one_wins(backend: Backend) {
 }
 
 on_both_backends!(two_replicas_claiming_at_once_one_wins);
+
+/// Accounts take turns at the analysis worker: one that finishes five games at once, and
+/// another that finishes one after them, have their analyses made first of each, then the
+/// flood's rest — the other's waits behind one of the flood's, not five.
+fn accounts_take_turns_for_the_analysis(backend: Backend) {
+    let server = Server::start_with(backend, &[("CARDROOM_ANALYSIS", "off")]);
+    let flood = server.guest("flood");
+    let other = server.guest("patient");
+    let finished = |player: &crate::support::Player| {
+        let (id, _) = server.create(
+            player,
+            json!({"kind": "basra", "seats": [{}, {"bot": "easy"}]}),
+        );
+        let resigned = server.post(
+            &format!("/api/v1/games/{id}/resign"),
+            Some(&player.token),
+            &json!({}),
+        );
+        assert_eq!(resigned.status, 200, "{resigned:?}");
+        // (Each finishes on its own clock tick: the queue's order is by when they waited.)
+        std::thread::sleep(Duration::from_millis(5));
+        cardroom_db::GameId::new(id)
+    };
+    let floods: Vec<_> = (0..5).map(|_| finished(&flood)).collect();
+    let patient = finished(&other);
+    let pool = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5)).unwrap();
+    let mut conn = pool.get().unwrap();
+    let stale = cardroom_db::now() - chrono::Duration::minutes(5);
+    let mut order = Vec::new();
+    while let Some(game) = cardroom_db::analyses::next_due(&mut conn, stale).unwrap() {
+        let claimed = cardroom_db::analyses::claim(&mut conn, game, 1, stale).unwrap();
+        assert!(claimed.is_some(), "{game:?} is claimable");
+        order.push(game);
+        assert!(order.len() <= 6, "{order:?}");
+    }
+    assert_eq!(
+        order,
+        [
+            floods[0], patient, floods[1], floods[2], floods[3], floods[4]
+        ]
+    );
+}
+
+on_both_backends!(accounts_take_turns_for_the_analysis);
