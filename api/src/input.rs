@@ -41,8 +41,19 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let value = web::Json::<Value>::from_request(req, payload);
+        // A body sent slower than the client timeout is refused: it cannot hold a connection.
+        let limit = req
+            .app_data::<web::Data<crate::state::AppState>>()
+            .map_or(std::time::Duration::from_secs(10), |s| {
+                s.settings.client_timeout
+            });
         Box::pin(async move {
-            let value = whole_numbers(value.await?.into_inner());
+            let value = actix_web::rt::time::timeout(limit, value)
+                .await
+                .map_err(|_| ApiError::TimedOut {
+                    seconds: limit.as_secs(),
+                })?;
+            let value = whole_numbers(value?.into_inner());
             // Every body of this API is an object (serde would read a struct from an array too).
             if !value.is_object() {
                 return Err(ApiError::Invalid("the body must be a JSON object".to_owned()).into());

@@ -53,6 +53,9 @@ pub struct Settings {
     pub chat_burst: u32,
     /// `CARDROOM_CHALLENGE_SECS`: how long a challenge waits for its answer.
     pub challenge_expiry: Duration,
+    /// `CARDROOM_CLIENT_TIMEOUT_SECS`: how long a client has to send a request's headers, and
+    /// again its body: a connection that sends them slower is answered `408` and closed.
+    pub client_timeout: Duration,
     /// `CARDROOM_WRITES_PER_MINUTE`: writes (POST, PUT, DELETE, but signing in) per account
     /// (all its sessions and personal tokens together; an address without a credential) per
     /// minute on average; 0 turns the limit off.
@@ -182,6 +185,9 @@ impl Settings {
                 number("CARDROOM_PRESENCE_SECS", 20)?.clamp(2, 3600),
             ),
             chat_burst: number("CARDROOM_CHAT_BURST", 5)?.clamp(1, 1000) as u32,
+            client_timeout: Duration::from_secs(
+                number("CARDROOM_CLIENT_TIMEOUT_SECS", 10)?.clamp(1, 600),
+            ),
             challenge_expiry: Duration::from_secs(
                 number("CARDROOM_CHALLENGE_SECS", 1800)?.clamp(1, 7 * 24 * 3600),
             ),

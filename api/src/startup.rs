@@ -344,6 +344,9 @@ impl Application {
                 source,
             })?
             .disable_signals()
+            // A request's headers must come within the client timeout (its body too: see
+            // `input::Json`), so slow senders cannot hold connections open.
+            .client_request_timeout(settings.client_timeout)
             .shutdown_timeout(10);
         if settings.workers > 0 {
             server = server.workers(settings.workers);

@@ -184,6 +184,23 @@ pub fn claim(
     Ok((taken == 1).then_some(now))
 }
 
+/// Gives the claim made at `started` back (the process is stopping): the game is queued again,
+/// for this replica or another to make from the start. False if the claim was not held.
+pub fn release(
+    conn: &mut AnyConnection,
+    game: GameId,
+    started: NaiveDateTime,
+) -> Result<bool, DbError> {
+    let released = diesel::update(game_analyses::table.filter(held(game.get(), started)))
+        .set((
+            game_analyses::status.eq("queued"),
+            game_analyses::done.eq(0),
+            game_analyses::updated_at.eq(crate::now()),
+        ))
+        .execute(conn)?;
+    Ok(released == 1)
+}
+
 /// Records that `done` of `total` moves of `game` are analysed, while the claim made at
 /// `started` still stands (false when another replica took it over).
 pub fn progress(

@@ -360,3 +360,43 @@ fn accounts_take_turns_for_the_analysis(backend: Backend) {
 }
 
 on_both_backends!(accounts_take_turns_for_the_analysis);
+
+/// A process told to stop while it analyses a game gives the game back to the queue and exits
+/// within the documented grace (10 s), rather than finish the analysis first; another
+/// replica (here, the next process) makes it from the start.
+fn a_stopping_process_gives_a_running_analysis_back(backend: Backend) {
+    let mut server = Server::start(backend);
+    let amira = server.guest("amira");
+    let (id, _) = server.create(
+        &amira,
+        json!({"kind": "rummy", "variant": "classic", "seats": [{}, {"bot": "hard"}]}),
+    );
+    play_then_resign(&server, &amira, id, 40);
+    // Once it is being made, the process is told to stop.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let answer = server.get(&format!("/api/v1/games/{id}/analysis"), Some(&amira.token));
+        assert_eq!(answer.status, 200, "{answer:?}");
+        match answer.body["status"].as_str() {
+            Some("running") => break,
+            Some("queued") => {}
+            other => panic!("the analysis was {other:?} before the stop: {answer:?}"),
+        }
+        assert!(Instant::now() < deadline, "never running");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let asked = Instant::now();
+    assert!(server.terminate(), "a clean exit");
+    let took = asked.elapsed();
+    assert!(took < Duration::from_secs(10), "the stop took {took:?}");
+    // The game is queued again, to be made by whoever looks next.
+    let pool = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5)).unwrap();
+    let mut conn = pool.get().unwrap();
+    let row = cardroom_db::analyses::get(&mut conn, cardroom_db::GameId::new(id))
+        .unwrap()
+        .unwrap();
+    assert_eq!(row.status, "queued", "{row:?}");
+    println!("stopped in {took:?} with an analysis running; it is queued again");
+}
+
+on_both_backends!(a_stopping_process_gives_a_running_analysis_back);

@@ -84,7 +84,8 @@ pub(super) fn state_header_rules(doc: &mut utoipa::openapi::OpenApi) {
 
 /// The answers every operation can give for what it reads, written once instead of on every
 /// route: 400 `validation_failed` where a body, a query or a path is parsed (malformed JSON, a
-/// query that is no query) and 422 where a value read breaks a rule; 413 where a body is read;
+/// query that is no query) and 422 where a value read breaks a rule; 413 and 408 where a body is
+/// read;
 /// 401 `unauthorized` where a token is required, and 403 `insufficient_scope` (a personal token
 /// without the scope) or `forbidden` there; 429 `rate_limited` on every write but signing in;
 /// 404 `not_found` where the path names a game, a player or a game kind; and 503
@@ -135,6 +136,11 @@ pub(super) fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
                 operation.request_body.is_some(),
                 "413",
                 "`payload_too_large`: a body over CARDROOM_MAX_BODY_BYTES",
+            ),
+            (
+                operation.request_body.is_some(),
+                "408",
+                "`request_timeout`: the body did not arrive within CARDROOM_CLIENT_TIMEOUT_SECS",
             ),
             (
                 needs_token,

@@ -41,6 +41,7 @@ pub enum ProblemCode {
     RateLimited,
     RegisteredOnly,
     RematchStarted,
+    RequestTimeout,
     SeatTaken,
     SeekClosed,
     SelfChallenge,
@@ -60,7 +61,7 @@ pub enum ProblemCode {
 
 impl ProblemCode {
     /// Every code, in the document's order.
-    pub const ALL: [ProblemCode; 48] = [
+    pub const ALL: [ProblemCode; 49] = [
         ProblemCode::AlreadySeated,
         ProblemCode::AlreadySeeking,
         ProblemCode::BoardInPlay,
@@ -94,6 +95,7 @@ impl ProblemCode {
         ProblemCode::RateLimited,
         ProblemCode::RegisteredOnly,
         ProblemCode::RematchStarted,
+        ProblemCode::RequestTimeout,
         ProblemCode::SeatTaken,
         ProblemCode::SeekClosed,
         ProblemCode::SelfChallenge,
@@ -147,6 +149,7 @@ impl ProblemCode {
             ProblemCode::RateLimited => "rate_limited",
             ProblemCode::RegisteredOnly => "registered_only",
             ProblemCode::RematchStarted => "rematch_started",
+            ProblemCode::RequestTimeout => "request_timeout",
             ProblemCode::SeatTaken => "seat_taken",
             ProblemCode::SeekClosed => "seek_closed",
             ProblemCode::SelfChallenge => "self_challenge",

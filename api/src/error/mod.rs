@@ -110,6 +110,9 @@ pub enum ApiError {
     Conflict { code: ProblemCode, detail: String },
     #[error("the request body is larger than {limit} bytes")]
     PayloadTooLarge { limit: usize },
+    /// The client took longer than the client timeout to send the request's body (408).
+    #[error("the request body did not arrive within {seconds} s")]
+    TimedOut { seconds: u64 },
     #[error("{0}")]
     MethodNotAllowed(String),
     #[error("the database is unavailable; try again shortly")]
@@ -216,6 +219,7 @@ impl ApiError {
             ApiError::GameOver(_) => ProblemCode::GameOver,
             ApiError::Conflict { code, .. } | ApiError::Malformed { code, .. } => *code,
             ApiError::PayloadTooLarge { .. } => ProblemCode::PayloadTooLarge,
+            ApiError::TimedOut { .. } => ProblemCode::RequestTimeout,
             ApiError::MethodNotAllowed(_) => ProblemCode::MethodNotAllowed,
             ApiError::Unavailable => ProblemCode::Unavailable,
             ApiError::Busy { code, .. } | ApiError::TooMany { code, .. } => *code,
@@ -239,6 +243,7 @@ impl ApiError {
             ApiError::GameOver(_) => "Game over",
             ApiError::Conflict { .. } => "Conflict",
             ApiError::PayloadTooLarge { .. } => "Payload too large",
+            ApiError::TimedOut { .. } => "Request timeout",
             ApiError::MethodNotAllowed(_) => "Method not allowed",
             ApiError::Unavailable | ApiError::Busy { .. } => "Service unavailable",
             ApiError::RateLimited { .. } | ApiError::TooMany { .. } => "Too many requests",
@@ -307,6 +312,7 @@ impl ResponseError for ApiError {
             | ApiError::GameOver(_)
             | ApiError::Conflict { .. } => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::TimedOut { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Unavailable | ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::RateLimited { .. } | ApiError::TooMany { .. } => {

@@ -172,6 +172,18 @@ fn analyse(
     // The first report at once: it says how many moves there are.
     let mut reported: Option<Instant> = None;
     for row in log {
+        // A process that is stopping gives the game back, to be made again later (by it, or
+        // another replica), rather than keep the stop waiting.
+        if state.hub.is_shutting_down() {
+            let mut conn =
+                cardroom_db::checkout(&state.pool, &state.db_health, state.settings.db_timeout)?;
+            cardroom_db::analyses::release(&mut conn, record.id, started)?;
+            tracing::info!(
+                game = record.id.get(),
+                "stopping: an analysis given back to the queue"
+            );
+            return Ok(None);
+        }
         let mut before_move = |game: &cardroom_core::AnyGame, seat, mv: &cardroom_core::AnyMove| {
             analyst
                 .get_or_insert_with(|| Analyst::new(game))
