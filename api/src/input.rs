@@ -43,10 +43,8 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
         let value = web::Json::<Value>::from_request(req, payload);
         // A body sent slower than the client timeout is refused: it cannot hold a connection.
         let limit = req
-            .app_data::<web::Data<crate::state::AppState>>()
-            .map_or(std::time::Duration::from_secs(10), |s| {
-                s.settings.client_timeout
-            });
+            .app_data::<BodyTimeout>()
+            .map_or(std::time::Duration::from_secs(10), |t| t.0);
         Box::pin(async move {
             let value = actix_web::rt::time::timeout(limit, value)
                 .await
@@ -64,6 +62,10 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
         })
     }
 }
+
+/// How long a request's JSON body may take to arrive (the client timeout), as the app has it.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyTimeout(pub std::time::Duration);
 
 /// `value` with every whole number written with a fraction turned into an integer.
 fn whole_numbers(value: Value) -> Value {

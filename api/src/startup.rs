@@ -269,6 +269,7 @@ impl Application {
         ));
         let known = web::Data::new(KnownRoutes::from_document(&document));
         let max_body = settings.max_body;
+        let client_timeout = settings.client_timeout;
         let cors_origins = settings.cors_origins.clone();
         let app_state = state.clone();
         let server = HttpServer::new(move || {
@@ -286,6 +287,7 @@ impl Application {
                         .error_handler(json_error),
                 )
                 .app_data(web::PayloadConfig::default().limit(max_body))
+                .app_data(crate::input::BodyTimeout(client_timeout))
                 .app_data(web::QueryConfig::default().error_handler(query_error))
                 .app_data(web::PathConfig::default().error_handler(path_error))
                 .service(

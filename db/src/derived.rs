@@ -23,7 +23,7 @@ pub(crate) fn game_created(
 
 /// A game finished, its row and results written: counted on `now`'s day, unless it is a
 /// practice game rated (a duplicate round's table when its round is over:
-/// [`crate::tournaments::rate_round`]), and queued for its analysis.
+/// [`crate::ratings::rate_round`]), and queued for its analysis.
 pub(crate) fn game_finished(
     conn: &mut AnyConnection,
     game_id: GameId,
@@ -31,7 +31,7 @@ pub(crate) fn game_finished(
     now: NaiveDateTime,
 ) -> Result<(), DbError> {
     rollups::roll_up_finish(conn, game_id, now)?;
-    if !crate::tournaments::waits_for_round(conn, game_id)? {
+    if !ratings::waits_for_round(conn, game_id)? {
         ratings::rate_game(conn, game_id, results, None, now)?;
     }
     analyses::queue(conn, game_id, now)

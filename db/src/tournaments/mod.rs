@@ -20,13 +20,10 @@ use crate::schema::{games, tournament_entrants, tournament_seats, tournaments, u
 use crate::status::GameStatus;
 
 mod holding;
-mod rating;
 mod terms;
 mod words;
 
 pub use holding::{with_claimed_tournament, with_locked_tournament};
-pub use rating::rate_round;
-pub(crate) use rating::waits_for_round;
 pub use terms::{cancel, edit};
 pub use words::{CancelCause, Format, Stage};
 

@@ -17,11 +17,6 @@ pub fn cancel(
     cause: CancelCause,
     note: Option<&str>,
 ) -> Result<(), DbError> {
-    // A duplicate round's games already over are rated now: those still played are ordinary
-    // games from here on, rated as they end.
-    if row.format == super::Format::Duplicate && row.status == Stage::Running {
-        super::rate_round(conn, row.id, row.round, crate::now())?;
-    }
     let changed = diesel::update(
         tournaments::table
             .find(row.id)

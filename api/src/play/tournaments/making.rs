@@ -119,6 +119,11 @@ pub fn cancel(
         } else {
             CancelCause::ByAdmin
         };
+        // A duplicate round's games already over are rated now: those still played are ordinary
+        // games from here on, rated as they end.
+        if row.format == Format::Duplicate && row.status == Stage::Running {
+            cardroom_db::ratings::rate_round(conn, row.id, row.round, cardroom_db::now())?;
+        }
         tournaments::cancel(conn, &row, cause, note.as_deref())?;
         let row = tournaments::get(conn, id)?
             .ok_or_else(|| ApiError::internal("a tournament gone inside its own transaction"))?;

@@ -164,7 +164,7 @@ fn round_step(
     // and are rated, all at once.
     tournaments::publish_round(conn, row.id, row.round)?;
     if row.format == Format::Duplicate {
-        tournaments::rate_round(conn, row.id, row.round, cardroom_db::now())?;
+        cardroom_db::ratings::rate_round(conn, row.id, row.round, cardroom_db::now())?;
     }
     if row.round >= row.rounds.unwrap_or(1) {
         tournaments::advance(conn, row, Stage::Finished, row.round, row.ends_at)?;
