@@ -97,7 +97,7 @@ async function expectations(page, { tournament, role, look }) {
 /** The page each reader reads with: their own account, or none. */
 function reader(role, tournament) {
   if (role === 'entrant') return tournament.entrant;
-  if (role === 'maker') return world.maker;
+  if (role === 'maker') return tournament.maker;
   if (role === 'admin') return world.admin;
   if (role === 'spectator') return world.spectator;
   return null;

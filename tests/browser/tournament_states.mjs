@@ -141,12 +141,15 @@ export async function tournamentStates(adminPassword) {
       else await sleep(200);
     }
     await until(maker, id, code, (t) => t.status === 'finished', 120);
-    return { id, code, entrant: guests[0], format: 'arena', state: 'finished' };
+    return { id, code, entrant: guests[0], format: 'arena', state: 'finished', maker };
   })();
   for (const format of Object.keys(FORMATS)) {
+    // (A player has at most five tournaments not yet over: a maker of their own for each
+    // format's five states.)
+    const formatMaker = await register(`Maker${tag()}`);
     for (const state of STATES) {
       if (format === 'arena' && state === 'finished') continue;
-      made.push(await build(format, state, maker, admin));
+      made.push({ ...(await build(format, state, formatMaker, admin)), maker: formatMaker });
     }
   }
   made.push(await arenaFinished);

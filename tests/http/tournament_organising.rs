@@ -471,6 +471,31 @@ fn a_player_makes_at_most_five_tournaments_not_yet_over(backend: Backend) {
     assert_eq!(cancelled.status, 200, "{cancelled:?}");
     let again = server.post("/api/v1/tournaments", Some(&nadia.token), &terms);
     assert_eq!(again.status, 201, "{again:?}");
+    // Eight sent at once by another player: five are made, whatever the order.
+    let omar = server.register("omar");
+    let answers: Vec<u16> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..8)
+            .map(|_| {
+                let (server, omar, terms) = (&server, &omar, &terms);
+                scope.spawn(move || {
+                    server
+                        .post("/api/v1/tournaments", Some(&omar.token), terms)
+                        .status
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(
+        answers.iter().filter(|&&s| s == 201).count(),
+        5,
+        "{answers:?}"
+    );
+    assert_eq!(
+        answers.iter().filter(|&&s| s == 409).count(),
+        3,
+        "{answers:?}"
+    );
     for _ in 0..6 {
         let public = json!({"name": "Open", "format": "swiss", "kind": "basra", "starts_in": 600});
         let reply = server.post("/api/v1/tournaments", Some(&admin), &public);

@@ -469,6 +469,26 @@ pub fn advance(
     }
 }
 
+/// Makes `new` unless its maker already has `cap` tournaments not yet over (then `None`): the
+/// count and the insert in one transaction that first writes the maker's row, so two made at
+/// once wait for each other (a row lock on PostgreSQL, the single writer on SQLite) and cannot
+/// both pass the cap.
+pub fn create_capped(
+    conn: &mut AnyConnection,
+    new: &NewTournament,
+    cap: i64,
+) -> Result<Option<TournamentRow>, DbError> {
+    crate::connection::in_transaction(conn, |conn| {
+        diesel::update(users::table.find(new.created_by))
+            .set(users::id.eq(users::id))
+            .execute(conn)?;
+        if open_made_by(conn, new.created_by)? >= cap {
+            return Ok(None);
+        }
+        create(conn, new).map(Some)
+    })
+}
+
 /// How many tournaments `user_id` made that are not over yet (upcoming or running).
 pub fn open_made_by(conn: &mut AnyConnection, user_id: i64) -> Result<i64, DbError> {
     tournaments::table

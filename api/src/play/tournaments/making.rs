@@ -51,17 +51,20 @@ pub fn create(
             "only admins make public tournaments; make a private one (`private: true`)".to_owned(),
         ));
     }
-    if !admin && tournaments::open_made_by(conn, caller.id)? >= MAX_OPEN_MADE {
-        return Err(ApiError::Conflict {
-            code: ProblemCode::TooManyTournaments,
-            detail: format!(
-                "you have {MAX_OPEN_MADE} tournaments not yet over: one must end (or be called \
-                 off) before you make another"
-            ),
-        });
-    }
     let new = checked(request, caller.id, private)?;
-    let row = tournaments::create(conn, &new)?;
+    let row = if admin {
+        tournaments::create(conn, &new)?
+    } else {
+        tournaments::create_capped(conn, &new, MAX_OPEN_MADE)?.ok_or_else(|| {
+            ApiError::Conflict {
+                code: ProblemCode::TooManyTournaments,
+                detail: format!(
+                    "you have {MAX_OPEN_MADE} tournaments not yet over: one must end (or be \
+                     called off) before you make another"
+                ),
+            }
+        })?
+    };
     summary(conn, Some(caller), &row, 0)
 }
 
