@@ -9,7 +9,7 @@
 //! seed of a board still being played at another table.
 
 use std::collections::BTreeSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use cardroom_core::rng::{Seed, Stream};
 use serde_json::{Value, json};
@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use crate::admin::{ADMIN, admin_token};
 use crate::on_both_backends;
 use crate::support::{Backend, Player, Server};
-use crate::tournament_checks::{SWEEP, make};
+use crate::tournament_checks::{SWEEP, make, tournament_until};
 
 /// Who reads.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -138,24 +138,6 @@ fn secrets(server: &Server, admin: &str, state: &State) -> Vec<(String, bool)> {
         }
     }
     secret
-}
-
-/// Waits until `done` holds of tournament `id` (read by the admin); returns it.
-fn tournament_until(server: &Server, admin: &str, id: i64, done: impl Fn(&Value) -> bool) -> Value {
-    let start = Instant::now();
-    loop {
-        let state = server
-            .get(&format!("/api/v1/tournaments/{id}"), Some(admin))
-            .body;
-        if done(&state) {
-            return state;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "waited on: {state}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 /// A tournament of four registered players at Basra (two tables), its first round paired:

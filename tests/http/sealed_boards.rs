@@ -3,7 +3,7 @@
 //! table's result on it — however they read, the players of a table already over and admins
 //! included. Then every reader learns what they may of a finished game.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -11,29 +11,13 @@ use sha2::{Digest, Sha256};
 use crate::admin::{ADMIN, admin_token};
 use crate::on_both_backends;
 use crate::support::{Backend, Player, Server};
-use crate::tournament_checks::{Entrant, SWEEP, make};
+use crate::tournament_checks::{Entrant, SWEEP, make, tournament_until};
 
 /// The tournament's state, as `token` reads it.
 fn state(server: &Server, token: Option<&str>, id: i64) -> Value {
     let reply = server.get(&format!("/api/v1/tournaments/{id}"), token);
     assert_eq!(reply.status, 200, "{reply:?}");
     reply.body
-}
-
-/// Waits until `done` holds of the tournament's state (read by the admin).
-fn wait_until(server: &Server, admin: &str, id: i64, done: impl Fn(&Value) -> bool) -> Value {
-    let start = Instant::now();
-    loop {
-        let now = state(server, Some(admin), id);
-        if done(&now) {
-            return now;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "waited on: {now}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 /// The players seated at `table` (a `round_tables` table), as entrants.
@@ -96,7 +80,7 @@ fn a_board_is_sealed_until_its_last_table_is_over(backend: Backend) {
             Entrant { name, player }
         })
         .collect();
-    let paired = wait_until(&server, &admin, id, |s| {
+    let paired = tournament_until(&server, &admin, id, |s| {
         s["round_tables"][0]["tables"]
             .as_array()
             .is_some_and(|t| t.len() == 2)
@@ -213,7 +197,7 @@ fn a_board_is_sealed_until_its_last_table_is_over(backend: Backend) {
         &json!({}),
     );
     assert_eq!(resigned.status, 200, "{resigned:?}");
-    let after = wait_until(&server, &admin, id, |s| !results_of_round(s, 1).is_empty());
+    let after = tournament_until(&server, &admin, id, |s| !results_of_round(s, 1).is_empty());
     assert_eq!(
         results_of_round(&after, 1).len(),
         12,

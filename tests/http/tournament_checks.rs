@@ -434,3 +434,27 @@ pub(crate) fn check_arena(server: &Client, admin: &str, state: &Value, lower_win
     assert_eq!(points_of(state), points);
     ranked(state);
 }
+
+/// Waits until `done` holds of tournament `id` as the admin reads it (at most a minute);
+/// returns that state.
+pub(crate) fn tournament_until(
+    server: &Client,
+    admin: &str,
+    id: i64,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
+    let start = Instant::now();
+    loop {
+        let state = server
+            .get(&format!("/api/v1/tournaments/{id}"), Some(admin))
+            .body;
+        if done(&state) {
+            return state;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "waited on: {state}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

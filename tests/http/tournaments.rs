@@ -13,7 +13,7 @@ use crate::on_both_backends;
 use crate::support::{Backend, Client, Server};
 use crate::tournament_checks::{
     SWEEP, check_arena, check_duplicate, check_swiss, enter, make, play_through,
-    seated_once_a_round,
+    seated_once_a_round, tournament_until,
 };
 
 /// A Swiss tournament of 16 (12 guests, 4 bot accounts) at Basra, three rounds, played through
@@ -236,24 +236,12 @@ fn an_arena_never_seats_players_again_with_the_table_they_just_left(backend: Bac
             .get(&format!("/api/v1/tournaments/{id}"), Some(&admin))
             .body
     };
-    let wait = |done: &dyn Fn(&serde_json::Value) -> bool| {
-        let start = std::time::Instant::now();
-        loop {
-            let state = read();
-            if done(&state) {
-                return state;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "waited on: {state}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    };
     let mut ended = 0;
     while ended < 8 {
         // Once two tables play, the one made first ends (its first seat resigns).
-        let state = wait(&|s| tables(s).iter().filter(|t| !t.2).count() == 2);
+        let state = tournament_until(&server, &admin, id, |s| {
+            tables(s).iter().filter(|t| !t.2).count() == 2
+        });
         let playing: Vec<_> = tables(&state).into_iter().filter(|t| !t.2).collect();
         let (game, seats, _) = &playing[0];
         let resigned = server.post(
