@@ -89,6 +89,9 @@ pub fn choose(view: &RummyView, level: BotLevel, rng: &mut CardRng) -> Option<Ru
 /// The best split of `hand` into melds: the melds, and the points left loose.
 fn split(view: &RummyView, hand: CardSet, exact: bool) -> (Vec<CardSet>, i32) {
     let options = meld::melds_in(hand, view.config.ace());
+    // Which cards lay off depends on the table alone: asked once, not at every node.
+    let playable = layable(view, hand);
+    let loose = |cards: CardSet| hand_value(&view.config, cards - playable);
     if !exact {
         let mut left = hand;
         let mut chosen = Vec::new();
@@ -100,42 +103,45 @@ fn split(view: &RummyView, hand: CardSet, exact: bool) -> (Vec<CardSet>, i32) {
                 chosen.push(m);
             }
         }
-        return (chosen, loose_value(view, left));
+        return (chosen, loose(left));
     }
-    let mut best = (Vec::new(), loose_value(view, hand));
+    let mut best = (Vec::new(), loose(hand));
     let mut current = Vec::new();
-    search(view, hand, &options, 0, &mut current, &mut best);
+    search(view, hand, playable, &options, 0, &mut current, &mut best);
     best
 }
 
 fn search(
     view: &RummyView,
     left: CardSet,
+    playable: CardSet,
     options: &[CardSet],
     from: usize,
     current: &mut Vec<CardSet>,
     best: &mut (Vec<CardSet>, i32),
 ) {
-    let value = loose_value(view, left);
+    let value = hand_value(&view.config, left - playable);
     if value < best.1 {
         *best = (current.clone(), value);
     }
     for (i, m) in options.iter().enumerate().skip(from) {
         if m.is_subset(left) {
             current.push(*m);
-            search(view, left - *m, options, i + 1, current, best);
+            search(view, left - *m, playable, options, i + 1, current, best);
             current.pop();
         }
     }
 }
 
-/// The points of cards that neither meld nor lay off onto the table.
-fn loose_value(view: &RummyView, cards: CardSet) -> i32 {
-    let playable: CardSet = cards
+/// The cards of `cards` that lay off onto the table.
+fn layable(view: &RummyView, cards: CardSet) -> CardSet {
+    if view.melds.is_empty() {
+        return CardSet::EMPTY;
+    }
+    cards
         .iter()
         .filter(|&c| lays_off(view, c).is_some())
-        .collect();
-    hand_value(&view.config, cards - playable)
+        .collect()
 }
 
 /// A table meld `card` can be laid off on, alone.

@@ -253,15 +253,16 @@ pub fn melds_in(hand: CardSet, ace: AceRule) -> Vec<CardSet> {
         }
         for &ace_high in placements(ace) {
             // Runs by position: start at `low`, extend while the next position is held.
+            let held = positions(in_suit, ace_high);
             for low in 1..=14u8 {
                 let mut run = CardSet::EMPTY;
                 for p in low..=14 {
+                    if held & (1 << p) == 0 {
+                        break;
+                    }
                     let Some(card) = card_at(suit, p, ace_high) else {
                         break;
                     };
-                    if !in_suit.contains(card) {
-                        break;
-                    }
                     run.insert(card);
                     if run.len() >= 3 && !found.contains(&run) {
                         found.push(run);
