@@ -487,6 +487,11 @@ impl Table {
         }
     }
 
+    /// Sets the hand's number of a position dealt out for a search (a view says which hand it is).
+    pub(crate) fn set_hand_number(&mut self, hand: u32) {
+        self.hand = hand;
+    }
+
     /// Counts one move; returns whether the cap is now reached.
     pub(crate) fn count_move(&mut self) -> bool {
         self.moves += 1;

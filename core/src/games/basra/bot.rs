@@ -76,6 +76,10 @@ impl Determinize for Basra {
         };
         let mut world = Basra::from_position(view.config.clone(), position, seed).ok()?;
         world.basras = view.sides.iter().map(|s| s.basras.clone()).collect();
+        // Placed for the position's check, a basra card kept out of the pile leaves it again:
+        // `cse231` counts the majority without it.
+        world.piles = view.sides.iter().map(|s| s.captured).collect();
+        world.table.set_hand_number(view.hand_number);
         Some(world)
     }
 

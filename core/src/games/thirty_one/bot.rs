@@ -128,6 +128,7 @@ impl Determinize for ThirtyOne {
             reshuffled: view.reshuffled,
         };
         let mut world = ThirtyOne::from_position(view.config.clone(), position, seed).ok()?;
+        world.table.set_hand_number(view.hand_number);
         if let Some(card) = fourth {
             // Replay the draw: the same card into the same hand, at the discard step.
             if view.taken == Some(card) {
