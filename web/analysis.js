@@ -72,6 +72,12 @@ export function decisionItem(analysis, decision, seatName) {
     played: valueText(analysis.unit, decision.played_value),
     best: valueText(analysis.unit, decision.best_value),
   })));
+  if (decision.within_noise) {
+    // A sampled estimate that could not tell the two moves apart: good, and said so.
+    item.append(' ', h('span', { class: 'noise' }, t('analysis_within_noise', {
+      samples: decision.samples,
+    })));
+  }
   return item;
 }
 

@@ -1,14 +1,16 @@
 //! A finished game's analysis (`analysis::Analyst`), kind by kind: games of every variant played
 //! by computer players (`medium` against `easy`), then analysed move by move on one core as the
-//! service's background job does. Prints the time a hand and a judged decision take.
+//! service's background job does. Prints a game's time, a decision's median and mean time, and
+//! how many deals of the unseen cards a sampled decision took (Tarneeb's are exact: none).
 //!
-//! `cargo bench -p cardroom-core --bench analysis [-- GAMES]` (default 3 games a variant, each
-//! cut at 400 moves).
+//! `cargo bench -p cardroom-core --bench analysis [-- GAMES] [NAME…]` (default 3 games a
+//! variant, each cut at 2,000 moves; a NAME such as `rummy` or `basra classic44` keeps the
+//! variants it names).
 #![allow(clippy::unwrap_used, reason = "benchmark")]
 
 use std::time::Instant;
 
-use cardroom_core::analysis::Analyst;
+use cardroom_core::analysis::{Analyst, GradeScale};
 use cardroom_core::table::{Setup, Status};
 use cardroom_core::{AnyGame, Automatic, BotLevel, Controller, GameKind, Options, Seed};
 
@@ -44,7 +46,7 @@ fn played(
         })
         .collect();
     let mut steps = Vec::new();
-    while game.status() != Status::Finished && steps.len() < 400 {
+    while game.status() != Status::Finished && steps.len() < 2_000 {
         let Some(next) = game.next_automatic(&controllers) else {
             break;
         };
@@ -68,39 +70,85 @@ fn main() {
         .find_map(|a| a.parse().ok())
         .unwrap_or(3);
     println!(
-        "| kind | variant | hands | decisions judged | mean a hand | mean a decision | slowest hand |"
+        "| kind | variant | games | hands | decisions judged | mean a game | slowest game | mean a hand | median decision | mean decision | mean deals a decision | values within a twentieth of a mistake |"
     );
-    println!("|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    // Any other argument keeps the variants whose "kind variant" contains it.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a.parse::<u8>().is_err() && !a.starts_with('-'))
+        .collect();
     for (kind, variant, seats) in VARIANTS {
-        let (mut hands, mut decisions, mut total, mut slowest) = (0usize, 0usize, 0f64, 0f64);
+        let name = format!("{kind} {variant}");
+        if !only.is_empty() && !only.iter().any(|o| name.contains(o.as_str())) {
+            continue;
+        }
+        let (mut hands, mut total, mut slowest) = (0usize, 0f64, 0f64);
+        let mut times: Vec<f64> = Vec::new();
+        let (mut deals, mut capped, mut sampled) = (0u64, 0usize, 0usize);
         for g in 0..games {
             let steps = played(kind, variant, seats, g);
             let mut analyst = Analyst::new(&steps[0].0);
-            let mut hand_started = Instant::now();
-            let mut hand = steps[0].0.table().hand_number();
+            let precision = GradeScale::of(kind).mistake / 20.0;
             let started = Instant::now();
+            let mut judged = 0;
             for (version, (before, step)) in steps.iter().enumerate() {
-                if before.table().hand_number() != hand {
-                    slowest = slowest.max(hand_started.elapsed().as_secs_f64());
-                    hand_started = Instant::now();
-                    hand = before.table().hand_number();
-                    hands += 1;
-                }
                 if let Automatic::Move(seat, mv) = step {
+                    let t = Instant::now();
                     analyst.observe(before, version as i64, *seat, mv).unwrap();
+                    let now = analyst.decisions();
+                    if now > judged {
+                        let each = t.elapsed().as_secs_f64() / (now - judged) as f64;
+                        times.extend(std::iter::repeat_n(each, now - judged));
+                        judged = now;
+                    }
                 }
             }
+            let t = Instant::now();
             let analysis = analyst.finish().unwrap();
-            slowest = slowest.max(hand_started.elapsed().as_secs_f64());
-            hands += 1;
-            decisions += analysis.decisions.len();
-            total += started.elapsed().as_secs_f64();
+            let tail = analysis.decisions.len() - judged;
+            if tail > 0 {
+                let each = t.elapsed().as_secs_f64() / tail as f64;
+                times.extend(std::iter::repeat_n(each, tail));
+            }
+            let took = started.elapsed().as_secs_f64();
+            total += took;
+            slowest = slowest.max(took);
+            hands += steps
+                .last()
+                .map_or(1, |(g, _)| g.table().hand_number() as usize);
+            for d in &analysis.decisions {
+                if std::env::var("SIGMA").is_ok() && d.samples > 0 {
+                    let n = f64::from(d.samples).sqrt();
+                    eprintln!(
+                        "{kind} {variant} n={} sigma_best={:.2} sigma_played={:.2} loss={} [{}, {}] noise={}",
+                        d.samples,
+                        d.best_error * n,
+                        d.played_error * n,
+                        d.loss,
+                        d.loss_low,
+                        d.loss_high,
+                        d.within_noise
+                    );
+                }
+                deals += u64::from(d.samples);
+                sampled += usize::from(d.samples > 0);
+                capped +=
+                    usize::from(d.samples > 0 && d.best_error.max(d.played_error) <= precision);
+            }
         }
+        times.sort_by(f64::total_cmp);
+        let n = times.len().max(1);
         println!(
-            "| {kind} | {variant} | {hands} | {decisions} | {:.0} ms | {:.1} ms | {:.0} ms |",
+            "| {kind} | {variant} | {games} | {hands} | {} | {:.2} s | {:.2} s | {:.0} ms | {:.2} ms | {:.2} ms | {:.0} | {:.1}% |",
+            times.len(),
+            total / f64::from(games),
+            slowest,
             1000.0 * total / hands.max(1) as f64,
-            1000.0 * total / decisions.max(1) as f64,
-            1000.0 * slowest,
+            1000.0 * times.get(times.len() / 2).copied().unwrap_or(0.0),
+            1000.0 * times.iter().sum::<f64>() / n as f64,
+            deals as f64 / sampled.max(1) as f64,
+            100.0 * capped as f64 / sampled.max(1) as f64,
         );
     }
 }

@@ -46,25 +46,26 @@ pub fn drawn_seed(rng: &mut CardRng) -> Seed {
 }
 
 /// Plays the current hand out with `easy` at every seat: until the hand or the game is over,
-/// or the cap.
-pub fn play_out<G: Determinize>(world: &mut G, rng: &mut CardRng) {
-    for _ in 0..PLAYOUT_CAP {
+/// or the cap. Returns the moves made.
+pub fn play_out<G: Determinize>(world: &mut G, rng: &mut CardRng) -> usize {
+    for made in 0..PLAYOUT_CAP {
         if world.status() != Status::Active {
-            return;
+            return made;
         }
         let Some(seat) = world.to_act() else {
-            return;
+            return made;
         };
         let view = world.view(Viewer::Seat(seat));
         let Some(mv) =
             G::bot_move(&view, BotLevel::Easy, rng).or_else(|| view.legal_moves().first().cloned())
         else {
-            return;
+            return made;
         };
         if world.play(seat, &mv).is_err() {
-            return;
+            return made;
         }
     }
+    PLAYOUT_CAP
 }
 
 /// The move of `view`'s legal moves with the best average value over `samples` determinized

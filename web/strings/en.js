@@ -468,4 +468,5 @@ export default {
   problem_board_in_play: 'This board is still being played at another table of the round. Its analysis and its record open when every table is over.',
   problem_too_many_tournaments: 'You already have five tournaments that are not over. One must end, or be called off, before you make another.',
   problem_request_timeout: 'The connection was too slow to send that. Try again.',
+  analysis_within_noise: 'Within the noise of {samples} sampled deals: the better move could not be told apart.',
 };

@@ -29,15 +29,28 @@ pub struct Decision {
     pub hand: u32,
     pub seat: Seat,
     pub played: AnyMove,
-    /// The moves judged best: in Tarneeb every card that keeps the most tricks, elsewhere the
-    /// `hard` computer player's choice.
+    /// The moves judged best: in Tarneeb every card that keeps the most tricks; elsewhere the
+    /// move with the highest estimated value, with every move equal to it on every sampled deal.
     pub best: Vec<AnyMove>,
     /// The value (see the analysis's `unit`) of the best move and of the move played.
     pub best_value: f64,
     pub played_value: f64,
-    /// What the move played lost against the best: never negative.
+    /// What the move played lost against the best (`best_value − played_value`): never
+    /// negative.
     pub loss: f64,
     pub grade: Grade,
+    /// The deals of the unseen cards the values were estimated on (0 in Tarneeb: exact).
+    pub samples: u32,
+    /// The standard errors of `best_value` and `played_value` (0 in Tarneeb).
+    pub best_error: f64,
+    pub played_error: f64,
+    /// The interval of the loss at the analysis's `confidence` (both ends are the loss in
+    /// Tarneeb).
+    pub loss_low: f64,
+    pub loss_high: f64,
+    /// The move played may be as good as the best: the interval of its loss reaches zero. Such a
+    /// decision is graded good whatever its estimated loss.
+    pub within_noise: bool,
 }
 
 /// Why a game cannot be analysed. Each is a defect of the log, not of the caller.
@@ -67,7 +80,7 @@ impl GradeScale {
             GameKind::Tarneeb => (1.0, 1.0, 2.0),
             // A hand is worth some 30 points (the 11 counted, and basras at 10).
             GameKind::Basra => (3.0, 8.0, 15.0),
-            // A hand costs one player a life (a token in `classic`).
+            // A hand costs one player a life (a token in `classic`): the unit is the life.
             GameKind::ThirtyOne => (0.1, 0.25, 0.5),
             // A hand is worth some 30 points to the player who goes out.
             GameKind::Rummy => (3.0, 8.0, 15.0),
@@ -91,4 +104,22 @@ impl GradeScale {
             Grade::Good
         }
     }
+}
+
+/// What a decision's values count.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = AnalysisUnit))]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// Tricks of the seat's side in the whole hand (those already taken with those to come).
+    Tricks,
+    /// Basra and Rummy: the points the rest of the hand brings the seat's side, less what it
+    /// brings the best other side (in Rummy `classic`, where the lowest total wins, the reverse).
+    Points,
+    /// 31 `standard`: the lives the rest of the hand costs the best other player still in, less
+    /// what it costs the seat.
+    Lives,
+    /// 31 `classic`: as `lives`, counted in tokens.
+    Tokens,
 }

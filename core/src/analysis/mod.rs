@@ -4,13 +4,16 @@
 //!   still take with best play by everyone, before the card and after it (the double-dummy
 //!   solver), and for every hand the par contract, the best one the auction could have reached.
 //! - **Basra, 31 and Rummy** hide cards, so a decision is judged only from what its seat saw:
-//!   the `hard` computer player's choice from the same view, and the expected value of both
-//!   moves estimated by the sampling the bot itself uses. Nothing the seat did not see is read.
+//!   every legal move is valued on the same sampled deals of the unseen cards, as many deals as
+//!   the judgement needs (`sampled`), and the best is the move valued highest. Nothing the seat
+//!   did not see is read.
 //!
 //! An [`Analyst`] is shown the game just before each move, in order, then asked to
 //! [`finish`](Analyst::finish). Everything is deterministic: the samples come from the game
 //! seed's analysis stream, so a game's analysis is the same on any machine.
 
+#[cfg(test)]
+mod calibration;
 mod decision;
 mod sampled;
 mod tarneeb;
@@ -24,13 +27,13 @@ use crate::double_dummy::Solver;
 use crate::kind::GameKind;
 use crate::seat::Seat;
 
-pub use decision::{AnalysisError, Decision, Grade, GradeScale};
-pub use sampled::SAMPLES;
+pub use decision::{AnalysisError, Decision, Grade, GradeScale, Unit};
+pub use sampled::{BATCH, CONFIDENCE, DROP_Z, MAX_SAMPLES};
 pub use tarneeb::{HandReview, Par};
 
 /// The version of the analysis's format and method: a stored analysis of another version is
 /// computed again.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// How a decision is judged.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -40,21 +43,9 @@ pub const FORMAT: u32 = 1;
 pub enum Method {
     /// Tarneeb: against perfect play with every hand open.
     DoubleDummy,
-    /// Basra, 31, Rummy: against the `hard` computer player from the seat's own view.
+    /// Basra, 31, Rummy: every legal move valued on the same sampled deals of the cards the seat
+    /// could not see.
     Sampled,
-}
-
-/// What a decision's values count.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "openapi", schema(as = AnalysisUnit))]
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Unit {
-    /// Tricks of the seat's side in the whole hand.
-    Tricks,
-    /// The seat's expected lead in points at the end of the hand over the best other side (a
-    /// game won or lost within the hand counts ±1000).
-    Points,
 }
 
 /// One seat's play over the game.
@@ -85,6 +76,8 @@ pub struct Analysis {
     pub variant: String,
     pub method: Method,
     pub unit: Unit,
+    /// The confidence of each decision's loss interval (1 in Tarneeb, whose values are exact).
+    pub confidence: f64,
     /// The losses from which a decision is an inaccuracy, a mistake and a blunder.
     pub scale: GradeScale,
     /// Every decision, in the order played.
@@ -107,9 +100,9 @@ pub struct Analyst {
 impl Analyst {
     /// An analyst for `game` (any state of it: only its kind, variant and seats are read).
     pub fn new(game: &AnyGame) -> Analyst {
-        let (method, unit) = match game {
-            AnyGame::Tarneeb(_) => (Method::DoubleDummy, Unit::Tricks),
-            _ => (Method::Sampled, Unit::Points),
+        let (method, unit, confidence) = match sampled::Measure::of(game) {
+            None => (Method::DoubleDummy, Unit::Tricks, 1.0),
+            Some(measure) => (Method::Sampled, measure.unit, CONFIDENCE),
         };
         let seats = game.table().seats();
         Analyst {
@@ -119,6 +112,7 @@ impl Analyst {
                 variant: game.variant().to_owned(),
                 method,
                 unit,
+                confidence,
                 scale: GradeScale::of(game.kind()),
                 decisions: Vec::new(),
                 players: Seat::all(seats)
@@ -160,6 +154,16 @@ impl Analyst {
                 Ok(())
             }
         }
+    }
+
+    /// The most playout moves one of `game`'s decisions is given (0 in Tarneeb).
+    pub fn budget(game: &AnyGame) -> usize {
+        sampled::Measure::of(game).map_or(0, |m| m.budget)
+    }
+
+    /// The decisions judged so far (Tarneeb's hands are judged once complete).
+    pub fn decisions(&self) -> usize {
+        self.analysis.decisions.len()
     }
 
     /// The analysis, the last Tarneeb hand reviewed.

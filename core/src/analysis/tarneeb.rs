@@ -161,6 +161,12 @@ pub(super) fn review(
             played_value: f64::from(r.played),
             loss: f64::from(cost),
             grade: GradeScale::of(GameKind::Tarneeb).grade(f64::from(cost)),
+            samples: 0,
+            best_error: 0.0,
+            played_error: 0.0,
+            loss_low: f64::from(cost),
+            loss_high: f64::from(cost),
+            within_noise: false,
         });
     }
     let par = par(solver, &play).map_err(broken)?;

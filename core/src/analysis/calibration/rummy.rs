@@ -1,0 +1,215 @@
+//! Rummy: seat 0 to act; what is not named is in the face-up pile, under its top, so few cards
+//! are hidden: the other hand and a short stock.
+
+use super::{Case, list, set};
+use crate::any::{AnyGame, AnyMove};
+use crate::cardset::CardSet;
+use crate::game::Game;
+use crate::games::rummy::{Rummy, RummyMove, RummyPosition};
+use crate::options::Options;
+use crate::rng::Seed;
+use crate::seat::Seat;
+
+struct Hand {
+    variant: &'static str,
+    hands: Vec<&'static str>,
+    stock: &'static str,
+    top: &'static str,
+    melds: Vec<&'static str>,
+    /// Seat 0 draws from the stock first (`standard`), and the decision is what follows.
+    draw_first: bool,
+}
+
+fn rummy(hand: &Hand, seed: u8) -> AnyGame {
+    let seats = hand.hands.len();
+    let config = Rummy::configure(Some(hand.variant), seats, &Options::new()).expect("config");
+    let hands: Vec<CardSet> = hand.hands.iter().map(|h| set(h)).collect();
+    let stock = list(hand.stock);
+    let top = list(hand.top);
+    let melds: Vec<CardSet> = hand.melds.iter().map(|m| set(m)).collect();
+    let named = hands
+        .iter()
+        .chain(&melds)
+        .fold(CardSet::EMPTY, |a, h| a | *h)
+        | stock.iter().chain(&top).copied().collect::<CardSet>();
+    let mut discards = (CardSet::ALL - named).to_vec();
+    discards.extend(top);
+    let position = RummyPosition {
+        dealer: Seat::new(seats as u8 - 1),
+        to_act: Seat::new(0),
+        hands,
+        stock,
+        discards,
+        melds,
+        totals: Vec::new(),
+        melded_before: Vec::new(),
+        hand_number: 1,
+        turned_over: true,
+    };
+    let mut game =
+        Rummy::from_position(config, position, Seed::from_bytes([seed; 32])).expect("position");
+    if hand.draw_first {
+        game.play(Seat::new(0), &RummyMove::DrawStock {})
+            .expect("draw");
+    }
+    AnyGame::Rummy(game)
+}
+
+fn meld(cards: &str) -> AnyMove {
+    AnyMove::Rummy(RummyMove::Meld { cards: set(cards) })
+}
+
+fn rummy_discard(card: &str) -> AnyMove {
+    AnyMove::Rummy(RummyMove::Discard {
+        card: list(card)[0],
+    })
+}
+
+/// The lay-off of `card` onto the table's only meld.
+fn lay_off(card: &str) -> AnyMove {
+    AnyMove::Rummy(RummyMove::LayOff {
+        meld: 0,
+        cards: set(card),
+    })
+}
+
+macro_rules! rummy_case {
+    ($name:expr, $hand:expr, $best:expr, $worst:expr) => {
+        Case {
+            name: $name,
+            game: |s| rummy(&$hand, s),
+            best: $best,
+            worst: $worst,
+        }
+    };
+}
+
+pub(super) fn cases() -> Vec<Case> {
+    vec![
+        rummy_case!(
+            "rummy: melding to go out, not breaking the run",
+            Hand {
+                variant: "standard",
+                hands: vec!["7H 8H 9H", "2C 3D"],
+                stock: "KC 4S 5D 6C",
+                top: "AS",
+                melds: vec![],
+                draw_first: true,
+            },
+            meld("7H 8H 9H"),
+            rummy_discard("8H")
+        ),
+        rummy_case!(
+            "rummy: laying off the 8 to go out, not holding it",
+            Hand {
+                variant: "standard",
+                hands: vec!["8S", "2C 3D"],
+                stock: "KD 4H 5C 6D",
+                top: "AH",
+                melds: vec!["5S 6S 7S"],
+                draw_first: true,
+            },
+            lay_off("8S"),
+            rummy_discard("8S")
+        ),
+        rummy_case!(
+            "rummy: taking the discard that completes a set and goes out",
+            Hand {
+                variant: "standard",
+                hands: vec!["4C 4D KS", "2H 3S"],
+                stock: "2D 3H 5S 5H",
+                top: "4H",
+                melds: vec![],
+                draw_first: false,
+            },
+            AnyMove::Rummy(RummyMove::TakeDiscard { drop: None }),
+            AnyMove::Rummy(RummyMove::DrawStock {})
+        ),
+        rummy_case!(
+            "rummy: a set of three kings to go out, at three players",
+            Hand {
+                variant: "standard",
+                hands: vec!["KC KD KH", "2C 3D", "AS 2S"],
+                stock: "QC 9D 8H 7C",
+                top: "5S",
+                melds: vec![],
+                draw_first: true,
+            },
+            meld("KC KD KH"),
+            rummy_discard("KC")
+        ),
+        rummy_case!(
+            "rummy: laying off a queen on a run of hearts",
+            Hand {
+                variant: "standard",
+                hands: vec!["QH", "3C 4D"],
+                stock: "KD 5S 6C 7D",
+                top: "2S",
+                melds: vec!["9H TH JH"],
+                draw_first: true,
+            },
+            lay_off("QH"),
+            rummy_discard("QH")
+        ),
+        rummy_case!(
+            "classic: melding the whole hand ends the round",
+            Hand {
+                variant: "classic",
+                hands: vec!["7H 8H 9H", "KC QD"],
+                stock: "2C 3D 4S 5C",
+                top: "JS",
+                melds: vec![],
+                draw_first: false,
+            },
+            meld("7H 8H 9H"),
+            AnyMove::Rummy(RummyMove::TakeDiscard {
+                drop: Some(list("8H")[0]),
+            })
+        ),
+        rummy_case!(
+            "classic: laying off the last card ends the round",
+            Hand {
+                variant: "classic",
+                hands: vec!["4S", "KH QC"],
+                stock: "2D 3C AH 5D",
+                top: "JD",
+                melds: vec!["5S 6S 7S"],
+                draw_first: false,
+            },
+            lay_off("4S"),
+            AnyMove::Rummy(RummyMove::TakeDiscard {
+                drop: Some(list("4S")[0]),
+            })
+        ),
+        rummy_case!(
+            "classic: a set of aces to go out rather than swap one away",
+            Hand {
+                variant: "classic",
+                hands: vec!["AC AD AH", "KS QH"],
+                stock: "2S 3H 4C 5H",
+                top: "JC",
+                melds: vec![],
+                draw_first: false,
+            },
+            meld("AC AD AH"),
+            AnyMove::Rummy(RummyMove::TakeDiscard {
+                drop: Some(list("AC")[0]),
+            })
+        ),
+        rummy_case!(
+            "classic: a run with the ace high to go out",
+            Hand {
+                variant: "classic",
+                hands: vec!["QD KD AD", "JH TC"],
+                stock: "2H 3S 4D 5S",
+                top: "9C",
+                melds: vec![],
+                draw_first: false,
+            },
+            meld("QD KD AD"),
+            AnyMove::Rummy(RummyMove::TakeDiscard {
+                drop: Some(list("KD")[0]),
+            })
+        ),
+    ]
+}
