@@ -117,6 +117,37 @@ impl Default for Hub {
     }
 }
 
+/// How many games this process has finished: the analysis worker looks for work as soon as it
+/// changes (each such game's analysis was queued in the transaction that finished it), not only
+/// every sweep. Process-wide: a game is finished by a write, and a write has no hub at hand.
+static FINISHED: AtomicU64 = AtomicU64::new(0);
+static FINISHED_NOTICE: Notify = Notify::const_new();
+
+/// A write of this process finished a game (after its transaction committed).
+pub fn game_finished() {
+    FINISHED.fetch_add(1, Ordering::SeqCst);
+    FINISHED_NOTICE.notify_waiters();
+}
+
+/// Waits until a game is finished after `seen` (a count of [`finished_count`]) or `within` has
+/// passed; returns the count then. Wakes at once when one already was.
+pub async fn finished_since(seen: u64, within: Duration) -> u64 {
+    let notified = FINISHED_NOTICE.notified();
+    tokio::pin!(notified);
+    notified.as_mut().enable();
+    let now = FINISHED.load(Ordering::SeqCst);
+    if now != seen {
+        return now;
+    }
+    let _ = tokio::time::timeout(within, notified).await;
+    FINISHED.load(Ordering::SeqCst)
+}
+
+/// Games finished by this process so far.
+pub fn finished_count() -> u64 {
+    FINISHED.load(Ordering::SeqCst)
+}
+
 impl Hub {
     /// A hub whose waiting requests look again after `recheck` without a notice.
     pub fn with_recheck(recheck: Duration) -> Hub {

@@ -89,10 +89,12 @@ pub async fn recovery_sweep(state: web::Data<AppState>) {
     }
 }
 
-/// Analyses finished games, one at a time, as long as any is due; then looks again every
-/// sweep. The work runs on the blocking pool: a game takes from milliseconds to a minute.
+/// Analyses finished games, one at a time, as long as any is due; then looks again when this
+/// process finishes a game, or every sweep (for games other replicas finished). The work runs
+/// on the blocking pool: a game takes from milliseconds to some seconds.
 pub async fn analyse_finished(state: web::Data<AppState>) {
     let mut queued_missing = false;
+    let mut finished = crate::hub::finished_count();
     loop {
         if !queued_missing {
             let worker = state.clone();
@@ -119,7 +121,7 @@ pub async fn analyse_finished(state: web::Data<AppState>) {
             Ok(Err(error)) => tracing::warn!(%error, "the analysis of finished games failed"),
             Err(error) => tracing::warn!(%error, "the analysis worker stopped"),
         }
-        actix_web::rt::time::sleep(state.settings.sweep_every).await;
+        finished = crate::hub::finished_since(finished, state.settings.sweep_every).await;
     }
 }
 

@@ -186,10 +186,16 @@ fn a_public_games_analysis_is_anyones(backend: Backend) {
     // Judged by its own numbers, in points, with the deals and the interval it rests on.
     assert_eq!(answer["analysis"]["unit"], "points", "{answer}");
     assert_eq!(answer["analysis"]["confidence"], 0.95, "{answer}");
-    for d in answer["analysis"]["decisions"].as_array().expect("decisions") {
+    for d in answer["analysis"]["decisions"]
+        .as_array()
+        .expect("decisions")
+    {
         let value = |field: &str| d[field].as_f64().expect("a number");
         assert!(value("best_value") >= value("played_value"), "{d}");
-        assert!(value("loss") >= 0.0 && value("loss_low") <= value("loss_high"), "{d}");
+        assert!(
+            value("loss") >= 0.0 && value("loss_low") <= value("loss_high"),
+            "{d}"
+        );
         assert!(d["samples"].as_u64().is_some_and(|n| n >= 16), "{d}");
         assert!(d["within_noise"].is_boolean(), "{d}");
     }
@@ -202,9 +208,25 @@ fn a_public_games_analysis_is_anyones(backend: Backend) {
     assert_eq!(unsigned.body["analysis"], answer["analysis"]);
 }
 
+/// The process that finishes a game starts its analysis at once, on notice: with the sweep an
+/// hour apart, the analysis of a game finished after the worker went to sleep is made all the
+/// same.
+fn a_finished_game_is_analysed_without_waiting_for_the_sweep(backend: Backend) {
+    let server = Server::start_with(backend, &[("CARDROOM_SWEEP_MS", "3600000")]);
+    let amira = server.guest("amira");
+    let (id, _) = server.create(
+        &amira,
+        json!({"kind": "thirty_one", "variant": "classic", "seats": [{}, {"bot": "easy"}]}),
+    );
+    play_then_resign(&server, &amira, id, 4);
+    let answer = done_analysis(&server, &amira.token, id);
+    assert_eq!(answer["analysis"]["unit"], "tokens", "{answer}");
+}
+
 on_both_backends!(
     every_kind_and_variant_is_analysed_once_over,
-    a_public_games_analysis_is_anyones
+    a_public_games_analysis_is_anyones,
+    a_finished_game_is_analysed_without_waiting_for_the_sweep
 );
 
 /// Two replicas looking for work at the same moment: of two claims of one game exactly one

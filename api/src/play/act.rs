@@ -324,7 +324,7 @@ fn abandon(
     )?;
     let viewer = Viewer::Seat(seat);
     let events = changes.visible(loaded.version(), viewer)?;
-    match games::commit(conn, &abandonment(loaded, changes)) {
+    match super::commit::commit_change(conn, &abandonment(loaded, changes)) {
         Ok(_) => {}
         Err(DbError::VersionConflict) => {
             let current = games::version(conn, loaded.id())?.unwrap_or(0);

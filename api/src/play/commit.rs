@@ -43,6 +43,16 @@ pub(super) fn with_retries<T>(
     })
 }
 
+/// Commits `change` (one versioned write); when it finished the game, tells this process's
+/// analysis worker, whose work the same transaction queued.
+pub(super) fn commit_change(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError> {
+    let committed = games::commit(conn, change)?;
+    if change.summary.finished && change.summary.status == GameStatus::Finished {
+        crate::hub::game_finished();
+    }
+    Ok(committed)
+}
+
 /// Commits the changes to `loaded` and builds the view `viewer` gets back. On a lost race,
 /// `VersionConflict` with the game's current version.
 pub(super) fn commit_and_view(
@@ -109,7 +119,7 @@ pub(super) fn commit_and_view(
         leaving: changes.leaving,
         notices,
     };
-    match games::commit(conn, &change) {
+    match commit_change(conn, &change) {
         Ok(_) => Ok((events, view)),
         Err(DbError::VersionConflict) => {
             Metrics::add(&metrics.version_conflicts, 1);
@@ -148,7 +158,7 @@ pub(super) fn commit_background(
         leaving: changes.leaving,
         notices,
     };
-    match games::commit(conn, &change) {
+    match commit_change(conn, &change) {
         Ok(_) => Ok(()),
         Err(DbError::VersionConflict) => Err(ApiError::VersionConflict {
             current: loaded.version(),

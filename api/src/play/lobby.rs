@@ -147,7 +147,7 @@ pub fn expire_open_tables(
                 after_seconds: expires_after.as_secs(),
             },
         )?;
-        match games::commit(conn, &abandonment(&loaded, changes)) {
+        match super::commit::commit_change(conn, &abandonment(&loaded, changes)) {
             Ok(_) => closed.push(id),
             Err(DbError::VersionConflict) => {}
             Err(other) => return Err(other.into()),

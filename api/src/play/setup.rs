@@ -419,7 +419,7 @@ fn commit_seating(
         notices: Vec::new(),
     };
     // (Someone else sat down meanwhile, or this person twice at once: look again.)
-    match games::commit(conn, &change) {
+    match super::commit::commit_change(conn, &change) {
         Ok(_) => Ok(()),
         Err(DbError::VersionConflict) => {
             let current = games::version(conn, loaded.id())?.unwrap_or(0);
