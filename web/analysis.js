@@ -77,6 +77,13 @@ export function decisionItem(analysis, decision, seatName) {
     item.append(' ', h('span', { class: 'noise' }, t('analysis_within_noise', {
       samples: decision.samples,
     })));
+  } else if (decision.samples > 0) {
+    // How far a sampled value may be off: its larger standard error, to two decimals.
+    const error = Math.round(Math.max(decision.best_error, decision.played_error) * 100) / 100;
+    item.append(' ', h('span', { class: 'estimate' }, t('analysis_estimate', {
+      samples: decision.samples,
+      error: tn(`analysis_unit_${analysis.unit}`, error),
+    })));
   }
   return item;
 }

@@ -113,6 +113,38 @@ for (const lang of ['en', 'ar']) {
       return { text: mark.textContent, whole: mark.scrollWidth <= mark.clientWidth + 0.5 };
     });
     assert.deepEqual(badge, { text: '??', whole: true });
+    // A sampled decision says what it rests on: its deals and its error, or that it was within
+    // the noise (then good, with no better move named).
+    const sampled = await page.evaluate(async () => {
+      const { decisionItem } = await import('/assets/analysis.js');
+      const base = {
+        version: 2, hand: 1, seat: 0, played: { type: 'draw', from: 'stock' },
+        best: [{ type: 'knock' }], best_value: 0.5, played_value: 0.2,
+      };
+      const sure = decisionItem({ unit: 'lives' }, {
+        ...base, grade: 'mistake', loss: 0.3, samples: 128, best_error: 0.031, played_error: 0.02,
+        loss_low: 0.26, loss_high: 0.34, within_noise: false,
+      }, () => 'You');
+      const noise = decisionItem({ unit: 'lives' }, {
+        ...base, grade: 'good', loss: 0.3, samples: 1024, best_error: 0.2, played_error: 0.2,
+        loss_low: 0, loss_high: 0.7, within_noise: true,
+      }, () => 'You');
+      const { num } = await import('/assets/i18n.js');
+      return {
+        written: [num(128), num(1024)],
+        estimate: sure.querySelector('.estimate')?.textContent ?? '',
+        noise: noise.querySelector('.noise')?.textContent ?? '',
+        named: noise.querySelector('.better') !== null,
+      };
+    });
+    // (Numbers are written as the page's language writes them.)
+    assert.ok(sampled.estimate.includes(sampled.written[0]), sampled.estimate);
+    assert.ok(sampled.noise.includes(sampled.written[1]), sampled.noise);
+    assert.equal(sampled.named, false, 'no better move named within the noise');
+    if (lang === 'en') {
+      assert.match(sampled.estimate, /128 sampled deals, ± 0\.03 lives/);
+      assert.match(sampled.noise, /Within the noise of 1,024 sampled deals/);
+    }
     // Every decision on demand: as many as the API's.
     const { body } = await call(token, 'GET', `/games/${id}/analysis`);
     await page.click('[data-action="all-decisions"]');

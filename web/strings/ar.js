@@ -183,7 +183,7 @@ export default {
   analysis_queued: 'يبدأ التحليل بعد قليل.', analysis_running: 'جارٍ التحليل: {done} من {total} حركة.',
   analysis_failed: 'تعذّر تحليل هذه اللعبة.',
   analysis_method_double_dummy: 'كل ورقة مقارنةً باللعب الأمثل والأيدي الأربع مكشوفة: الأكلات التي يستطيع فريقها أخذها قبلها وبعدها.',
-  analysis_method_sampled: 'كل قرار مقارنةً بأقوى لاعب حاسوب من المقعد نفسه، لا يرى إلا ما رآه المقعد: النقاط المتوقعة في نهاية اليد.',
+  analysis_method_sampled: 'كل حركة كان يمكن للمقعد أن يلعبها، تُلعب حتى نهاية اليد على التوزيعات المقدَّرة نفسها للأوراق التي لم يرها: الأفضل هي الأعلى قيمة، مقيسةً بما تكسبه بقية اليد للمقعد على أقوى طرف آخر. والفرق الذي لا يتميّز عن الصدفة يُحسب جيداً.',
   analysis_player: 'اللاعب', analysis_accuracy: 'الدقة', analysis_players_label: 'لعب كل لاعب',
   analysis_cut_short: 'انتهت اللعبة بعد {n} ورقة',
   analysis_hand_seat: 'اليد {hand} · {who}:', analysis_hand_n: 'اليد {n}',
@@ -475,4 +475,5 @@ export default {
   problem_too_many_tournaments: 'لديك خمس بطولات لم تنتهِ بعد. يجب أن تنتهي إحداها أو تُلغى قبل أن تنشئ أخرى.',
   problem_request_timeout: 'كان الاتصال أبطأ من أن يرسل ذلك. حاول مجدداً.',
   analysis_within_noise: 'ضمن هامش التقدير على {samples} توزيعة: لم يتبيّن الفرق بين الحركتين.',
+  analysis_estimate: '(تقدير على {samples} توزيعة، ± {error})',
 };

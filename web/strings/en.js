@@ -190,7 +190,7 @@ export default {
   analysis_queued: 'The analysis starts shortly.', analysis_running: 'Analysing: {done} of {total} moves.',
   analysis_failed: 'This game could not be analysed.',
   analysis_method_double_dummy: 'Every card against perfect play with all four hands open: the tricks its side could still take before and after it.',
-  analysis_method_sampled: 'Every decision against the strongest computer player from the same seat, seeing only what the seat saw: expected points at the end of the hand.',
+  analysis_method_sampled: 'Every move the seat could have made, played out on the same sampled deals of the cards it could not see: the best is the one worth most by the end of the hand, counted in what the rest of the hand gains the seat over the best other side. A difference the sampling cannot tell from chance counts as good.',
   analysis_player: 'Player', analysis_accuracy: 'Accuracy', analysis_players_label: 'Each player’s play',
   analysis_cut_short: 'the game ended after {n} cards',
   analysis_hand_seat: 'Hand {hand} · {who}:', analysis_hand_n: 'Hand {n}',
@@ -469,4 +469,5 @@ export default {
   problem_too_many_tournaments: 'You already have five tournaments that are not over. One must end, or be called off, before you make another.',
   problem_request_timeout: 'The connection was too slow to send that. Try again.',
   analysis_within_noise: 'Within the noise of {samples} sampled deals: the better move could not be told apart.',
+  analysis_estimate: '(estimated on {samples} sampled deals, ± {error})',
 };

@@ -70,7 +70,7 @@ impl Measure {
                 let classic = g.config().variant == RummyVariant::Classic;
                 Some(Measure {
                     lower_wins: classic,
-                    budget: if classic { 8_000 } else { 20_000 },
+                    budget: if classic { 8_000 } else { 15_000 },
                     ..plain(Unit::Points)
                 })
             }
