@@ -34,7 +34,7 @@ pub const CONFIDENCE: f64 = 0.95;
 /// The two-sided normal quantile of [`CONFIDENCE`].
 const Z: f64 = 1.96;
 /// The standard errors a move must trail the leader by to drop out of the race: stricter than
-/// [`Z`], since a batch tests every move at once.
+/// the 1.96 of the reported intervals, since a batch tests every move at once.
 pub const DROP_Z: f64 = 3.0;
 /// Deals a batch adds.
 pub const BATCH: usize = 16;
