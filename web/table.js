@@ -162,7 +162,7 @@ class Table {
         // (A move of this page's own may have brought the same news meanwhile.)
         const seen = Math.max(fetched, this.shown);
         const newer = news.events.filter((e) => e.version > seen);
-        if (newer.length || news.version > seen) this.enqueue(newer, null);
+        if (newer.length || news.version > seen) this.enqueue(newer, null, { passive: true });
         fetched = Math.max(seen, news.version);
       } catch (error) {
         if (!this.alive || error.name === 'AbortError') return;
@@ -228,13 +228,14 @@ class Table {
     return true;
   }
 
-  enqueue(events, view) {
-    this.chain = this.chain.then(() => this.play(events, view)).catch((error) => this.fail(error));
+  enqueue(events, view, options = {}) {
+    this.chain = this.chain.then(() => this.play(events, view, options)).catch((error) => this.fail(error));
     return this.chain;
   }
 
-  /** Shows `events` one at a time, then settles on `view` (or a fresh one). */
-  async play(events, view) {
+  /** Shows `events` one at a time, then settles on `view` (or a fresh one). `passive`: news the
+   * table's long-poll brought, which draws nothing when the page already shows it. */
+  async play(events, view, { passive = false } = {}) {
     if (!this.alive) return;
     const fresh = events.filter((e) => e.version > this.shown);
     // A table that was waiting has no cards to move yet: its news is told, then drawn whole.
@@ -281,7 +282,14 @@ class Table {
       this.animating = false;
     }
     if (!this.alive) return;
-    this.accept(next);
+    // The long-poll bringing news a move's own answer already brought: nothing changed, so
+    // nothing is drawn again. A card the player is reaching for, or the cards they picked for a
+    // meld, stay as they are.
+    const same = this.view && this.table && next.version === this.view.version && next.status === this.view.status;
+    if (passive && !fresh.length && same && !rematch) return;
+    // A move's own answer that arrives after the long-poll brought a later move: the page keeps
+    // the later view rather than step back to the older one.
+    if (!(this.view && next.version < this.view.version)) this.accept(next);
     if (handScored || !this.sheet) await this.loadSheet();
     setBusy(false);
     this.render();
