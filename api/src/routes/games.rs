@@ -233,8 +233,9 @@ pub async fn game_log(
 
 /// A finished game explained, decision by decision: Tarneeb's cards against perfect play with
 /// every hand open (tricks before and after each card, the cards that kept them, each hand's
-/// par), and Basra's, 31's and Rummy's decisions against the `hard` computer player from the
-/// seat's own view (expected points, graded). Made in the background after the game ends:
+/// par), and Basra's, 31's and Rummy's decisions from the seat's own view: every legal move
+/// valued on the same sampled deals of the unseen cards, in the game's unit (points, lives or
+/// tokens), with each loss's 95% interval. Made in the background after the game ends:
 /// `queued`, then `running` with its progress, then `done`. For the game's players, anyone for a
 /// public game, and admins.
 #[utoipa::path(

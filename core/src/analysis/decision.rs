@@ -26,14 +26,20 @@ pub enum Grade {
 pub struct Decision {
     /// The version the move made (the move's entry in the game's log).
     pub version: i64,
+    /// The hand (in Rummy `classic`, the round) the decision was taken in, from 1.
     pub hand: u32,
+    /// The seat that took it.
     pub seat: Seat,
+    /// The move it made.
     pub played: AnyMove,
     /// The moves judged best: in Tarneeb every card that keeps the most tricks; elsewhere the
     /// move with the highest estimated value, with every move equal to it on every sampled deal.
     pub best: Vec<AnyMove>,
-    /// The value (see the analysis's `unit`) of the best move and of the move played.
+    /// The value of the best move, in the analysis's `unit`: in Tarneeb the side's tricks in the
+    /// whole hand with best play after it; elsewhere the mean over the sampled deals of what the
+    /// rest of the hand brings the seat's side, less what it brings the best other side.
     pub best_value: f64,
+    /// The value of the move played, counted the same way.
     pub played_value: f64,
     /// What the move played lost against the best (`best_value − played_value`): never
     /// negative.
@@ -41,15 +47,21 @@ pub struct Decision {
     pub grade: Grade,
     /// The deals of the unseen cards the values were estimated on (0 in Tarneeb: exact).
     pub samples: u32,
-    /// The standard errors of `best_value` and `played_value` (0 in Tarneeb).
+    /// The standard error of `best_value` (0 in Tarneeb).
     pub best_error: f64,
+    /// The standard error of `played_value` (0 in Tarneeb).
     pub played_error: f64,
-    /// The interval of the loss at the analysis's `confidence` (both ends are the loss in
-    /// Tarneeb).
+    /// The lower end of the loss's interval at the analysis's `confidence`, from the paired
+    /// differences of the two moves on the same deals (so not from the two standard errors);
+    /// never below 0. Both ends are 0 when the move played is among `best`, and both are the loss
+    /// in Tarneeb.
     pub loss_low: f64,
+    /// The upper end of the loss's interval.
     pub loss_high: f64,
-    /// The move played may be as good as the best: the interval of its loss reaches zero. Such a
-    /// decision is graded good whatever its estimated loss.
+    /// The move played is not among `best`, but its loss's interval reaches zero (`loss_low` is
+    /// 0): the sampling cannot tell it from the best. Such a decision is graded good whatever its
+    /// estimated loss, `best` then names no better move (only the highest estimate), and the
+    /// player's summary leaves its loss out.
     pub within_noise: bool,
 }
 
@@ -106,7 +118,13 @@ impl GradeScale {
     }
 }
 
-/// What a decision's values count.
+/// What a decision's values count: `tricks` (Tarneeb: the side's tricks in the whole hand,
+/// those taken and those to come); `points` (Basra and Rummy: the points the rest of the hand
+/// brings the seat's side less those it brings the best other side; in Rummy `classic`, where
+/// the lowest total wins, the points the best other side adds less those the seat adds);
+/// `lives` (31 `standard`: the lives the rest of the hand costs the best other player still in,
+/// less those it costs the seat); `tokens` (31 `classic`: the same in tokens). Larger is better
+/// in every unit.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "openapi", schema(as = AnalysisUnit))]
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]

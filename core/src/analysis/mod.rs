@@ -60,7 +60,8 @@ pub struct PlayerSummary {
     pub inaccuracies: u32,
     pub mistakes: u32,
     pub blunders: u32,
-    /// The losses added up (tricks lost by play, in Tarneeb).
+    /// The losses of its decisions added up, those within the noise left out (tricks lost by
+    /// play, in Tarneeb).
     pub loss: f64,
     /// The share of decisions graded good, in percent (100 with no decisions).
     pub accuracy: f64,
@@ -70,11 +71,13 @@ pub struct PlayerSummary {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Debug, Serialize)]
 pub struct Analysis {
-    /// [`FORMAT`].
+    /// The version of the analysis's format and method (now 2): an analysis stored under an
+    /// older one is made again.
     pub format: u32,
     pub kind: GameKind,
     pub variant: String,
     pub method: Method,
+    /// What every value of the analysis counts (`AnalysisUnit`).
     pub unit: Unit,
     /// The confidence of each decision's loss interval (1 in Tarneeb, whose values are exact).
     pub confidence: f64,
@@ -193,7 +196,10 @@ impl Analyst {
     fn record(&mut self, decision: Decision) {
         if let Some(player) = self.analysis.players.get_mut(decision.seat.index()) {
             player.decisions += 1;
-            player.loss += decision.loss;
+            // A loss the sampling could not tell from chance is not counted against the player.
+            if !decision.within_noise {
+                player.loss += decision.loss;
+            }
             match decision.grade {
                 Grade::Good => player.good += 1,
                 Grade::Inaccuracy => player.inaccuracies += 1,

@@ -83,7 +83,7 @@ pub(super) fn cases() -> Vec<Case> {
             worst: play("KS"),
         },
         Case {
-            name: "basra: a ten on the 10♦ (3 points with the basra)",
+            name: "basra: a ten on the lone 10♦",
             game: |s| basra("standard", ["TC 2H", "5S 9C"], "TD", "", 6, s),
             best: play("TC"),
             worst: play("2H"),
@@ -111,13 +111,13 @@ pub(super) fn cases() -> Vec<Case> {
         },
         Case {
             name: "classic44: a ten's basra worth 20",
-            game: |s| basra("classic44", ["TH 3C", "5D 8H"], "4S 6D", "", 5, s),
+            game: |s| basra("classic44", ["TH 3C", "5D 8H"], "4S 6D", "", 4, s),
             best: play("TH"),
             worst: play("3C"),
         },
         Case {
             name: "classic44: a nine's basra worth 18",
-            game: |s| basra("classic44", ["9C 2D", "7H 6S"], "4H 5S", "", 5, s),
+            game: |s| basra("classic44", ["9C 2D", "7H 6S"], "4H 5S", "", 4, s),
             best: play("9C"),
             worst: play("2D"),
         },

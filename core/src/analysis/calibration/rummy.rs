@@ -1,5 +1,8 @@
 //! Rummy: seat 0 to act; what is not named is in the face-up pile, under its top, so few cards
-//! are hidden: the other hand and a short stock.
+//! are hidden: the other hands and a short stock. In `standard` every seat melded in an earlier
+//! turn (the melds on the table account for the cards gone from the hands), so going out is
+//! never a doubled "rummy", and the hidden cards are all worth 10: going out scores exactly what
+//! the other hands hold.
 
 use super::{Case, list, set};
 use crate::any::{AnyGame, AnyMove};
@@ -23,6 +26,7 @@ struct Hand {
 fn rummy(hand: &Hand, seed: u8) -> AnyGame {
     let seats = hand.hands.len();
     let config = Rummy::configure(Some(hand.variant), seats, &Options::new()).expect("config");
+    let classic = hand.variant == "classic";
     let hands: Vec<CardSet> = hand.hands.iter().map(|h| set(h)).collect();
     let stock = list(hand.stock);
     let top = list(hand.top);
@@ -42,8 +46,13 @@ fn rummy(hand: &Hand, seed: u8) -> AnyGame {
         discards,
         melds,
         totals: Vec::new(),
-        melded_before: Vec::new(),
-        hand_number: 1,
+        melded_before: if classic {
+            Vec::new()
+        } else {
+            vec![true; seats]
+        },
+        // (`classic`: round 2, which seat 0 begins.)
+        hand_number: if classic { 2 } else { 1 },
         turned_over: true,
     };
     let mut game =
@@ -90,10 +99,10 @@ pub(super) fn cases() -> Vec<Case> {
             "rummy: melding to go out, not breaking the run",
             Hand {
                 variant: "standard",
-                hands: vec!["7H 8H 9H", "2C 3D"],
-                stock: "KC 4S 5D 6C",
+                hands: vec!["7H 8H 9H", "TS JC"],
+                stock: "KC QS TD JS",
                 top: "AS",
-                melds: vec![],
+                melds: vec!["2D 3D 4D", "6C 6S 6D"],
                 draw_first: true,
             },
             meld("7H 8H 9H"),
@@ -103,36 +112,36 @@ pub(super) fn cases() -> Vec<Case> {
             "rummy: laying off the 8 to go out, not holding it",
             Hand {
                 variant: "standard",
-                hands: vec!["8S", "2C 3D"],
-                stock: "KD 4H 5C 6D",
+                hands: vec!["8S", "TC JH"],
+                stock: "KD QC TH JD",
                 top: "AH",
-                melds: vec!["5S 6S 7S"],
+                melds: vec!["5S 6S 7S", "2C 3C 4C", "9D 9H 9C"],
                 draw_first: true,
             },
             lay_off("8S"),
             rummy_discard("8S")
         ),
         rummy_case!(
-            "rummy: taking the discard that completes a set and goes out",
+            "rummy: a set of fives to go out, not a five thrown away",
             Hand {
                 variant: "standard",
-                hands: vec!["4C 4D KS", "2H 3S"],
-                stock: "2D 3H 5S 5H",
+                hands: vec!["5C 5D 5H", "TD JC"],
+                stock: "JS QH KC TS",
                 top: "4H",
-                melds: vec![],
-                draw_first: false,
+                melds: vec!["6D 7D 8D", "2S 2H 2C"],
+                draw_first: true,
             },
-            AnyMove::Rummy(RummyMove::TakeDiscard { drop: None }),
-            AnyMove::Rummy(RummyMove::DrawStock {})
+            meld("5C 5D 5H"),
+            rummy_discard("5D")
         ),
         rummy_case!(
             "rummy: a set of three kings to go out, at three players",
             Hand {
                 variant: "standard",
-                hands: vec!["KC KD KH", "2C 3D", "AS 2S"],
-                stock: "QC 9D 8H 7C",
+                hands: vec!["KC KD KH", "TS JD", "TC JS"],
+                stock: "QC TH JH QS",
                 top: "5S",
-                melds: vec![],
+                melds: vec!["2D 3D 4D", "6H 7H 8H", "9C 9S 9D"],
                 draw_first: true,
             },
             meld("KC KD KH"),
@@ -142,10 +151,10 @@ pub(super) fn cases() -> Vec<Case> {
             "rummy: laying off a queen on a run of hearts",
             Hand {
                 variant: "standard",
-                hands: vec!["QH", "3C 4D"],
-                stock: "KD 5S 6C 7D",
+                hands: vec!["QH", "TC JS"],
+                stock: "KD QS TD JC",
                 top: "2S",
-                melds: vec!["9H TH JH"],
+                melds: vec!["9H TH JH", "3C 4C 5C", "6D 6S 6C"],
                 draw_first: true,
             },
             lay_off("QH"),

@@ -98,13 +98,14 @@ fn scat(
 pub(super) fn cases() -> Vec<Case> {
     vec![
         scat_case!(
-            "31: keeping the 31 just drawn, not breaking it",
+            "31: keeping the 31 just drawn, not breaking it against a known 25",
             Scat {
                 draw_first: true,
+                known: vec!["", "JC TC 5C"],
                 ..scat(
                     "standard",
-                    vec!["AS KS 2H", "4C 7D 9H"],
-                    "QS 3C 5D 8H",
+                    vec!["AS KS 2H", "JC TC 5C"],
+                    "QS 3D 4D 6H",
                     "6C"
                 )
             },
@@ -112,13 +113,14 @@ pub(super) fn cases() -> Vec<Case> {
             discard("AS")
         ),
         scat_case!(
-            "31: a 31 in hearts from the stock",
+            "31: a 31 in hearts from the stock, against a known 26",
             Scat {
                 draw_first: true,
+                known: vec!["", "KD QD 6D"],
                 ..scat(
                     "standard",
-                    vec!["AH TH 5C", "2S 6D 8C"],
-                    "JH 3S 4D 7C",
+                    vec!["AH TH 5C", "KD QD 6D"],
+                    "JH 3S 4C 7C",
                     "9S"
                 )
             },
@@ -137,18 +139,19 @@ pub(super) fn cases() -> Vec<Case> {
             AnyMove::ThirtyOne(ThirtyOneMove::Knock {})
         ),
         scat_case!(
-            "31: knocking on 30 against a known hand of 4, not taking a card that breaks it",
+            "31: the final turn after a knock on a known 25, the jack that makes 30",
             Scat {
-                known: vec!["", "2C 3D 4H"],
+                knocker: Some(1),
+                known: vec!["", "KC QC 5C"],
                 ..scat(
                     "standard",
-                    vec!["AS KS 9S", "2C 3D 4H"],
-                    "5C 6D 7H 8C",
-                    "2H"
+                    vec!["KH QH 4S", "KC QC 5C"],
+                    "2D 3S 6D 7S",
+                    "JH"
                 )
             },
-            AnyMove::ThirtyOne(ThirtyOneMove::Knock {}),
-            draw(Pile::Discard)
+            draw(Pile::Discard),
+            draw(Pile::Stock)
         ),
         scat_case!(
             "31: the final turn after a knock, the ace that makes 31",
@@ -179,14 +182,15 @@ pub(super) fn cases() -> Vec<Case> {
             discard("AC")
         ),
         scat_case!(
-            "31: on the bus, keeping the 31",
+            "31: on the bus, keeping the 31 against a known 25",
             Scat {
                 draw_first: true,
                 lives: vec![0, 2],
+                known: vec!["", "KC QC 5C"],
                 ..scat(
                     "standard",
-                    vec!["AD KD 4S", "5C 7H 9S"],
-                    "JD 2C 6H 8C",
+                    vec!["AD KD 4S", "KC QC 5C"],
+                    "JD 2H 6S 8H",
                     "3S"
                 )
             },
@@ -194,10 +198,11 @@ pub(super) fn cases() -> Vec<Case> {
             discard("KD")
         ),
         scat_case!(
-            "classic: keeping the 31 just drawn, in tokens",
+            "classic: keeping the 31 just drawn against a known 25, in tokens",
             Scat {
                 draw_first: true,
-                ..scat("classic", vec!["AS KS 2H", "4C 7D 9H"], "QS 3C 5D 8H", "6C")
+                known: vec!["", "JC TC 5C"],
+                ..scat("classic", vec!["AS KS 2H", "JC TC 5C"], "QS 3D 4D 6H", "6C")
             },
             discard("2H"),
             discard("KS")
@@ -209,13 +214,14 @@ pub(super) fn cases() -> Vec<Case> {
             AnyMove::ThirtyOne(ThirtyOneMove::Knock {})
         ),
         scat_case!(
-            "classic: knocking on 30 against a known hand, not breaking it",
+            "classic: the final turn after a knock on a known 25, the jack that makes 30",
             Scat {
-                known: vec!["", "2D 3C 4S"],
-                ..scat("classic", vec!["AH KH 9H", "2D 3C 4S"], "5D 6C 7S 8D", "2H")
+                knocker: Some(1),
+                known: vec!["", "KD QD 5D"],
+                ..scat("classic", vec!["KS QS 4H", "KD QD 5D"], "2C 3H 6C 7H", "JS")
             },
-            AnyMove::ThirtyOne(ThirtyOneMove::Knock {}),
-            draw(Pile::Discard)
+            draw(Pile::Discard),
+            draw(Pile::Stock)
         ),
     ]
 }
