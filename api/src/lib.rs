@@ -7,8 +7,8 @@
 //! `scripts/check-structure`, which also finds any cycle inside a module's own files). Handlers
 //! call use cases, never the other way round; authorization and running storage work sit
 //! below both:
-//! - `startup`, `telemetry`, `verify`, `arena`, `dd_table`: the service put together, its logs;
-//!   the command line's other commands
+//! - `startup`, `telemetry`, `verify`, `arena`, `dd_table`, `maintenance`: the service put
+//!   together, its logs; the command line's other commands
 //! - `document`, `jobs`, `sentinel`: the OpenAPI document; the background jobs; the safety
 //!   net that wakes followers of news whose notice was missed
 //! - `routes`, `web`: the handlers, by resource; the page
@@ -36,6 +36,7 @@ pub mod hub;
 pub mod input;
 pub mod jobs;
 pub mod limit;
+pub mod maintenance;
 pub mod metrics;
 pub mod model;
 pub mod passwords;

@@ -1,6 +1,8 @@
 //! `cardroom`: serves the API, the docs and the page (`cardroom` or `cardroom serve`), prints
 //! the OpenAPI document (`cardroom openapi`), or checks a game's deals against its log
-//! (`cardroom verify-deal FILE`), imports an exported game (`cardroom import FILE`), or
+//! (`cardroom verify-deal FILE`), imports an exported game (`cardroom import FILE`), copies an
+//! SQLite database while it serves (`cardroom backup FILE`), checks every stored game against
+//! its log (`cardroom check`), or
 //! measures computer players against each other (`cardroom arena ...`), or solves deals double
 //! dummy (`cardroom dd-table`).
 
@@ -11,7 +13,7 @@ use cardroom_api::document::openapi_json;
 use cardroom_api::settings::Settings;
 use cardroom_api::startup::Application;
 
-const USAGE: &str = "usage: cardroom [serve | openapi | verify-deal FILE | import FILE | arena ... | dd-table]\n\
+const USAGE: &str = "usage: cardroom [serve | openapi | verify-deal FILE | import FILE | backup FILE | check | arena ... | dd-table]\n\
   serve             run the service (the default); configured by environment variables, see docs/configuration.md\n\
   openapi           print the OpenAPI document\n\
   verify-deal FILE  check a game's log (the JSON of GET /games/{id}/log; `-` reads standard\n\
@@ -23,6 +25,12 @@ const USAGE: &str = "usage: cardroom [serve | openapi | verify-deal FILE | impor
                     commitment and the final state against the export's digest, and store it in
                     DATABASE_URL as a practice game. Exits 0 when it replays exactly, 1 when
                     not, 2 on bad input
+  backup FILE       copy the SQLite database of DATABASE_URL into the new FILE while it serves
+                    (one consistent moment; PostgreSQL has its own tools). Exits 0 when copied,
+                    1 when the copy failed, 2 on a wrong call
+  check             replay every game of DATABASE_URL from its log and compare it with the stored
+                    snapshot and its deals' commitments; prints each difference. Exits 0 when all
+                    is consistent, 1 when something differs, 2 when the database cannot be read
   arena ...         duplicate matches between two computer-player levels (`cardroom arena --help`)
   dd-table          the double-dummy table of each deal on standard input (`cardroom dd-table --help`)";
 
@@ -55,6 +63,20 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("backup") => match args.get(1..) {
+            Some([dest]) => backup(dest),
+            _ => {
+                eprintln!("cardroom: backup takes one file\n{USAGE}");
+                ExitCode::from(2)
+            }
+        },
+        Some("check") => match args.get(1..) {
+            Some([]) => check(),
+            _ => {
+                eprintln!("cardroom: check takes no arguments\n{USAGE}");
+                ExitCode::from(2)
+            }
+        },
         Some("arena") => arena(args.get(1..).unwrap_or_default()),
         Some("dd-table") => match args.get(1).map(String::as_str) {
             Some("-h" | "--help") => {
@@ -76,6 +98,101 @@ fn main() -> ExitCode {
         }
         Some(other) => {
             eprintln!("cardroom: unknown command `{other}`\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `cardroom backup DEST`: the SQLite database copied into the new file DEST while it serves.
+fn backup(dest: &str) -> ExitCode {
+    let settings = match Settings::from_env() {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("cardroom backup: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    match cardroom_db::connection::DatabaseUrl::parse(&settings.database_url) {
+        Ok(url) if url.backend == cardroom_db::Backend::Sqlite => {}
+        Ok(_) => {
+            eprintln!(
+                "cardroom backup: DATABASE_URL is a PostgreSQL database; back it up with \
+                 pgBackRest or pg_dump (docs/operations.md)"
+            );
+            return ExitCode::from(2);
+        }
+        Err(error) => {
+            eprintln!("cardroom backup: {error}");
+            return ExitCode::from(2);
+        }
+    }
+    if std::path::Path::new(dest).exists() {
+        eprintln!("cardroom backup: {dest} is already there; name a new file");
+        return ExitCode::from(2);
+    }
+    let started = std::time::Instant::now();
+    let copied = cardroom_db::connect(
+        &settings.database_url,
+        1,
+        std::time::Duration::from_secs(10),
+    )
+    .map_err(|e| e.to_string())
+    .and_then(|pool| pool.get().map_err(|e| e.to_string()))
+    .and_then(|mut conn| {
+        cardroom_db::maintenance::backup_sqlite(&mut conn, dest).map_err(|e| e.to_string())
+    });
+    match copied {
+        Ok(()) => {
+            let bytes = std::fs::metadata(dest).map(|m| m.len()).unwrap_or(0);
+            println!(
+                "backed up {} to {dest}: {bytes} bytes in {} ms",
+                settings.database_url,
+                started.elapsed().as_millis()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("cardroom backup: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `cardroom check`: every game of `DATABASE_URL` held against its own log.
+fn check() -> ExitCode {
+    let settings = match Settings::from_env() {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("cardroom check: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut conn = match cardroom_db::connect(
+        &settings.database_url,
+        1,
+        std::time::Duration::from_secs(10),
+    )
+    .map_err(|e| e.to_string())
+    .and_then(|pool| pool.get().map_err(|e| e.to_string()))
+    {
+        Ok(conn) => conn,
+        Err(error) => {
+            eprintln!("cardroom check: the database: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let found = cardroom_api::maintenance::check(&mut conn, |problem| println!("{problem}"));
+    match found {
+        Ok(report) => {
+            println!("{}", report.summary());
+            if report.problems.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(error) => {
+            eprintln!("cardroom check: stopped: {error}");
             ExitCode::from(2)
         }
     }

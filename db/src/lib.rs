@@ -10,6 +10,7 @@
 //! A module uses only modules on lower lines, never one on its own line or above (checked by
 //! `scripts/check-structure`); [`now`], here, is for all of them:
 //! - `admin`: the admins' history and the dashboard's statistics
+//! - `maintenance`: an operator's tools: a backup of an SQLite database, the games to check
 //! - `games`: the game rows' reads, writes and the versioned commit
 //! - `derived`: the one way the game rows' writes reach the roll-ups and the ratings
 //! - `ratings`, `rollups`, `analyses`: Glicko-2 ratings; the dashboard's daily roll-ups;
@@ -34,6 +35,7 @@ mod dialect;
 pub mod error;
 pub mod games;
 mod id;
+pub mod maintenance;
 pub mod notify;
 pub mod ratings;
 mod rollups;

@@ -9,6 +9,7 @@ mod accounts;
 mod admin;
 mod analysis;
 mod authorization;
+mod backups;
 mod challenges;
 mod contract;
 mod entry_races;
