@@ -159,11 +159,6 @@ impl Analyst {
         }
     }
 
-    /// The most playout moves one of `game`'s decisions is given (0 in Tarneeb).
-    pub fn budget(game: &AnyGame) -> usize {
-        sampled::Measure::of(game).map_or(0, |m| m.budget)
-    }
-
     /// The decisions judged so far (Tarneeb's hands are judged once complete).
     pub fn decisions(&self) -> usize {
         self.analysis.decisions.len()
