@@ -40,8 +40,15 @@ impl From<DieselError> for DbError {
                     info.constraint_name().unwrap_or(info.message()).to_owned(),
                 )
             }
-            DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
-                DbError::Unavailable(info.message().to_owned())
+            DieselError::DatabaseError(
+                DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand,
+                info,
+            ) => DbError::Unavailable(info.message().to_owned()),
+            // A standby (the old primary after a switchover, or a node a multi-host URL should
+            // have skipped), or a database an operator made read-only: nothing was written, and
+            // the connection goes back to be closed, so the next one finds the primary.
+            DieselError::DatabaseError(DatabaseErrorKind::ReadOnlyTransaction, info) => {
+                DbError::Unavailable(format!("read-only: {}", info.message()))
             }
             // A serializable database (several distributed PostgreSQL-compatible ones) aborts a
             // transaction that lost a race and asks for a retry: nothing was written, so the
@@ -84,6 +91,17 @@ fn is_unavailable_message(message: &str) -> bool {
         "the database system is starting up",
         "database is locked",
         "no connection to the server",
+        // PostgreSQL in recovery, or restarting after a crash.
+        "the database system is in recovery mode",
+        "the database system is not yet accepting connections",
+        "during recovery",
+        // A full disk (PostgreSQL `disk_full`, SQLite `SQLITE_FULL`) and a file that cannot be
+        // written: nothing was written, and writes work again once space returns.
+        "no space left on device",
+        "could not extend file",
+        "database or disk is full",
+        "attempt to write a readonly database",
+        "disk i/o error",
     ]
     .iter()
     .any(|needle| lower.contains(needle))
@@ -137,6 +155,28 @@ mod tests {
             database_error(DatabaseErrorKind::Unknown, "terminating connection"),
             DbError::Unavailable(_)
         ));
+        for (kind, message) in [
+            (
+                DatabaseErrorKind::ReadOnlyTransaction,
+                "cannot execute INSERT in a read-only transaction",
+            ),
+            (DatabaseErrorKind::UnableToSendCommand, "connection lost"),
+            (
+                DatabaseErrorKind::Unknown,
+                "could not extend file \"base/5/16384\": No space left on device",
+            ),
+            (DatabaseErrorKind::Unknown, "database or disk is full"),
+            (DatabaseErrorKind::Unknown, "disk I/O error"),
+            (
+                DatabaseErrorKind::Unknown,
+                "FATAL: the database system is in recovery mode",
+            ),
+        ] {
+            assert!(
+                matches!(database_error(kind, message), DbError::Unavailable(_)),
+                "{message}"
+            );
+        }
         assert!(matches!(
             database_error(DatabaseErrorKind::UniqueViolation, "duplicate key"),
             DbError::Duplicate(_)

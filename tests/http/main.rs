@@ -15,6 +15,7 @@ mod contract;
 mod entry_races;
 mod errors;
 mod export;
+mod failover;
 mod fairness;
 mod gate_matrix;
 mod h2c;

@@ -4,66 +4,13 @@
 //!
 //! The test runs its own cluster (`scripts/pg-cluster`), so stopping it disturbs no other test.
 
-use std::path::PathBuf;
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::support::Server;
-
-/// A private cluster, destroyed when dropped.
-struct Cluster {
-    dir: PathBuf,
-    port: u16,
-}
-
-fn pg_cluster(args: &[&str]) {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/pg-cluster");
-    let status = Command::new(script)
-        .args(args)
-        .status()
-        .expect("run scripts/pg-cluster");
-    assert!(status.success(), "pg-cluster {args:?} failed");
-}
-
-impl Cluster {
-    fn init() -> Cluster {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let dir =
-            std::env::temp_dir().join(format!("cardroom-outage-{}-{port}", std::process::id()));
-        pg_cluster(&["init", &dir.to_string_lossy(), &port.to_string()]);
-        Cluster { dir, port }
-    }
-
-    fn url(&self) -> String {
-        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
-    }
-
-    fn stop(&self) {
-        pg_cluster(&["stop", &self.dir.to_string_lossy()]);
-    }
-
-    fn start(&self) {
-        pg_cluster(&["start", &self.dir.to_string_lossy(), &self.port.to_string()]);
-    }
-}
-
-impl Drop for Cluster {
-    fn drop(&mut self) {
-        let _ = Command::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../scripts/pg-cluster"
-        ))
-        .args(["destroy", &self.dir.to_string_lossy()])
-        .status();
-    }
-}
+use crate::support::{Cluster, Server};
 
 /// One answer seen by the load: when it was sent and answered, its status and code.
 #[derive(Clone, Debug)]
@@ -76,7 +23,7 @@ struct Seen {
 
 #[test]
 fn postgres_stopped_under_load_answers_503_and_recovers_within_five_seconds() {
-    let cluster = Cluster::init();
+    let cluster = Cluster::init("outage");
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start_on(&cluster.url(), dir, &[("CARDROOM_DB_TIMEOUT_MS", "1000")]);
     let amira = server.guest("amira");
@@ -271,7 +218,7 @@ fn postgres_stopped_under_load_answers_503_and_recovers_within_five_seconds() {
 
 #[test]
 fn while_postgres_is_down_requests_fail_fast_and_readyz_answers_within_a_second() {
-    let cluster = Cluster::init();
+    let cluster = Cluster::init("outage");
     let dir = tempfile::tempdir().unwrap();
     // The pool's full wait is five seconds: a request that waited it out would show.
     let server = Server::start_on(&cluster.url(), dir, &[("CARDROOM_DB_TIMEOUT_MS", "5000")]);

@@ -2,12 +2,14 @@
 //! HTTP client for it.
 
 mod client;
+mod cluster;
 mod observe;
 mod play;
 mod server;
 mod stream;
 
 pub use client::{Client, Player, Reply};
+pub use cluster::Cluster;
 pub use play::{cards_in, hand_of, play_out};
 pub use server::{Backend, SECRET, Server, fresh_postgres_database};
 pub use stream::{RawStream, SseEvent};
