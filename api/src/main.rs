@@ -29,8 +29,10 @@ const USAGE: &str = "usage: cardroom [serve | openapi | verify-deal FILE | impor
                     (one consistent moment; PostgreSQL has its own tools). Exits 0 when copied,
                     1 when the copy failed, 2 on a wrong call
   check             replay every game of DATABASE_URL from its log and compare it with the stored
-                    snapshot and its deals' commitments; prints each difference. Exits 0 when all
-                    is consistent, 1 when something differs, 2 when the database cannot be read
+                    snapshot, its deals' commitments, its results and what tournaments recorded
+                    of it; follow every rating's history to the stored rating; prints each
+                    difference. Exits 0 when all is consistent, 1 when something differs, 2 when
+                    the database cannot be read
   arena ...         duplicate matches between two computer-player levels (`cardroom arena --help`)
   dd-table          the double-dummy table of each deal on standard input (`cardroom dd-table --help`)";
 

@@ -26,6 +26,59 @@ fn cardroom(args: &[&str], database_url: &str) -> Output {
         .expect("run cardroom")
 }
 
+/// `cardroom check` finds the database at `database_url` sound. The tests that build rich
+/// databases (tournaments of every format, ratings, a player who leaves) end with it, so
+/// that the check is held to every kind of game and record, not only the ones below.
+pub(crate) fn assert_sound(database_url: &str) {
+    let check = cardroom(&["check"], database_url);
+    let out = text(&check.stdout);
+    assert!(
+        check.status.success() && out.contains("all consistent"),
+        "{out}{}",
+        text(&check.stderr)
+    );
+}
+
+/// Runs each SQL statement on the database at `database_url` (damage, by hand), then
+/// `cardroom check`: it exits 1 and names each of `expected` (a line containing it for each),
+/// and nothing else.
+pub(crate) fn assert_damage_named(database_url: &str, statements: &[String], expected: &[String]) {
+    let mut conn = cardroom_db::connect(database_url, 1, Duration::from_secs(5))
+        .expect("the database")
+        .get()
+        .expect("a connection");
+    for statement in statements {
+        let changed = diesel::sql_query(statement.as_str())
+            .execute(&mut **conn)
+            .unwrap_or_else(|e| panic!("{statement}: {e}"));
+        assert!(changed > 0, "{statement} changed nothing");
+    }
+    let damaged = cardroom(&["check"], database_url);
+    let out = text(&damaged.stdout);
+    assert_eq!(
+        damaged.status.code(),
+        Some(1),
+        "{out}{}",
+        text(&damaged.stderr)
+    );
+    let problems: Vec<&str> = out
+        .lines()
+        .filter(|line| !line.starts_with("checked "))
+        .collect();
+    for wanted in expected {
+        assert!(
+            problems.iter().any(|line| line.contains(wanted.as_str())),
+            "{wanted:?} is not named: {out}"
+        );
+    }
+    assert!(
+        problems
+            .iter()
+            .all(|line| expected.iter().any(|wanted| line.contains(wanted.as_str()))),
+        "something else is named: {out}"
+    );
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }

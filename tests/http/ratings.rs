@@ -163,6 +163,31 @@ fn rated_games_move_glicko2_ratings_and_show_on_profiles_and_boards(backend: Bac
     assert_eq!(more.body["total"], 0, "{more:?}");
     let tarneeb = server.get("/api/v1/leaderboards/tarneeb", None);
     assert_eq!(tarneeb.body["standings"], json!([]));
+
+    // `cardroom check` holds every result and rating to the games; then finds each changed.
+    crate::backups::assert_sound(&server.database_url);
+    crate::backups::assert_damage_named(
+        &server.database_url,
+        &[
+            format!("UPDATE results SET won = NOT won WHERE game_id = {first} AND seat = 1"),
+            format!(
+                "UPDATE ratings SET rating = rating + 1 WHERE user_id = {} AND pool = 'people'",
+                badr.id
+            ),
+            format!(
+                "UPDATE rating_history SET before = before - 1 WHERE user_id = {} AND game_id = {first}",
+                amira.id
+            ),
+        ],
+        &[
+            format!("game {first}: its stored results are not the replayed game's"),
+            format!("user {}'s basra rating (pool people): stored as", badr.id),
+            format!(
+                "user {}'s basra rating (pool people): 2 of its 2 changes do not follow",
+                amira.id
+            ),
+        ],
+    );
 }
 
 on_both_backends!(rated_games_move_glicko2_ratings_and_show_on_profiles_and_boards);
@@ -261,6 +286,7 @@ fn leaving_a_game_of_several_sides_is_rated_as_losing_to_everyone_left(backend: 
         "rated once, when leaving"
     );
     assert_eq!(chadi_profile["history"].as_array().unwrap().len(), 2);
+    crate::backups::assert_sound(&server.database_url);
 }
 
 on_both_backends!(leaving_a_game_of_several_sides_is_rated_as_losing_to_everyone_left);

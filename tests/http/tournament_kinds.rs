@@ -116,6 +116,8 @@ fn every_variant_in_every_format_plays_to_the_end(backend: Backend) {
             _ => check_arena(&server, &admin, state, tournament.lower_wins),
         }
     }
+    // Every variant's games, results and tournament records hold to `cardroom check`.
+    crate::backups::assert_sound(&server.database_url);
 }
 
 on_both_backends!(every_variant_in_every_format_plays_to_the_end);

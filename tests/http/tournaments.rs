@@ -69,11 +69,22 @@ pub(crate) fn whole_swiss(primary: &Server, servers: &[&Client]) {
 fn a_whole_swiss_tournament_of_sixteen_standings_as_recomputed(backend: Backend) {
     let server = Server::start_with(backend, &[ADMIN, SWEEP]);
     whole_swiss(&server, &[&server]);
+    // `cardroom check` holds what the tournament recorded to its games; then finds a change.
+    crate::backups::assert_sound(&server.database_url);
+    let first = "(SELECT min(game_id) FROM tournament_seats)";
+    crate::backups::assert_damage_named(
+        &server.database_url,
+        &[format!(
+            "UPDATE tournament_seats SET points = points + 2 WHERE game_id = {first} AND seat = 0"
+        )],
+        &["recorded seat 0 as place".to_owned()],
+    );
 }
 
 fn a_whole_duplicate_tournament_of_sixteen_every_table_dealt_alike(backend: Backend) {
     let server = Server::start_with(backend, &[ADMIN, SWEEP]);
     whole_duplicate(&server, &[&server]);
+    crate::backups::assert_sound(&server.database_url);
 }
 
 /// A duplicate tournament of 16 at 31 (tables of three), two rounds, played through `servers`:
@@ -151,6 +162,7 @@ fn an_arena_pairs_whoever_is_free_and_scores_streaks(backend: Backend) {
     );
     seated_once_a_round(&state, 2);
     check_arena(&server, &admin, &state, false);
+    crate::backups::assert_sound(&server.database_url);
 }
 
 on_both_backends!(

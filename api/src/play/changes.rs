@@ -407,7 +407,7 @@ fn count_notable(events_json: &str, tally: &mut Tally) {
 }
 
 /// Every seat's result once a game is finished: its side, and whether that side won.
-pub(super) fn results(game: &AnyGame, seats: &[SeatRow]) -> Vec<SeatResult> {
+pub(crate) fn results(game: &AnyGame, seats: &[SeatRow]) -> Vec<SeatResult> {
     let table = game.table();
     let Some(outcome) = table.outcome() else {
         return Vec::new();

@@ -34,6 +34,7 @@ mod view;
 
 pub use account::{ACCOUNT_EVENTS_PAGE, account_events_for, account_snapshot};
 pub use act::{Acted, MoveAnswer, MoveOrder, deal, play_move, resign};
+pub(crate) use changes::results as seat_results;
 pub use invitation::invitation;
 pub use lobby::{expire_open_tables, lobby};
 pub use read::{

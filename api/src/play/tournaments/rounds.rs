@@ -208,27 +208,34 @@ fn record_results(conn: &mut AnyConnection, row: &TournamentRow) -> Result<bool,
     for &id in &over {
         let record = cardroom_db::games::load(conn, id)?
             .ok_or_else(|| ApiError::internal(format!("tournament game {id} is gone")))?;
-        let results = match record.game.state.as_deref() {
-            Some(state) => {
-                let game: AnyGame = serde_json::from_str(state)
-                    .map_err(|e| ApiError::defect(format!("game {id} snapshot"), e))?;
-                results_of(&game, row.teams)
-            }
-            // Closed before its deal (nothing else closes a tournament table): nobody played,
-            // everyone ties.
-            None => (0..record.game.seat_count)
-                .map(|seat| Recorded {
-                    seat,
-                    place: 0,
-                    points: 0,
-                    result: 0,
-                    first: 1,
-                })
-                .collect(),
+        let game: Option<AnyGame> = match record.game.state.as_deref() {
+            Some(state) => Some(
+                serde_json::from_str(state)
+                    .map_err(|e| ApiError::defect(format!("game {id} snapshot"), e))?,
+            ),
+            None => None,
         };
+        let results = recorded_for(game.as_ref(), record.game.seat_count, row.teams);
         tournaments::record(conn, row.id, id, &results)?;
     }
     Ok(!over.is_empty())
+}
+
+/// What a tournament records of a game that is over (`None`: closed before its deal, which
+/// nothing but closing a tournament table does; nobody played, everyone ties).
+pub(crate) fn recorded_for(game: Option<&AnyGame>, seat_count: i32, teams: bool) -> Vec<Recorded> {
+    match game {
+        Some(game) => results_of(game, teams),
+        None => (0..seat_count)
+            .map(|seat| Recorded {
+                seat,
+                place: 0,
+                points: 0,
+                result: 0,
+                first: 1,
+            })
+            .collect(),
+    }
 }
 
 /// How each seat of a game that is over did: its side's place, the place's points (doubled),
