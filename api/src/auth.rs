@@ -23,6 +23,11 @@ struct Claims {
     iss: String,
     iat: i64,
     exp: i64,
+    /// When the account was made (microseconds since the epoch): the token names that account,
+    /// not merely an id, which a database restored to an earlier moment may give to another.
+    /// (Absent from tokens signed before it was added; those name the id alone.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    acct: Option<i64>,
 }
 
 /// Signs and checks tokens.
@@ -209,16 +214,17 @@ impl Keys {
     }
 
     /// A token for an account.
-    pub fn issue(&self, id: i64, name: &str, role: &str) -> Result<String, ApiError> {
+    pub fn issue(&self, user: &cardroom_db::users::User) -> Result<String, ApiError> {
         let now = chrono::Utc::now().timestamp();
         let claims = Claims {
-            sub: id.to_string(),
-            name: name.to_owned(),
-            role: role.to_owned(),
+            sub: user.id.to_string(),
+            name: user.name.clone(),
+            role: user.role.clone(),
             aud: AUDIENCE.to_owned(),
             iss: ISSUER.to_owned(),
             iat: now,
             exp: now + self.ttl.as_secs() as i64,
+            acct: Some(account_stamp(user)),
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
             .map_err(ApiError::because("token signing failed"))
@@ -226,19 +232,32 @@ impl Keys {
 
     /// The caller a token names, if it is genuine, unexpired and for this service.
     pub fn verify(&self, token: &str) -> Result<Caller, ApiError> {
+        self.verify_account(token).map(|(caller, _)| caller)
+    }
+
+    /// [`Keys::verify`], with the account's stamp ([`account_stamp`]) when the token has one.
+    pub fn verify_account(&self, token: &str) -> Result<(Caller, Option<i64>), ApiError> {
         let invalid = || ApiError::Unauthorized("the token is invalid or expired".to_owned());
         let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
             .map_err(|_| invalid())?;
         let claims = data.claims;
-        Ok(Caller {
+        let stamp = claims.acct;
+        let caller = Caller {
             id: claims.sub.parse().map_err(|_| invalid())?,
             name: claims.name,
             role: Role::parse(&claims.role).ok_or_else(invalid)?,
             expires_at: claims.exp,
             scopes: Scopes::SESSION,
             credential: Credential::Session,
-        })
+        };
+        Ok((caller, stamp))
     }
+}
+
+/// What a session token holds of its account beside the id: when it was made (microseconds
+/// since the epoch, as stored).
+pub fn account_stamp(user: &cardroom_db::users::User) -> i64 {
+    user.created_at.and_utc().timestamp_micros()
 }
 
 impl Caller {
@@ -272,11 +291,27 @@ impl Caller {
 mod tests {
     use super::*;
 
+    fn amira() -> cardroom_db::users::User {
+        cardroom_db::users::User {
+            id: 7,
+            name: "amira".to_owned(),
+            password_hash: None,
+            role: "player".to_owned(),
+            guest: false,
+            created_at: chrono::DateTime::from_timestamp_micros(1_790_000_000_123_456)
+                .expect("a time")
+                .naive_utc(),
+            muted_until: None,
+            bot: false,
+        }
+    }
+
     #[test]
     fn a_token_names_its_caller_until_it_expires() {
         let keys = Keys::new("secret", Duration::from_secs(60));
-        let token = keys.issue(7, "amira", "player").unwrap();
-        let caller = keys.verify(&token).unwrap();
+        let token = keys.issue(&amira()).unwrap();
+        let (caller, stamp) = keys.verify_account(&token).unwrap();
+        assert_eq!(stamp, Some(1_790_000_000_123_456));
         assert_eq!(
             (caller.id, caller.name.as_str(), caller.role),
             (7, "amira", Role::Player)
@@ -286,7 +321,7 @@ mod tests {
     #[test]
     fn tampered_foreign_and_unsigned_tokens_are_refused() {
         let keys = Keys::new("secret", Duration::from_secs(60));
-        let token = keys.issue(7, "amira", "player").unwrap();
+        let token = keys.issue(&amira()).unwrap();
         let mut tampered = token.clone();
         tampered.pop();
         tampered.push(if token.ends_with('A') { 'B' } else { 'A' });

@@ -98,8 +98,8 @@ pub async fn check_credentials(
                 }
                 Err(other) => return Ok(req.error_response(other)),
             }
-        } else if let Some(caller) = verified_session(&req, &state, &token)
-            && !state.known_accounts.contains(&caller.id)
+        } else if let Some((caller, stamp)) = verified_session(&req, &state, &token)
+            && !state.known_accounts.contains(&(caller.id, stamp))
         {
             let id = caller.id;
             match run(&state, move |conn, _| {
@@ -107,8 +107,14 @@ pub async fn check_credentials(
             })
             .await
             {
-                Ok(Some(_)) => state.known_accounts.insert(id),
-                Ok(None) => {
+                // The account, and (for a token that says) the very one the token was signed
+                // for: an id a restored database gave to another account is not it.
+                Ok(Some(user))
+                    if stamp.is_none_or(|stamp| stamp == crate::auth::account_stamp(&user)) =>
+                {
+                    state.known_accounts.insert((id, stamp))
+                }
+                Ok(_) => {
                     req.extensions_mut().insert(AccountGone);
                 }
                 // (The database cannot say now: the request goes on and meets it itself.)
@@ -120,10 +126,15 @@ pub async fn check_credentials(
 }
 
 /// The caller a session token names when it verifies, kept with the request for its extractor.
-fn verified_session(req: &ServiceRequest, state: &AppState, token: &str) -> Option<Caller> {
-    let caller = state.keys.verify(token).ok();
-    req.extensions_mut().insert(SessionChecked(caller.clone()));
-    caller
+fn verified_session(
+    req: &ServiceRequest,
+    state: &AppState,
+    token: &str,
+) -> Option<(Caller, Option<i64>)> {
+    let verified = state.keys.verify_account(token).ok();
+    req.extensions_mut()
+        .insert(SessionChecked(verified.as_ref().map(|(c, _)| c.clone())));
+    verified
 }
 
 /// The caller a personal API token names, if it is live (a token of the wrong shape is refused

@@ -40,11 +40,15 @@ pub struct AppState {
 /// 100,000 are kept (then forgotten, and found again).
 pub type BotCredentials = Remembered<String, 100_000>;
 
-/// The accounts this process has found in the database, so that a session token (checked by
-/// its signature alone) is looked up once, not on every request: a token whose account does not
-/// exist — the database was replaced under the same secret — is refused. Accounts are never
-/// deleted, so what was found stays true. At most 200,000 ids are kept (a few MiB).
-pub type KnownAccounts = Remembered<i64, 200_000>;
+/// The accounts this process has found in the database, by id and the stamp a session token
+/// holds of its account (when it was made; none in tokens older than the stamp), so that a
+/// session token (checked by its signature alone) is looked up once, not on every request: a
+/// token whose account does not exist, or is another account of the same id — the database was
+/// replaced, or restored to a moment before the account was made, under the same secret — is
+/// refused. Accounts are never deleted, so what was found stays true for as long as the process
+/// serves one database (after a failover too: a synchronous standby has every committed
+/// account). At most 200,000 are kept (a few MiB).
+pub type KnownAccounts = Remembered<(i64, Option<i64>), 200_000>;
 
 /// Things this process found true once and that stay true, remembered so as not to ask the
 /// database again; emptied when it holds `MOST` (they are found again as they come).

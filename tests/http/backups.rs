@@ -335,3 +335,32 @@ fn a_check_names_every_game_changed_by_hand(backend: Backend) {
 }
 
 on_both_backends!(a_check_names_every_game_changed_by_hand);
+
+/// A database restored to a moment before an account was made gives that account's id to the
+/// next one made: a session token signed (with the same secret) for the first names that
+/// account, not the id, and is refused rather than act as the second.
+fn a_token_names_its_account_not_an_id_a_restore_gave_another(backend: Backend) {
+    let restored = Server::start(backend);
+    let beta = restored.guest("beta");
+    let before_the_restore = Server::start(backend);
+    let alpha = before_the_restore.guest("alpha");
+    assert_eq!(
+        alpha.id, beta.id,
+        "two fresh databases give the same first id"
+    );
+    let body = json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}]});
+    let refused = restored.post("/api/v1/games", Some(&alpha.token), &body);
+    refused.assert_problem(401, "unauthorized");
+    assert!(
+        refused.body["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("sign in again")),
+        "{refused:?}"
+    );
+    // The account's own token goes on working, on this replica and a fresh one.
+    let (id, view) = restored.create(&beta, body);
+    assert_eq!(view["seats"][0]["name"], "beta", "{view}");
+    assert_eq!(restored.view(&beta, id)["id"], id);
+}
+
+on_both_backends!(a_token_names_its_account_not_an_id_a_restore_gave_another);

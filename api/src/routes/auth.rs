@@ -57,7 +57,7 @@ fn auth_response(
     user: &cardroom_db::users::User,
 ) -> Result<AuthResponse, ApiError> {
     Ok(AuthResponse {
-        token: state.keys.issue(user.id, &user.name, &user.role)?,
+        token: state.keys.issue(user)?,
         user: UserInfo {
             id: user.id,
             name: user.name.clone(),
