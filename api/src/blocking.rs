@@ -1,7 +1,7 @@
 //! Running storage work off the async workers: a pooled connection, on the blocking pool, in
 //! the request's span. Handlers, streams and background jobs all reach the database this way.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use actix_web::web;
 use cardroom_db::AnyConnection;
@@ -36,10 +36,33 @@ pub async fn run_within<T: Send + 'static>(
             state.hub.publish_account(Some(account));
         }
         if let Err(ApiError::Unavailable) = result {
-            // The server may have gone away: close this connection rather than offer it again.
+            // The server may have gone away: close this connection rather than offer it again,
+            // and check the others before their next use (it may have closed them all).
             conn.mark_failed();
+            state.db_health.suspect();
         }
         result
     })
     .await?
+}
+
+/// [`run`], made again on a fresh connection when the database went away under it, for as long
+/// as the database's hold lasts (`CARDROOM_DB_HOLD_MS`, within `CARDROOM_DB_TIMEOUT_MS`): a
+/// request in flight when the primary was stopped for a switchover is then answered by the new
+/// one. Only for work that may safely run twice — a read, or a write whose repeat answers as
+/// the first did (a move with an `Idempotency-Key`, a deal, which a second time deals nothing).
+pub async fn run_retrying<T: Send + 'static>(
+    state: &web::Data<AppState>,
+    work: impl Fn(&mut AnyConnection, &AppState) -> Result<T, ApiError> + Send + Sync + Clone + 'static,
+) -> Result<T, ApiError> {
+    let until = Instant::now() + state.settings.db_hold.min(state.settings.db_timeout);
+    loop {
+        let attempt = work.clone();
+        match run(state, attempt).await {
+            Err(ApiError::Unavailable) if Instant::now() < until => {
+                actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+            }
+            other => return other,
+        }
+    }
 }

@@ -14,6 +14,10 @@ pub struct Settings {
     pub db_pool: u32,
     /// `CARDROOM_DB_TIMEOUT_MS`: the longest wait for a pooled connection before answering 503.
     pub db_timeout: Duration,
+    /// `CARDROOM_DB_HOLD_MS`: how long after the database went away requests still wait for it
+    /// (within their own timeout) before answering 503 at once: a switchover of the primary is
+    /// not seen.
+    pub db_hold: Duration,
     /// `CARDROOM_ENV`: `development` or `production`; production refuses a missing secret.
     pub production: bool,
     /// `CARDROOM_JWT_SECRET`: the token signing secret.
@@ -157,6 +161,7 @@ impl Settings {
             database_url: get("DATABASE_URL").unwrap_or_else(|| "sqlite://cardroom.db".to_owned()),
             db_pool: number("CARDROOM_DB_POOL", 16)?.clamp(1, 1000) as u32,
             db_timeout: Duration::from_millis(number("CARDROOM_DB_TIMEOUT_MS", 5000)?.max(100)),
+            db_hold: Duration::from_millis(number("CARDROOM_DB_HOLD_MS", 3000)?.min(600_000)),
             production,
             jwt_secret,
             token_ttl: Duration::from_secs(

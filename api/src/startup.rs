@@ -257,6 +257,7 @@ impl Application {
                 source,
             })?
             .port();
+        db_health.set_hold(settings.db_hold);
         let state = app_state(pool, db_health, &settings);
         crate::presence::set_window(settings.presence_window);
         let listening = state.clone();

@@ -1,7 +1,8 @@
 //! One connection type over PostgreSQL and SQLite, chosen by the URL scheme, in an r2d2 pool.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use diesel::connection::SimpleConnection;
@@ -94,8 +95,9 @@ impl DatabaseUrl {
 ///
 /// A connection is checked (`SELECT 1`) when it is taken from the pool only if it has rested
 /// longer than [`TRUSTED_FOR`] since it was last handed back: one busy enough to have just been
-/// used is trusted, as HikariCP does, which spares a round trip on every request under load. A
-/// connection its user saw fail ([`Tracked::mark_failed`]) is closed instead of kept.
+/// used is trusted, as HikariCP does, which spares a round trip on every request under load —
+/// unless a connection has failed since it was handed back ([`Health::suspect`]). A connection
+/// its user saw fail ([`Tracked::mark_failed`]) is closed instead of kept.
 #[derive(Debug)]
 pub struct Manager {
     url: DatabaseUrl,
@@ -103,11 +105,20 @@ pub struct Manager {
 }
 
 /// Whether the database is known to be down: the last attempt to connect failed, and none has
-/// succeeded since. Shared by the pool's manager (which learns it) and whoever waits for a
-/// connection (see [`checkout`]).
+/// succeeded since; and since when. Shared by the pool's manager (which learns it) and whoever
+/// waits for a connection (see [`checkout`]).
 #[derive(Debug, Default)]
 pub struct Health {
     down: AtomicBool,
+    /// When it went down (milliseconds after `epoch`).
+    down_at: AtomicU64,
+    /// How long a request waits for the database after it went down before failing fast.
+    hold_ms: AtomicU64,
+    /// Moved on whenever a connection is seen to fail: every pooled connection handed back
+    /// before is checked before its next use, however recently it was used (the server may
+    /// have closed them all: a primary stopped for a switchover).
+    generation: AtomicU64,
+    epoch: OnceLock<Instant>,
 }
 
 impl Health {
@@ -116,8 +127,41 @@ impl Health {
         self.down.load(Ordering::Relaxed)
     }
 
+    /// Requests wait for the database up to `hold` from the moment it went down (a switchover
+    /// of the primary passes unseen); once it has been down longer, they fail fast.
+    pub fn set_hold(&self, hold: Duration) {
+        self.hold_ms.store(
+            u64::try_from(hold.as_millis()).unwrap_or(u64::MAX),
+            Ordering::Relaxed,
+        );
+    }
+
+    /// A connection failed as if the server went away: check every pooled one before it is
+    /// used again.
+    pub fn suspect(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn now_ms(&self) -> u64 {
+        let epoch = *self.epoch.get_or_init(Instant::now);
+        u64::try_from(epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Whether the database is down and has been for longer than the hold: requests give up at
+    /// once.
+    pub fn failing_fast(&self) -> bool {
+        self.is_down()
+            && self
+                .now_ms()
+                .saturating_sub(self.down_at.load(Ordering::Relaxed))
+                >= self.hold_ms.load(Ordering::Relaxed)
+    }
+
     fn set(&self, down: bool) {
         if self.down.load(Ordering::Relaxed) != down {
+            if down {
+                self.down_at.store(self.now_ms(), Ordering::Relaxed);
+            }
             self.down.store(down, Ordering::Relaxed);
             if down {
                 tracing::warn!("the database is down: failing fast until it answers again");
@@ -132,9 +176,11 @@ impl Health {
 /// keeps trying to connect in the background, and the first success ends the fast failures).
 pub const FAIL_FAST: Duration = Duration::from_millis(100);
 
-/// A connection from `pool` within `timeout`, in slices of [`FAIL_FAST`]: while the database is
-/// known to be down (now, or from the moment it is found to be, during the wait) the wait ends
-/// at once with [`DbError::Unavailable`] instead of running out the whole timeout.
+/// A connection from `pool` within `timeout`, in slices of [`FAIL_FAST`]. Once the database is
+/// known to have been down longer than its hold ([`Health::set_hold`]) — now, or from the moment
+/// it is found to be, during the wait — the wait ends at once with [`DbError::Unavailable`]
+/// instead of running out the whole timeout. Within the hold (the primary being replaced), the
+/// request waits for it, within its own timeout.
 pub fn checkout(
     pool: &Pool,
     health: &Health,
@@ -145,7 +191,7 @@ pub fn checkout(
         let left = deadline.saturating_duration_since(Instant::now());
         match pool.get_timeout(left.min(FAIL_FAST).max(Duration::from_millis(1))) {
             Ok(conn) => return Ok(conn),
-            Err(error) if health.is_down() || left <= FAIL_FAST => return Err(error.into()),
+            Err(error) if health.failing_fast() || left <= FAIL_FAST => return Err(error.into()),
             Err(_) => continue,
         }
     }
@@ -159,6 +205,8 @@ pub const TRUSTED_FOR: Duration = Duration::from_millis(500);
 pub struct Tracked {
     conn: AnyConnection,
     returned: Option<Instant>,
+    /// The [`Health`] generation when it was handed back.
+    generation: u64,
     failed: bool,
 }
 
@@ -219,6 +267,7 @@ impl r2d2::ManageConnection for Manager {
         Ok(Tracked {
             conn,
             returned: None,
+            generation: self.health.generation.load(Ordering::Relaxed),
             failed: false,
         })
     }
@@ -227,6 +276,7 @@ impl r2d2::ManageConnection for Manager {
         if tracked
             .returned
             .is_some_and(|at| at.elapsed() < TRUSTED_FOR)
+            && tracked.generation == self.health.generation.load(Ordering::Relaxed)
         {
             return Ok(());
         }
@@ -238,6 +288,7 @@ impl r2d2::ManageConnection for Manager {
 
     fn has_broken(&self, tracked: &mut Tracked) -> bool {
         tracked.returned = Some(Instant::now());
+        tracked.generation = self.health.generation.load(Ordering::Relaxed);
         tracked.failed
     }
 }

@@ -265,6 +265,68 @@ fn a_promoted_standby_carries_every_acknowledged_move_and_the_streams_follow() {
     }
 }
 
+/// A planned switchover (the primary stopped cleanly, its synchronous standby promoted) within
+/// the hold: a request sent while there is no primary waits for the new one and succeeds, and
+/// one that met a connection the old primary closed is made again (a read, a move with an
+/// `Idempotency-Key`, a deal that names its version).
+#[test]
+fn a_switchover_within_the_hold_is_not_seen() {
+    let primary = Cluster::init("switchover-primary");
+    let standby = Cluster::standby_of(&primary, "switchover-standby");
+    let url = format!(
+        "postgres://postgres@127.0.0.1:{},127.0.0.1:{}/postgres?target_session_attrs=read-write",
+        primary.port, standby.port
+    );
+    let server = Server::start_on(
+        &url,
+        tempfile::tempdir().unwrap(),
+        &[
+            ("CARDROOM_DB_TIMEOUT_MS", "8000"),
+            ("CARDROOM_DB_HOLD_MS", "6000"),
+        ],
+    );
+    let amira = server.guest("amira");
+    let (id, _) = server.create(
+        &amira,
+        json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}]}),
+    );
+    let mut acknowledged = Vec::new();
+    play(
+        &[&server],
+        &amira,
+        id,
+        2,
+        Duration::from_secs(5),
+        &mut acknowledged,
+    );
+
+    primary.stop();
+    let stopped = Instant::now();
+    let promotion = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(1500));
+        standby.promote();
+        standby
+    });
+    // Sent while no node takes writes: answered once the standby is the primary.
+    let refused = play(
+        &[&server],
+        &amira,
+        id,
+        3,
+        Duration::from_secs(8),
+        &mut acknowledged,
+    );
+    let standby = promotion.join().unwrap();
+    println!(
+        "switchover: {refused} answers 503; three moves done {:?} after the stop",
+        stopped.elapsed()
+    );
+    assert_eq!(refused, 0, "a request failed during the switchover");
+    assert!(stopped.elapsed() >= Duration::from_millis(1500));
+    drop(server);
+    drop(standby);
+}
+
 #[test]
 fn a_read_only_database_answers_503_changes_nothing_and_recovers() {
     let cluster = Cluster::init("read-only");

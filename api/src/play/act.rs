@@ -40,7 +40,7 @@ pub enum MoveAnswer {
 }
 
 /// A move as its request asked for it.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct MoveOrder {
     /// The version of the view the move was chosen from.
     pub expected_version: i64,

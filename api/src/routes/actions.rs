@@ -3,7 +3,7 @@
 
 use actix_web::{HttpRequest, HttpResponse, post, web};
 
-use crate::blocking::run;
+use crate::blocking::{run, run_retrying};
 use crate::error::{ApiError, Problem};
 use crate::guards::Playing;
 use crate::input::{IdempotencyKey, ParsedMove};
@@ -61,13 +61,24 @@ pub async fn make_move(
         idempotency,
     };
     let id = id.into_inner().0;
-    let answer = run(&state, move |conn, state| {
-        match play::play_move(conn, &caller, id, order, &state.metrics)? {
-            MoveAnswer::Acted(acted) => Ok((200, acted.body()?)),
-            MoveAnswer::Replayed { status, body } => Ok((status, body)),
-        }
-    })
-    .await?;
+    let keyed = order.idempotency.is_some();
+    let work = move |conn: &mut cardroom_db::AnyConnection, state: &AppState| match play::play_move(
+        conn,
+        &caller,
+        id,
+        order.clone(),
+        &state.metrics,
+    )? {
+        MoveAnswer::Acted(acted) => Ok((200, acted.body()?)),
+        MoveAnswer::Replayed { status, body } => Ok((status, body)),
+    };
+    // With an Idempotency-Key a move may be made again when the database went away under it
+    // (a switchover): if the first attempt committed, the second answers as it did.
+    let answer = if keyed {
+        run_retrying(&state, work).await?
+    } else {
+        run(&state, work).await?
+    };
     state.hub.publish(Some(id));
     Ok(json_body(answer.0, answer.1))
 }
@@ -128,6 +139,16 @@ pub async fn deal(
     }
     let id = id.into_inner().0;
     let expected = request.expected_version;
+    if expected.is_some() {
+        // A deal that names its version may be made again when the database went away under
+        // it: if the first attempt dealt, the second answers 200 with nothing new.
+        let body = run_retrying(&state, move |conn, state| {
+            play::deal(conn, &caller, id, expected, &state.metrics)?.body()
+        })
+        .await?;
+        state.hub.publish(Some(id));
+        return Ok(json_body(200, body));
+    }
     acted(state, id, move |conn, state| {
         play::deal(conn, &caller, id, expected, &state.metrics)
     })

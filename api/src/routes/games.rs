@@ -7,7 +7,7 @@ use actix_web::{Either, HttpRequest, HttpResponse, get, post, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::blocking::run;
+use crate::blocking::{run, run_retrying};
 use crate::error::{ApiError, Problem};
 use crate::guards::{Looking, Playing, Reading};
 use crate::model::{
@@ -134,7 +134,8 @@ pub async fn get_game(
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
-    let view = run(&state, move |conn, _| {
+    // A read: made again if the database went away under it, within the hold.
+    let view = run_retrying(&state, move |conn, _| {
         play::view_for(conn, caller.as_ref(), id)
     })
     .await?;
