@@ -23,5 +23,7 @@ ALTER TABLE seeks ADD COLUMN bot BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE seeks ADD COLUMN with_bots BOOLEAN NOT NULL DEFAULT FALSE;
 
 -- Bot accounts are rated in a pool of their own (with people's games against them).
+-- rolling: the new check only widens the old one (a third pool); every release before writes
+-- only the first two.
 ALTER TABLE ratings DROP CONSTRAINT ratings_pool_check;
 ALTER TABLE ratings ADD CONSTRAINT ratings_pool_check CHECK (pool IN ('people', 'computers', 'bots'));
