@@ -263,6 +263,10 @@ impl r2d2::ManageConnection for Manager {
             // (WAL is a property of the file, set once in `connect`.)
             sqlite.batch_execute("PRAGMA busy_timeout = 5000;")?;
             sqlite.batch_execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
+            // The write-ahead log grows while a backup reads (it cannot be written back past
+            // the copy's snapshot); once written back, its file is cut to 64 MiB again rather
+            // than keep its largest size.
+            sqlite.batch_execute("PRAGMA journal_size_limit = 67108864;")?;
         }
         Ok(Tracked {
             conn,
