@@ -164,7 +164,10 @@ impl Health {
             }
             self.down.store(down, Ordering::Relaxed);
             if down {
-                tracing::warn!("the database is down: failing fast until it answers again");
+                tracing::warn!(
+                    "the database is down: requests wait for it through the hold, then fail \
+                     fast until it answers again"
+                );
             } else {
                 tracing::info!("the database answers again");
             }
@@ -300,6 +303,18 @@ impl r2d2::ManageConnection for Manager {
 /// A pool of connections to one database.
 pub type Pool = r2d2::Pool<Manager>;
 
+/// What the pool does with a failed attempt to connect: r2d2 logs each as an error, which while
+/// a primary is replaced means one error line per attempt per host. [`Health`] logs the database
+/// going down and coming back; each attempt is left to the debug level.
+#[derive(Debug)]
+struct QuietErrors;
+
+impl r2d2::HandleError<ManagerError> for QuietErrors {
+    fn handle_error(&self, error: ManagerError) {
+        tracing::debug!(%error, "an attempt to connect to the database failed");
+    }
+}
+
 /// A connection taken from the pool.
 pub type PooledConnection = r2d2::PooledConnection<Manager>;
 
@@ -324,6 +339,7 @@ pub fn connect_with_health(
     let pool = r2d2::Pool::builder()
         .max_size(size)
         .connection_timeout(timeout)
+        .error_handler(Box::new(QuietErrors))
         .build(Manager {
             url,
             health: health.clone(),
