@@ -10,9 +10,9 @@ use crate::error::DbError;
 use crate::id::GameId;
 use crate::ratings::RatingRow;
 use crate::rows::SeatResult;
-use crate::schema::{games, rating_history, ratings, results, tournament_seats, tournaments};
+use crate::schema::{games, rating_history, ratings, tournament_seats, tournaments};
 use crate::tournaments::Recorded;
-use cardroom_core::{BotLevel, GameKind};
+use cardroom_core::GameKind;
 
 /// Copies an SQLite database into the new file `dest` (`VACUUM INTO`): the copy is read in one
 /// transaction, so it is the database as of one commit, compacted, while the service goes on
@@ -48,31 +48,10 @@ pub fn game_ids_after(
         .map_err(DbError::from)
 }
 
-/// A game's stored results (one row a seat, once it is finished), by seat.
+/// A game's stored results (one row a seat, once it is finished), by seat: the rows its
+/// rating was made from.
 pub fn results_of(conn: &mut AnyConnection, game: GameId) -> Result<Vec<SeatResult>, DbError> {
-    results::table
-        .filter(results::game_id.eq(game))
-        .order(results::seat)
-        .select((
-            results::seat,
-            results::user_id,
-            results::bot,
-            results::side,
-            results::won,
-        ))
-        .load::<(i32, Option<i64>, Option<BotLevel>, i32, bool)>(conn)
-        .map(|rows| {
-            rows.into_iter()
-                .map(|(seat, user_id, bot, side, won)| SeatResult {
-                    seat,
-                    user_id,
-                    bot,
-                    side,
-                    won,
-                })
-                .collect()
-        })
-        .map_err(DbError::from)
+    crate::ratings::stored_results(conn, game)
 }
 
 /// What a tournament recorded of one of its games: its tournament, whether that is a team

@@ -448,29 +448,37 @@ pub fn rate_round(
         .distinct()
         .load(conn)?;
     for game in finished {
-        let results: Vec<SeatResult> = results::table
-            .filter(results::game_id.eq(game))
-            .order(results::seat)
-            .select((
-                results::seat,
-                results::user_id,
-                results::bot,
-                results::side,
-                results::won,
-            ))
-            .load::<(i32, Option<i64>, Option<cardroom_core::BotLevel>, i32, bool)>(conn)?
-            .into_iter()
-            .map(|(seat, user_id, bot, side, won)| SeatResult {
-                seat,
-                user_id,
-                bot,
-                side,
-                won,
-            })
-            .collect();
+        let results = stored_results(conn, game)?;
         rate_game(conn, game, &results, None, now)?;
     }
     Ok(())
+}
+
+/// A finished game's stored results (one row a seat), by seat: what its rating was made from.
+pub(crate) fn stored_results(
+    conn: &mut AnyConnection,
+    game: GameId,
+) -> Result<Vec<SeatResult>, DbError> {
+    Ok(results::table
+        .filter(results::game_id.eq(game))
+        .order(results::seat)
+        .select((
+            results::seat,
+            results::user_id,
+            results::bot,
+            results::side,
+            results::won,
+        ))
+        .load::<(i32, Option<i64>, Option<cardroom_core::BotLevel>, i32, bool)>(conn)?
+        .into_iter()
+        .map(|(seat, user_id, bot, side, won)| SeatResult {
+            seat,
+            user_id,
+            bot,
+            side,
+            won,
+        })
+        .collect())
 }
 
 #[cfg(test)]
