@@ -7,6 +7,7 @@ use actix_web::web;
 use cardroom_db::AnyConnection;
 
 use crate::error::ApiError;
+use crate::hub::Topic;
 use crate::state::AppState;
 
 /// Runs storage work off the async workers, with a pooled connection, in the request's span.
@@ -33,7 +34,7 @@ pub async fn run_within<T: Send + 'static>(
         // Accounts that got events: wake their streams here (other replicas hear the
         // database's notice).
         for account in cardroom_db::account_events::take_woken() {
-            state.hub.publish_account(Some(account));
+            state.hub.publish(Topic::Account(account));
         }
         if let Err(ApiError::Unavailable) = result {
             // The server may have gone away: close this connection rather than offer it again,

@@ -9,22 +9,25 @@ use std::sync::atomic::Ordering;
 use actix_web::web;
 use tokio::time::Instant;
 
-use crate::blocking::run;
+use crate::blocking::run_retrying;
 use crate::error::ApiError;
 use crate::model::{Lobby, LobbyQuery, PresenceOut};
 use crate::shared::{GameLog, Listing, Read, Shared};
 use crate::state::AppState;
 
-/// Runs `work` with a pooled connection for followers (see [`run`]), counted in
-/// `cardroom_stream_reads_total`.
+/// Runs `work` with a pooled connection for followers, counted in
+/// `cardroom_stream_reads_total`; a read, so made again on a fresh connection while the
+/// database's hold lasts when the database went away under it (see [`run_retrying`]).
 pub async fn read_for_followers<T: Send + 'static>(
     state: &web::Data<AppState>,
-    work: impl FnOnce(&mut cardroom_db::AnyConnection, &AppState) -> Result<T, ApiError>
+    work: impl Fn(&mut cardroom_db::AnyConnection, &AppState) -> Result<T, ApiError>
     + Send
+    + Sync
+    + Clone
     + 'static,
 ) -> Result<T, ApiError> {
     state.metrics.stream_reads.fetch_add(1, Ordering::Relaxed);
-    run(state, work).await
+    run_retrying(state, work).await
 }
 
 /// Game `id`'s log from a read begun no earlier than `not_before` that reaches back to

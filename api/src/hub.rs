@@ -39,8 +39,31 @@ pub struct Hub {
     wakes: AtomicU64,
 }
 
-/// Channels of one kind of thing (games, tournaments): one for each someone on this process
-/// follows.
+/// What a waiting request follows, and what a change is news of: one game, one tournament,
+/// one account, or the lobby (every game and tournament listed).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Topic {
+    Game(GameId),
+    Tournament(i64),
+    Account(i64),
+    Lobby,
+}
+
+/// What somebody on a process follows: the games, tournaments and accounts with a follower.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Followed {
+    pub games: Vec<GameId>,
+    pub tournaments: Vec<i64>,
+    pub accounts: Vec<i64>,
+}
+
+/// One kind's channels, locked (a panic elsewhere leaves them usable: each change is whole).
+fn lock<K>(channels: &Mutex<Channels<K>>) -> std::sync::MutexGuard<'_, Channels<K>> {
+    channels.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Channels of one kind of thing (games, tournaments, accounts): one for each someone on
+/// this process follows.
 #[derive(Debug)]
 struct Channels<K> {
     map: HashMap<K, watch::Sender<Instant>>,
@@ -174,121 +197,73 @@ impl Hub {
         self.wakes.load(Ordering::Relaxed)
     }
 
-    /// Game `id` changed (or, with `None`, anything may have).
-    pub fn publish(&self, id: Option<GameId>) {
+    /// `topic` changed: its followers look again, and for a game or a tournament those who
+    /// follow the lobby too (it lists them).
+    pub fn publish(&self, topic: Topic) {
         let now = Instant::now();
-        self.games
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .send(id, now);
+        match topic {
+            Topic::Game(id) => lock(&self.games).send(Some(id), now),
+            Topic::Tournament(id) => lock(&self.tournaments).send(Some(id), now),
+            Topic::Account(id) => {
+                lock(&self.accounts).send(Some(id), now);
+                return;
+            }
+            Topic::Lobby => {}
+        }
         self.any_game.send_replace(now);
     }
 
-    /// Game `id` may have changed (the safety net saw it): its followers look again, and
-    /// nobody else.
-    pub fn nudge(&self, id: GameId) {
-        self.games
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .send(Some(id), Instant::now());
-    }
-
-    /// Some game may have changed (the safety net saw a lobby listing change): those who
-    /// follow every game look again, and nobody else.
-    pub fn nudge_every_game(&self) {
-        self.any_game.send_replace(Instant::now());
-    }
-
-    /// The games somebody on this process follows now.
-    pub fn followed_games(&self) -> Vec<GameId> {
-        self.games
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .followed()
-    }
-
-    /// The changes of game `id` (with `None`, of every game), from now on.
-    pub fn changes(&self, id: Option<GameId>) -> watch::Receiver<Instant> {
-        let Some(id) = id else {
-            return self.any_game.subscribe();
-        };
-        self.games
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .subscribe(id)
-    }
-
-    /// Tournament `id` changed (with `None`, any may have): its followers and the lobby's look
-    /// again — not the followers of other tournaments.
-    pub fn publish_tournament(&self, id: Option<i64>) {
+    /// Anything may have changed (notices were missed): every follower of everything looks
+    /// again.
+    pub fn publish_everything(&self) {
         let now = Instant::now();
-        self.tournaments
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .send(id, now);
+        lock(&self.games).send(None, now);
+        lock(&self.tournaments).send(None, now);
+        lock(&self.accounts).send(None, now);
         self.any_game.send_replace(now);
     }
 
-    /// Tournament `id`'s changes, from now on.
-    pub fn tournament_changes(&self, id: i64) -> watch::Receiver<Instant> {
-        self.tournaments
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .subscribe(id)
+    /// `topic` may have changed (the safety net saw it): its own followers look again, and
+    /// nobody else — a game's nudge is not news of the lobby.
+    pub fn nudge(&self, topic: Topic) {
+        let now = Instant::now();
+        match topic {
+            Topic::Game(id) => lock(&self.games).send(Some(id), now),
+            Topic::Tournament(id) => lock(&self.tournaments).send(Some(id), now),
+            Topic::Account(id) => lock(&self.accounts).send(Some(id), now),
+            Topic::Lobby => {
+                self.any_game.send_replace(now);
+            }
+        }
     }
 
-    /// Tournament `id` may have changed (the safety net saw it): its followers look again.
-    pub fn nudge_tournament(&self, id: i64) {
-        self.tournaments
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .send(Some(id), Instant::now());
+    /// `topic`'s changes, from now on.
+    pub fn follow(&self, topic: Topic) -> watch::Receiver<Instant> {
+        match topic {
+            Topic::Game(id) => lock(&self.games).subscribe(id),
+            Topic::Tournament(id) => lock(&self.tournaments).subscribe(id),
+            Topic::Account(id) => lock(&self.accounts).subscribe(id),
+            Topic::Lobby => self.any_game.subscribe(),
+        }
     }
 
-    /// The tournaments somebody on this process follows now (their stream).
-    pub fn followed_tournaments(&self) -> Vec<i64> {
-        self.tournaments
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .followed()
-    }
-
-    /// Account `id` has new events (with `None`, every account may have).
-    pub fn publish_account(&self, id: Option<i64>) {
-        self.accounts
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .send(id, Instant::now());
-    }
-
-    /// Account `id`'s news, from now on.
-    pub fn account_changes(&self, id: i64) -> watch::Receiver<Instant> {
-        self.accounts
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .subscribe(id)
-    }
-
-    /// The accounts somebody on this process follows now (their account stream).
-    pub fn followed_accounts(&self) -> Vec<i64> {
-        self.accounts
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .followed()
+    /// What somebody on this process follows now (the lobby aside).
+    pub fn followed(&self) -> Followed {
+        Followed {
+            games: lock(&self.games).followed(),
+            tournaments: lock(&self.tournaments).followed(),
+            accounts: lock(&self.accounts).followed(),
+        }
     }
 
     /// A notice from the database's channel (any replica's change).
     pub fn hear(&self, notice: cardroom_db::notify::Notice) {
         use cardroom_db::notify::Notice;
         match notice {
-            Notice::Game(id) => self.publish(Some(id)),
-            Notice::Account(id) => self.publish_account(Some(id)),
-            Notice::Tournament(id) => self.publish_tournament(Some(id)),
-            Notice::Everything => {
-                self.publish(None);
-                self.publish_tournament(None);
-                self.publish_account(None);
-            }
+            Notice::Game(id) => self.publish(Topic::Game(id)),
+            Notice::Account(id) => self.publish(Topic::Account(id)),
+            Notice::Tournament(id) => self.publish(Topic::Tournament(id)),
+            Notice::Everything => self.publish_everything(),
         }
     }
 
@@ -322,28 +297,28 @@ mod tests {
     #[test]
     fn channels_of_games_nobody_follows_are_dropped_as_they_grow() {
         let hub = Hub::default();
-        let followed = hub.changes(Some(GameId::new(-5)));
+        let followed = hub.follow(Topic::Game(GameId::new(-5)));
         for id in 0..(KEEP_CHANNELS as i64 * 3) {
-            drop(hub.changes(Some(GameId::new(id))));
+            drop(hub.follow(Topic::Game(GameId::new(id))));
         }
         let kept = hub.games.lock().map(|games| games.map.len()).unwrap_or(0);
         assert!(kept <= KEEP_CHANNELS, "{kept} channels kept");
         // The followed game's channel is still the one its follower listens on.
-        hub.publish(Some(GameId::new(-5)));
+        hub.publish(Topic::Game(GameId::new(-5)));
         assert!(followed.has_changed().unwrap_or(false));
     }
 
     #[test]
     fn a_nudge_wakes_its_game_s_followers_only_and_followed_games_are_those_with_followers() {
         let hub = Hub::default();
-        let one = hub.changes(Some(GameId::new(1)));
-        let mut two = hub.changes(Some(GameId::new(2)));
-        drop(hub.changes(Some(GameId::new(3))));
-        let mut every = hub.changes(None);
-        let mut followed = hub.followed_games();
+        let one = hub.follow(Topic::Game(GameId::new(1)));
+        let mut two = hub.follow(Topic::Game(GameId::new(2)));
+        drop(hub.follow(Topic::Game(GameId::new(3))));
+        let mut every = hub.follow(Topic::Lobby);
+        let mut followed = hub.followed().games;
         followed.sort_unstable();
         assert_eq!(followed, vec![GameId::new(1), GameId::new(2)]);
-        hub.nudge(GameId::new(2));
+        hub.nudge(Topic::Game(GameId::new(2)));
         assert!(!one.has_changed().unwrap_or(true));
         assert!(two.has_changed().unwrap_or(false));
         assert!(
@@ -351,29 +326,29 @@ mod tests {
             "a nudge is not news of every game"
         );
         two.mark_unchanged();
-        hub.nudge_every_game();
+        hub.nudge(Topic::Lobby);
         assert!(every.has_changed().unwrap_or(false));
         assert!(!one.has_changed().unwrap_or(true));
         assert!(!two.has_changed().unwrap_or(true));
         every.mark_unchanged();
         drop(one);
-        assert_eq!(hub.followed_games(), vec![GameId::new(2)]);
+        assert_eq!(hub.followed().games, vec![GameId::new(2)]);
     }
 
     #[test]
     fn an_account_s_news_wakes_its_followers_and_news_of_every_account_wakes_them_all() {
         let hub = Hub::default();
-        let mut seven = hub.account_changes(7);
-        let mut eight = hub.account_changes(8);
+        let mut seven = hub.follow(Topic::Account(7));
+        let mut eight = hub.follow(Topic::Account(8));
         assert_eq!(
             {
-                let mut followed = hub.followed_accounts();
+                let mut followed = hub.followed().accounts;
                 followed.sort_unstable();
                 followed
             },
             vec![7, 8]
         );
-        hub.publish_account(Some(8));
+        hub.publish(Topic::Account(8));
         assert!(
             !seven.has_changed().unwrap_or(true),
             "another account's news"
@@ -389,16 +364,16 @@ mod tests {
         assert!(seven.has_changed().unwrap_or(false));
         assert!(eight.has_changed().unwrap_or(false));
         drop(seven);
-        assert_eq!(hub.followed_accounts(), vec![8]);
+        assert_eq!(hub.followed().accounts, vec![8]);
     }
 
     #[test]
     fn a_tournament_s_change_wakes_its_followers_and_the_lobby_only() {
         let hub = Hub::default();
-        let mut seven = hub.tournament_changes(7);
-        let mut eight = hub.tournament_changes(8);
-        let mut lobby = hub.changes(None);
-        hub.publish_tournament(Some(8));
+        let mut seven = hub.follow(Topic::Tournament(7));
+        let mut eight = hub.follow(Topic::Tournament(8));
+        let mut lobby = hub.follow(Topic::Lobby);
+        hub.publish(Topic::Tournament(8));
         assert!(
             !seven.has_changed().unwrap_or(true),
             "another tournament's change"
@@ -408,7 +383,7 @@ mod tests {
         eight.mark_unchanged();
         lobby.mark_unchanged();
         // Everything (notices were missed): every follower looks again.
-        hub.publish_tournament(None);
+        hub.publish_everything();
         assert!(seven.has_changed().unwrap_or(false));
         assert!(eight.has_changed().unwrap_or(false));
         assert!(lobby.has_changed().unwrap_or(false));

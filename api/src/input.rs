@@ -435,13 +435,15 @@ mod moves {
 
 /// Tournament statuses named in a query, comma-separated (exactly, as the document's pattern
 /// says); empty names none.
-pub fn tournament_stages(list: &str) -> Result<Vec<cardroom_db::tournaments::Stage>, ApiError> {
-    use cardroom_db::tournaments::Stage;
+pub fn tournament_stages(
+    list: &str,
+) -> Result<Vec<cardroom_db::tournaments::TournamentStatus>, ApiError> {
+    use cardroom_db::tournaments::TournamentStatus;
     list.split(',')
         .filter(|s| !s.is_empty())
         .map(|word| {
-            Stage::try_from(word.to_owned()).map_err(|_| {
-                let all: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
+            TournamentStatus::try_from(word.to_owned()).map_err(|_| {
+                let all: Vec<&str> = TournamentStatus::ALL.iter().map(|s| s.as_str()).collect();
                 ApiError::Invalid(format!(
                     "`{}` is not a tournament status; the statuses are {}",
                     word.chars().take(32).collect::<String>(),

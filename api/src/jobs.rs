@@ -8,6 +8,7 @@ use cardroom_db::GameId;
 
 use crate::blocking::run;
 use crate::error::ApiError;
+use crate::hub::Topic;
 use crate::presence::{self, KEEP, SOONEST};
 use crate::state::AppState;
 use tokio::time::Instant;
@@ -50,7 +51,7 @@ pub async fn recovery_sweep(state: web::Data<AppState>) {
         match result {
             Ok((recovered, timed_out, expired, matched, challenges, tournaments)) => {
                 for &id in &tournaments.changed {
-                    state.hub.publish_tournament(Some(id));
+                    state.hub.publish(Topic::Tournament(id));
                 }
                 if !tournaments.games.is_empty() {
                     tracing::info!(games = tournaments.games.len(), "seated tournament tables");
@@ -80,7 +81,7 @@ pub async fn recovery_sweep(state: web::Data<AppState>) {
                     .chain(matched.into_iter().map(GameId::new))
                     .chain(tournaments.games)
                 {
-                    state.hub.publish(Some(id));
+                    state.hub.publish(Topic::Game(id));
                 }
             }
             Err(ApiError::Unavailable) => {}
@@ -176,7 +177,7 @@ pub async fn write_presence(state: web::Data<AppState>) {
             // This process's followers hear at once (other replicas through the notices).
             Ok(games) => {
                 for game in games {
-                    state.hub.publish(Some(game));
+                    state.hub.publish(Topic::Game(game));
                 }
             }
             Err(ApiError::Unavailable) => {}

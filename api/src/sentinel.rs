@@ -25,6 +25,7 @@ use tokio::time::Instant;
 
 use crate::error::ApiError;
 use crate::feeds;
+use crate::hub::Topic;
 use crate::model::PresenceOut;
 use crate::play::tournaments::TournamentMark;
 use crate::shared::LobbyKey;
@@ -70,29 +71,32 @@ impl Net {
     /// last round — and of what is followed for the first time (a change between a follower's
     /// first look and this read would otherwise go unseen).
     pub async fn round(&mut self, state: &web::Data<AppState>) {
-        let followed = state.hub.followed_games();
-        let mut changed = self.games_changed(state, &followed).await;
-        changed.extend(self.presence_changed(state, &followed).await);
+        let followed = state.hub.followed();
+        let mut changed = self.games_changed(state, &followed.games).await;
+        changed.extend(self.presence_changed(state, &followed.games).await);
         changed.sort_unstable();
         changed.dedup();
         for id in changed {
-            state.hub.nudge(id);
+            state.hub.nudge(Topic::Game(id));
         }
         if self.lobbies_changed(state).await {
-            state.hub.nudge_every_game();
+            state.hub.nudge(Topic::Lobby);
         }
-        for id in self.accounts_changed(state).await {
-            state.hub.publish_account(Some(id));
+        for id in self.accounts_changed(state, followed.accounts).await {
+            state.hub.nudge(Topic::Account(id));
         }
-        for id in self.tournaments_changed(state).await {
-            state.hub.nudge_tournament(id);
+        for id in self.tournaments_changed(state, followed.tournaments).await {
+            state.hub.nudge(Topic::Tournament(id));
         }
     }
 
     /// The followed tournaments whose page would show something new, or that were not followed
     /// at the last round.
-    async fn tournaments_changed(&mut self, state: &web::Data<AppState>) -> Vec<i64> {
-        let followed = state.hub.followed_tournaments();
+    async fn tournaments_changed(
+        &mut self,
+        state: &web::Data<AppState>,
+        followed: Vec<i64>,
+    ) -> Vec<i64> {
         marks_changed(state, &mut self.tournaments, followed, |conn, ids| {
             crate::play::tournaments::marks(conn, ids)
         })
@@ -101,8 +105,11 @@ impl Net {
 
     /// The followed accounts whose newest event changed, or that were not followed at the last
     /// round.
-    async fn accounts_changed(&mut self, state: &web::Data<AppState>) -> Vec<i64> {
-        let followed = state.hub.followed_accounts();
+    async fn accounts_changed(
+        &mut self,
+        state: &web::Data<AppState>,
+        followed: Vec<i64>,
+    ) -> Vec<i64> {
         marks_changed(state, &mut self.accounts, followed, |conn, ids| {
             // (An account with no event yet: 0.)
             let mut newest: HashMap<i64, i64> = ids.iter().map(|&id| (id, 0)).collect();
@@ -210,7 +217,12 @@ where
         seen.clear();
         return Vec::new();
     }
-    let read = feeds::read_for_followers(state, move |conn, _| read(conn, &followed)).await;
+    // (One try: when the database is away, the next round reads again.)
+    state
+        .metrics
+        .stream_reads
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let read = crate::blocking::run(state, move |conn, _| read(conn, &followed)).await;
     match read {
         Ok(now) => replace_seen(seen, now.into_iter().collect()),
         Err(_) => Vec::new(),

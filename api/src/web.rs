@@ -37,6 +37,7 @@ static ASSETS: &[Asset] = assets![
     "glyphs.js" => JS,
     "lobby.js" => JS,
     "table.js" => JS,
+    "table_view.js" => JS,
     "help.js" => JS,
     "players.js" => JS,
     "chat.js" => JS,
@@ -59,8 +60,10 @@ static ASSETS: &[Asset] = assets![
     "games/thirty_one.js" => JS,
     "games/rummy.js" => JS,
     "games/tarneeb.js" => JS,
+    "games/renderer.js" => JS,
     "favicon.svg" => "image/svg+xml",
     "admin.js" => JS,
+    "admin_replay.js" => JS,
     "admin.css" => "text/css; charset=utf-8",
 ];
 

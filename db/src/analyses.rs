@@ -13,13 +13,63 @@ use crate::id::GameId;
 use crate::schema::{game_analyses, games};
 use crate::status::GameStatus;
 
+/// Where a game's analysis stands.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Debug,
+    serde::Serialize,
+    diesel::expression::AsExpression,
+    diesel::deserialize::FromSqlRow,
+)]
+#[diesel(sql_type = diesel::sql_types::Text)]
+#[serde(rename_all = "snake_case")]
+pub enum AnalysisStatus {
+    /// Waiting for a replica to claim it.
+    Queued,
+    /// Claimed: a replica is making it (or made it and stopped answering; then it is stale).
+    Running,
+    /// Made: the body is stored.
+    Done,
+    /// The analyser failed: the error is stored.
+    Failed,
+}
+
+impl AnalysisStatus {
+    /// Every status.
+    pub const ALL: [AnalysisStatus; 4] = [
+        AnalysisStatus::Queued,
+        AnalysisStatus::Running,
+        AnalysisStatus::Done,
+        AnalysisStatus::Failed,
+    ];
+
+    /// The stored (and answered) word.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            AnalysisStatus::Queued => "queued",
+            AnalysisStatus::Running => "running",
+            AnalysisStatus::Done => "done",
+            AnalysisStatus::Failed => "failed",
+        }
+    }
+
+    /// Not yet made (queued or being made).
+    pub const fn is_pending(self) -> bool {
+        matches!(self, AnalysisStatus::Queued | AnalysisStatus::Running)
+    }
+}
+
+crate::words::text_column!(AnalysisStatus, "analysis status", not ["waiting", "Done", ""]);
+
 /// A game's analysis as stored.
 #[derive(Queryable, Clone, PartialEq, Eq, Debug)]
 pub struct AnalysisRow {
     pub game_id: i64,
     pub format: i32,
-    /// `queued`, `running`, `done` or `failed`.
-    pub status: String,
+    pub status: AnalysisStatus,
     pub done: i32,
     pub total: i32,
     /// The analysis as JSON, once done.
@@ -42,8 +92,8 @@ pub fn get(conn: &mut AnyConnection, game: GameId) -> Result<Option<AnalysisRow>
 /// `stale`.
 #[diesel::dsl::auto_type]
 fn claimable(stale: NaiveDateTime) -> _ {
-    let queued: &'static str = "queued";
-    let running: &'static str = "running";
+    let queued: AnalysisStatus = AnalysisStatus::Queued;
+    let running: AnalysisStatus = AnalysisStatus::Running;
     game_analyses::status.eq(queued).or(game_analyses::status
         .eq(running)
         .and(game_analyses::updated_at.lt(stale)))
@@ -52,7 +102,7 @@ fn claimable(stale: NaiveDateTime) -> _ {
 /// The row of `game` while the claim made at `started` stands.
 #[diesel::dsl::auto_type]
 fn held(game: i64, started: NaiveDateTime) -> _ {
-    let running: &'static str = "running";
+    let running: AnalysisStatus = AnalysisStatus::Running;
     game_analyses::game_id
         .eq(game)
         .and(game_analyses::status.eq(running))
@@ -68,7 +118,7 @@ pub(crate) fn queue(
     let row = (
         game_analyses::game_id.eq(game.get()),
         game_analyses::format.eq(0),
-        game_analyses::status.eq("queued"),
+        game_analyses::status.eq(AnalysisStatus::Queued),
         game_analyses::done.eq(0),
         game_analyses::total.eq(0),
         game_analyses::started_at.eq(now),
@@ -95,10 +145,10 @@ pub fn queue_missing(conn: &mut AnyConnection, format: i32) -> Result<usize, DbE
     let mut queued = diesel::update(
         game_analyses::table
             .filter(game_analyses::format.lt(format))
-            .filter(game_analyses::status.eq_any(["done", "failed"])),
+            .filter(game_analyses::status.eq_any([AnalysisStatus::Done, AnalysisStatus::Failed])),
     )
     .set((
-        game_analyses::status.eq("queued"),
+        game_analyses::status.eq(AnalysisStatus::Queued),
         game_analyses::done.eq(0),
         game_analyses::body.eq(None::<String>),
         game_analyses::error.eq(None::<String>),
@@ -137,20 +187,25 @@ pub fn next_due(conn: &mut AnyConnection, stale: NaiveDateTime) -> Result<Option
         #[diesel(sql_type = diesel::sql_types::BigInt)]
         game_id: i64,
     }
-    const DUE: &str = "SELECT game_id FROM (\
+    // (The words are the column's own, written in from its type.)
+    let due_sql = format!(
+        "SELECT game_id FROM (\
          SELECT a.game_id, a.status, a.updated_at, ROW_NUMBER() OVER (\
            PARTITION BY g.created_by \
-           ORDER BY CASE WHEN a.status = 'running' THEN 0 ELSE 1 END, a.updated_at, a.game_id\
+           ORDER BY CASE WHEN a.status = '{running}' THEN 0 ELSE 1 END, a.updated_at, a.game_id\
          ) AS turn \
          FROM game_analyses a JOIN games g ON g.id = a.game_id \
-         WHERE a.status IN ('queued', 'running')\
-       ) due WHERE status = 'queued' OR updated_at < $1 \
-       ORDER BY turn, updated_at, game_id LIMIT 1";
+         WHERE a.status IN ('{queued}', '{running}')\
+       ) due WHERE status = '{queued}' OR updated_at < $1 \
+       ORDER BY turn, updated_at, game_id LIMIT 1",
+        running = AnalysisStatus::Running.as_str(),
+        queued = AnalysisStatus::Queued.as_str(),
+    );
     let due = match conn {
-        AnyConnection::Postgresql(c) => diesel::sql_query(DUE)
+        AnyConnection::Postgresql(c) => diesel::sql_query(due_sql)
             .bind::<diesel::sql_types::Timestamp, _>(stale)
             .load::<Due>(c)?,
-        AnyConnection::Sqlite(c) => diesel::sql_query(DUE.replace("$1", "?"))
+        AnyConnection::Sqlite(c) => diesel::sql_query(due_sql.replace("$1", "?"))
             .bind::<diesel::sql_types::Timestamp, _>(stale)
             .load::<Due>(c)?,
     };
@@ -172,7 +227,7 @@ pub fn claim(
     )
     .set((
         game_analyses::format.eq(format),
-        game_analyses::status.eq("running"),
+        game_analyses::status.eq(AnalysisStatus::Running),
         game_analyses::done.eq(0),
         game_analyses::total.eq(0),
         game_analyses::body.eq(None::<String>),
@@ -193,7 +248,7 @@ pub fn release(
 ) -> Result<bool, DbError> {
     let released = diesel::update(game_analyses::table.filter(held(game.get(), started)))
         .set((
-            game_analyses::status.eq("queued"),
+            game_analyses::status.eq(AnalysisStatus::Queued),
             game_analyses::done.eq(0),
             game_analyses::updated_at.eq(crate::now()),
         ))
@@ -229,8 +284,8 @@ pub fn finish(
     outcome: Result<String, String>,
 ) -> Result<bool, DbError> {
     let (status, body, error) = match outcome {
-        Ok(body) => ("done", Some(body), None),
-        Err(error) => ("failed", None, Some(error)),
+        Ok(body) => (AnalysisStatus::Done, Some(body), None),
+        Err(error) => (AnalysisStatus::Failed, None, Some(error)),
     };
     let updated = diesel::update(game_analyses::table.filter(held(game.get(), started)))
         .set((

@@ -11,6 +11,56 @@ use crate::error::DbError;
 use crate::schema::challenges;
 use crate::visibility::Visibility;
 
+/// Where a challenge stands: open until it is answered, taken back or expires.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Debug,
+    serde::Serialize,
+    diesel::expression::AsExpression,
+    diesel::deserialize::FromSqlRow,
+)]
+#[diesel(sql_type = diesel::sql_types::Text)]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengeStatus {
+    /// Waiting for its answer.
+    Open,
+    /// Accepted: its game is `game_id`.
+    Accepted,
+    /// Declined by the one challenged.
+    Declined,
+    /// Taken back by its challenger.
+    Cancelled,
+    /// Unanswered in time.
+    Expired,
+}
+
+impl ChallengeStatus {
+    /// Every status.
+    pub const ALL: [ChallengeStatus; 5] = [
+        ChallengeStatus::Open,
+        ChallengeStatus::Accepted,
+        ChallengeStatus::Declined,
+        ChallengeStatus::Cancelled,
+        ChallengeStatus::Expired,
+    ];
+
+    /// The stored (and answered) word.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ChallengeStatus::Open => "open",
+            ChallengeStatus::Accepted => "accepted",
+            ChallengeStatus::Declined => "declined",
+            ChallengeStatus::Cancelled => "cancelled",
+            ChallengeStatus::Expired => "expired",
+        }
+    }
+}
+
+crate::words::text_column!(ChallengeStatus, "challenge status", not ["refused", "Open", ""]);
+
 /// A challenge.
 #[derive(Queryable, Clone, PartialEq, Eq, Debug)]
 pub struct ChallengeRow {
@@ -30,8 +80,7 @@ pub struct ChallengeRow {
     pub turn_seconds: Option<i32>,
     pub takeover_after: Option<i32>,
     pub visibility: Visibility,
-    /// `open`, `accepted`, `declined`, `cancelled` or `expired`.
-    pub status: String,
+    pub status: ChallengeStatus,
     /// Why it was declined.
     pub reason: Option<String>,
     pub game_id: Option<i64>,
@@ -74,7 +123,7 @@ pub fn create(conn: &mut AnyConnection, new: &NewChallenge) -> Result<ChallengeR
             challenges::turn_seconds.eq(new.turn_seconds),
             challenges::takeover_after.eq(new.takeover_after),
             challenges::visibility.eq(new.visibility),
-            challenges::status.eq("open"),
+            challenges::status.eq(ChallengeStatus::Open),
             challenges::created_at.eq(crate::now()),
             challenges::expires_at.eq(new.expires_at),
         ))
@@ -95,7 +144,7 @@ pub fn get(conn: &mut AnyConnection, id: i64) -> Result<Option<ChallengeRow>, Db
 /// The open challenges made by or to `user_id`, newest first.
 pub fn open_of(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<ChallengeRow>, DbError> {
     challenges::table
-        .filter(challenges::status.eq("open"))
+        .filter(challenges::status.eq(ChallengeStatus::Open))
         .filter(
             challenges::challenger_id
                 .eq(user_id)
@@ -112,14 +161,14 @@ pub fn open_of(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<ChallengeRo
 pub fn close(
     conn: &mut AnyConnection,
     id: i64,
-    status: &str,
+    status: ChallengeStatus,
     reason: Option<&str>,
     now: NaiveDateTime,
 ) -> Result<bool, DbError> {
     let changed = diesel::update(
         challenges::table
             .find(id)
-            .filter(challenges::status.eq("open"))
+            .filter(challenges::status.eq(ChallengeStatus::Open))
             .filter(challenges::expires_at.gt(now)),
     )
     .set((
@@ -146,7 +195,7 @@ pub fn expire(
     limit: i64,
 ) -> Result<Vec<ChallengeRow>, DbError> {
     let due: Vec<ChallengeRow> = challenges::table
-        .filter(challenges::status.eq("open"))
+        .filter(challenges::status.eq(ChallengeStatus::Open))
         .filter(challenges::expires_at.le(now))
         .order(challenges::expires_at.asc())
         .limit(limit)
@@ -156,10 +205,10 @@ pub fn expire(
         let changed = diesel::update(
             challenges::table
                 .find(row.id)
-                .filter(challenges::status.eq("open")),
+                .filter(challenges::status.eq(ChallengeStatus::Open)),
         )
         .set((
-            challenges::status.eq("expired"),
+            challenges::status.eq(ChallengeStatus::Expired),
             challenges::answered_at.eq(Some(now)),
         ))
         .execute(conn)?;

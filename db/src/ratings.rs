@@ -24,7 +24,7 @@ use crate::schema::{
     games, rating_history, ratings, results, tournament_seats, tournaments, users,
 };
 use crate::status::GameStatus;
-use crate::tournaments::{Format, Stage};
+use crate::tournaments::{Format, TournamentStatus};
 use crate::visibility::Visibility;
 
 /// The pools a person is rated in.
@@ -424,7 +424,7 @@ pub(crate) fn waits_for_round(conn: &mut AnyConnection, id: GameId) -> Result<bo
         .inner_join(tournaments::table.on(tournaments::id.eq(tournament_seats::tournament_id)))
         .filter(tournament_seats::game_id.eq(id))
         .filter(tournaments::format.eq(Format::Duplicate))
-        .filter(tournaments::status.ne(Stage::Cancelled))
+        .filter(tournaments::status.ne(TournamentStatus::Cancelled))
         .count()
         .get_result(conn)?;
     Ok(tables > 0)

@@ -9,6 +9,52 @@ use crate::connection::AnyConnection;
 use crate::error::DbError;
 use crate::schema::seeks;
 
+/// Where a seek stands: open until it is paired, cancelled, or left unasked after.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Debug,
+    serde::Serialize,
+    diesel::expression::AsExpression,
+    diesel::deserialize::FromSqlRow,
+)]
+#[diesel(sql_type = diesel::sql_types::Text)]
+#[serde(rename_all = "snake_case")]
+pub enum SeekStatus {
+    /// Waiting to be paired.
+    Open,
+    /// Paired: its game is `game_id`.
+    Matched,
+    /// Taken back by its seeker.
+    Cancelled,
+    /// Its client stopped asking after it.
+    Expired,
+}
+
+impl SeekStatus {
+    /// Every status.
+    pub const ALL: [SeekStatus; 4] = [
+        SeekStatus::Open,
+        SeekStatus::Matched,
+        SeekStatus::Cancelled,
+        SeekStatus::Expired,
+    ];
+
+    /// The stored (and answered) word.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            SeekStatus::Open => "open",
+            SeekStatus::Matched => "matched",
+            SeekStatus::Cancelled => "cancelled",
+            SeekStatus::Expired => "expired",
+        }
+    }
+}
+
+crate::words::text_column!(SeekStatus, "seek status", not ["paired", "Open", ""]);
+
 /// A seek.
 #[derive(Queryable, Clone, PartialEq, Debug)]
 pub struct SeekRow {
@@ -26,8 +72,7 @@ pub struct SeekRow {
     pub rating_range: Option<i32>,
     /// Seconds after which computer players fill the seats nobody took (none: never).
     pub fill_after: Option<i32>,
-    /// `open`, `matched`, `cancelled` or `expired`.
-    pub status: String,
+    pub status: SeekStatus,
     pub game_id: Option<i64>,
     pub created_at: NaiveDateTime,
     /// When its client last asked after it.
@@ -70,7 +115,7 @@ pub fn create(conn: &mut AnyConnection, new: &NewSeek) -> Result<SeekRow, DbErro
             seeks::rating.eq(new.rating),
             seeks::rating_range.eq(new.rating_range),
             seeks::fill_after.eq(new.fill_after),
-            seeks::status.eq("open"),
+            seeks::status.eq(SeekStatus::Open),
             seeks::created_at.eq(now),
             seeks::seen_at.eq(now),
             seeks::bot.eq(new.bot),
@@ -94,7 +139,7 @@ pub fn get(conn: &mut AnyConnection, id: i64) -> Result<Option<SeekRow>, DbError
 pub fn open_of_user(conn: &mut AnyConnection, user_id: i64) -> Result<Option<SeekRow>, DbError> {
     seeks::table
         .filter(seeks::user_id.eq(user_id))
-        .filter(seeks::status.eq("open"))
+        .filter(seeks::status.eq(SeekStatus::Open))
         .first(conn)
         .optional()
         .map_err(DbError::from)
@@ -102,17 +147,25 @@ pub fn open_of_user(conn: &mut AnyConnection, user_id: i64) -> Result<Option<See
 
 /// Its client asked after the seek now.
 pub fn touch(conn: &mut AnyConnection, id: i64) -> Result<(), DbError> {
-    diesel::update(seeks::table.find(id).filter(seeks::status.eq("open")))
-        .set(seeks::seen_at.eq(crate::now()))
-        .execute(conn)?;
+    diesel::update(
+        seeks::table
+            .find(id)
+            .filter(seeks::status.eq(SeekStatus::Open)),
+    )
+    .set(seeks::seen_at.eq(crate::now()))
+    .execute(conn)?;
     Ok(())
 }
 
 /// Cancels an open seek; whether it was open.
 pub fn cancel(conn: &mut AnyConnection, id: i64) -> Result<bool, DbError> {
-    let changed = diesel::update(seeks::table.find(id).filter(seeks::status.eq("open")))
-        .set(seeks::status.eq("cancelled"))
-        .execute(conn)?;
+    let changed = diesel::update(
+        seeks::table
+            .find(id)
+            .filter(seeks::status.eq(SeekStatus::Open)),
+    )
+    .set(seeks::status.eq(SeekStatus::Cancelled))
+    .execute(conn)?;
     Ok(changed == 1)
 }
 
@@ -120,10 +173,10 @@ pub fn cancel(conn: &mut AnyConnection, id: i64) -> Result<bool, DbError> {
 pub fn expire_unseen(conn: &mut AnyConnection, before: NaiveDateTime) -> Result<usize, DbError> {
     diesel::update(
         seeks::table
-            .filter(seeks::status.eq("open"))
+            .filter(seeks::status.eq(SeekStatus::Open))
             .filter(seeks::seen_at.lt(before)),
     )
-    .set(seeks::status.eq("expired"))
+    .set(seeks::status.eq(SeekStatus::Expired))
     .execute(conn)
     .map_err(DbError::from)
 }
@@ -131,7 +184,7 @@ pub fn expire_unseen(conn: &mut AnyConnection, before: NaiveDateTime) -> Result<
 /// Open seeks, oldest first, at most `limit`: the sweep tries to pair (or fill) each.
 pub fn open_seeks(conn: &mut AnyConnection, limit: i64) -> Result<Vec<i64>, DbError> {
     seeks::table
-        .filter(seeks::status.eq("open"))
+        .filter(seeks::status.eq(SeekStatus::Open))
         .order(seeks::created_at.asc())
         .limit(limit)
         .select(seeks::id)
@@ -175,11 +228,11 @@ pub fn with_pairing<T, E: From<DbError>>(
         let Some(seek) = get(conn, id)? else {
             return Ok(None);
         };
-        if seek.status != "open" {
+        if seek.status != SeekStatus::Open {
             return Ok(None);
         }
         let mut candidates: Vec<SeekRow> = seeks::table
-            .filter(seeks::status.eq("open"))
+            .filter(seeks::status.eq(SeekStatus::Open))
             .filter(seeks::id.ne(seek.id))
             .filter(seeks::user_id.ne(seek.user_id))
             .filter(seeks::kind.eq(&seek.kind))
@@ -196,10 +249,10 @@ pub fn with_pairing<T, E: From<DbError>>(
         {
             let ids: Vec<i64> = candidates.iter().map(|c| c.id).collect();
             let locked: Vec<i64> = diesel::sql_query(
-                "SELECT id FROM seeks WHERE id = ANY($1) AND status = 'open' \
-                 FOR UPDATE SKIP LOCKED",
+                "SELECT id FROM seeks WHERE id = ANY($1) AND status = $2 FOR UPDATE SKIP LOCKED",
             )
             .bind::<diesel::sql_types::Array<diesel::sql_types::BigInt>, _>(&ids)
+            .bind::<diesel::sql_types::Text, _>(SeekStatus::Open)
             .load::<Locked>(pg)
             .map_err(DbError::from)?
             .into_iter()
@@ -217,9 +270,12 @@ pub fn mark_matched(conn: &mut AnyConnection, ids: &[i64], game_id: i64) -> Resu
     let changed = diesel::update(
         seeks::table
             .filter(seeks::id.eq_any(ids))
-            .filter(seeks::status.eq("open")),
+            .filter(seeks::status.eq(SeekStatus::Open)),
     )
-    .set((seeks::status.eq("matched"), seeks::game_id.eq(game_id)))
+    .set((
+        seeks::status.eq(SeekStatus::Matched),
+        seeks::game_id.eq(game_id),
+    ))
     .execute(conn)?;
     if changed == ids.len() {
         Ok(())

@@ -10,6 +10,9 @@ use crate::admin::{ADMIN, admin_token};
 use crate::on_both_backends;
 use crate::support::{Backend, Player, Server};
 
+/// The test servers leave analysis off (support/server.rs); these turn it on.
+pub(crate) const ANALYSIS: (&str, &str) = ("CARDROOM_ANALYSIS", "on");
+
 const EVERY_VARIANT: [(&str, &str, usize); 9] = [
     ("basra", "standard", 2),
     ("basra", "classic44", 2),
@@ -87,7 +90,7 @@ fn play_then_resign(server: &Server, player: &Player, id: i64, moves: usize) {
 /// log, made by the seat the log says, judged by the kind's method; strangers are refused a
 /// game that is not public; the export carries the analysis.
 fn every_kind_and_variant_is_analysed_once_over(backend: Backend) {
-    let server = Server::start_with(backend, &[ADMIN]);
+    let server = Server::start_with(backend, &[ADMIN, ANALYSIS]);
     let admin = admin_token(&server);
     let amira = server.guest("amira");
     let stranger = server.guest("sami");
@@ -174,7 +177,7 @@ fn every_kind_and_variant_is_analysed_once_over(backend: Backend) {
 /// A public game's analysis is anyone's to read, with a token or without; a game that does not
 /// exist is 404.
 fn a_public_games_analysis_is_anyones(backend: Backend) {
-    let server = Server::start(backend);
+    let server = Server::start_with(backend, &[ANALYSIS]);
     let amira = server.guest("amira");
     let stranger = server.guest("sami");
     let (id, _) = server.create(
@@ -212,7 +215,7 @@ fn a_public_games_analysis_is_anyones(backend: Backend) {
 /// hour apart, the analysis of a game finished after the worker went to sleep is made all the
 /// same.
 fn a_finished_game_is_analysed_without_waiting_for_the_sweep(backend: Backend) {
-    let server = Server::start_with(backend, &[("CARDROOM_SWEEP_MS", "3600000")]);
+    let server = Server::start_with(backend, &[("CARDROOM_SWEEP_MS", "3600000"), ANALYSIS]);
     let amira = server.guest("amira");
     let (id, _) = server.create(
         &amira,
@@ -393,7 +396,7 @@ on_both_backends!(accounts_take_turns_for_the_analysis);
 /// within the documented grace (10 s), rather than finish the analysis first; another
 /// replica (here, the next process) makes it from the start.
 fn a_stopping_process_gives_a_running_analysis_back(backend: Backend) {
-    let mut server = Server::start(backend);
+    let mut server = Server::start_with(backend, &[ANALYSIS]);
     let amira = server.guest("amira");
     let (id, _) = server.create(
         &amira,
@@ -423,7 +426,7 @@ fn a_stopping_process_gives_a_running_analysis_back(backend: Backend) {
     let row = cardroom_db::analyses::get(&mut conn, cardroom_db::GameId::new(id))
         .unwrap()
         .unwrap();
-    assert_eq!(row.status, "queued", "{row:?}");
+    assert_eq!(row.status.as_str(), "queued", "{row:?}");
     println!("stopped in {took:?} with an analysis running; it is queued again");
 }
 

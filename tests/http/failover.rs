@@ -268,7 +268,9 @@ fn a_promoted_standby_carries_every_acknowledged_move_and_the_streams_follow() {
 /// A planned switchover (the primary stopped cleanly, its synchronous standby promoted) within
 /// the hold: a request sent while there is no primary waits for the new one and succeeds, and
 /// one that met a connection the old primary closed is made again (a read, a move with an
-/// `Idempotency-Key`, a deal that names its version).
+/// `Idempotency-Key`, a deal that names its version, a join, a stream's reads) — the first
+/// requests after the stop are a join and a stream's opening, which meet the pooled
+/// connections the old primary closed.
 #[test]
 fn a_switchover_within_the_hold_is_not_seen() {
     let primary = Cluster::init("switchover-primary");
@@ -300,6 +302,17 @@ fn a_switchover_within_the_hold_is_not_seen() {
         &mut acknowledged,
     );
 
+    // A table waiting for its second player, whom the switchover must not turn away.
+    let made = server.post(
+        "/api/v1/games",
+        Some(&amira.token),
+        &json!({"kind": "basra", "seats": [{}, {}]}),
+    );
+    assert_eq!(made.status, 201, "{made:?}");
+    let waiting = made.body["id"].as_i64().unwrap();
+    let code = made.body["invite_code"].as_str().unwrap().to_owned();
+    let bilal = server.guest("bilal");
+
     primary.stop();
     let stopped = Instant::now();
     let promotion = std::thread::spawn(move || {
@@ -307,6 +320,22 @@ fn a_switchover_within_the_hold_is_not_seen() {
         standby.promote();
         standby
     });
+    let joined = server.post(
+        &format!("/api/v1/games/{waiting}/join"),
+        Some(&bilal.token),
+        &json!({"invite_code": code, "seat": 1}),
+    );
+    assert_eq!(
+        joined.status, 200,
+        "a join during the switchover: {joined:?}"
+    );
+    assert_eq!(joined.body["your_seat"], 1, "{joined:?}");
+    // (Opening asserts the stream was answered 200.)
+    let _stream = crate::support::RawStream::open(
+        &server,
+        &format!("/api/v1/games/{id}/events"),
+        &amira.token,
+    );
     // Sent while no node takes writes: answered once the standby is the primary.
     let refused = play(
         &[&server],

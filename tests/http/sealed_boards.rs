@@ -58,7 +58,7 @@ fn results_of_round(state: &Value, round: usize) -> Vec<Value> {
 }
 
 fn a_board_is_sealed_until_its_last_table_is_over(backend: Backend) {
-    let server = Server::start_with(backend, &[ADMIN, SWEEP]);
+    let server = Server::start_with(backend, &[ADMIN, SWEEP, crate::analysis::ANALYSIS]);
     let admin = admin_token(&server);
     let id = make(
         &server,

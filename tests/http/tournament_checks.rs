@@ -80,7 +80,9 @@ pub(crate) fn play_all(
 }
 
 /// [`play_all`], each move the legal move at the index `choose` gives for the view (modulo the
-/// number of legal moves).
+/// number of legal moves). Each table of a round is played until nobody at it can act (its
+/// game over, or a hand over and dealt by nobody yet), each move by the seat the last answer
+/// named, through the next of the `servers`; then the tournament is read again.
 pub(crate) fn play_all_choosing(
     servers: &[&Client],
     admin: &str,
@@ -96,14 +98,11 @@ pub(crate) fn play_all_choosing(
     let until = Instant::now() + limit;
     let mut finals: BTreeMap<i64, Value> = BTreeMap::new();
     let mut turn = 0;
-    while finals.len() < ids.len() {
-        assert!(
-            Instant::now() < until,
-            "tournaments {ids:?} did not finish in time: {:?}",
-            finals.keys()
-        );
-        let server = servers[turn % servers.len()];
+    let mut next_server = || {
         turn += 1;
+        servers[turn % servers.len()]
+    };
+    while finals.len() < ids.len() {
         let mut progressed = false;
         let open: Vec<i64> = ids
             .iter()
@@ -111,7 +110,7 @@ pub(crate) fn play_all_choosing(
             .filter(|id| !finals.contains_key(id))
             .collect();
         for id in open {
-            let state = server.get(&format!("/api/v1/tournaments/{id}"), Some(admin));
+            let state = next_server().get(&format!("/api/v1/tournaments/{id}"), Some(admin));
             assert_eq!(state.status, 200, "{state:?}");
             let state = state.body;
             if state["status"] == "finished" || state["status"] == "cancelled" {
@@ -124,25 +123,64 @@ pub(crate) fn play_all_choosing(
                         continue;
                     }
                     let game = table["game_id"].as_i64().unwrap();
-                    for seat in table["seats"].as_array().unwrap() {
-                        let player = by_name[seat["name"].as_str().unwrap()];
-                        progressed |= act_once(server, player, game, choose);
+                    let players: Vec<&Player> = table["seats"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|seat| by_name[seat["name"].as_str().unwrap()])
+                        .collect();
+                    // Whose turn it is, from the last answer (none known: every seat is asked).
+                    let mut hint: Option<usize> = None;
+                    loop {
+                        assert!(
+                            Instant::now() < until,
+                            "tournaments {ids:?} did not finish in time: {:?}",
+                            finals.keys()
+                        );
+                        let asked: Vec<usize> = match hint {
+                            Some(seat) if seat < players.len() => vec![seat],
+                            _ => (0..players.len()).collect(),
+                        };
+                        let acted = asked
+                            .into_iter()
+                            .find_map(|seat| act_once(next_server(), players[seat], game, choose));
+                        match acted {
+                            Some(next) => {
+                                progressed = true;
+                                hint = next;
+                            }
+                            // The seat named could not act (a computer player's turn, say):
+                            // ask every seat once more before leaving the table.
+                            None if hint.is_some() => hint = None,
+                            None => break,
+                        }
                     }
                 }
             }
         }
-        if !progressed {
-            std::thread::sleep(Duration::from_millis(100));
+        assert!(
+            Instant::now() < until,
+            "tournaments {ids:?} did not finish in time: {:?}",
+            finals.keys()
+        );
+        if !progressed && finals.len() < ids.len() {
+            std::thread::sleep(Duration::from_millis(50));
         }
     }
     ids.iter().map(|id| finals.remove(id).unwrap()).collect()
 }
 
-/// One action of `player` at `game` if it is theirs to take (a move: the legal move `choose`
-/// picks); whether there was one.
-fn act_once(server: &Client, player: &Player, game: i64, choose: &dyn Fn(&Value) -> usize) -> bool {
+/// Acts once as `player` at `game` if they may: deals when a hand is over, or makes the move
+/// `choose` picks on their turn. Then `Some` of the seat the answer says is to act next (`None`
+/// inside it when it names nobody); `None` when the player had nothing to do.
+fn act_once(
+    server: &Client,
+    player: &Player,
+    game: i64,
+    choose: &dyn Fn(&Value) -> usize,
+) -> Option<Option<usize>> {
     let view = server.view(player, game);
-    match view["status"].as_str() {
+    let reply = match view["status"].as_str() {
         Some("hand_over") => {
             let reply = server.post(
                 &format!("/api/v1/games/{game}/deal"),
@@ -153,7 +191,7 @@ fn act_once(server: &Client, player: &Player, game: i64, choose: &dyn Fn(&Value)
                 reply.status == 200 || reply.status == 409,
                 "deal: {reply:?}"
             );
-            true
+            reply
         }
         Some("active") if view["to_act"] == view["your_seat"] => {
             let legal = view["legal_moves"].as_array().map_or(1, Vec::len).max(1);
@@ -162,10 +200,14 @@ fn act_once(server: &Client, player: &Player, game: i64, choose: &dyn Fn(&Value)
                 reply.status == 200 || reply.body["code"] == "version_conflict",
                 "move: {reply:?}"
             );
-            true
+            reply
         }
-        _ => false,
-    }
+        _ => return None,
+    };
+    let next = reply.body["view"]["to_act"]
+        .as_u64()
+        .and_then(|seat| usize::try_from(seat).ok());
+    Some(next)
 }
 
 /// A finished game's sides, totals and winners, from the stored game (`/games/{id}/score`), and

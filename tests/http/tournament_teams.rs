@@ -244,12 +244,15 @@ fn ten_entrants_play_three_teams_with_a_bye_a_round(backend: Backend) {
 fn a_member_who_withdraws_is_played_by_the_computer_or_the_team_leaves(backend: Backend) {
     let server = Server::start_with(backend, &[ADMIN, SWEEP]);
     let admin = admin_token(&server);
-    // Nine: teams of four, three and two, with computer players for the odd team out.
+    // Nine: teams of four, three and two, with computer players for the odd team out. (Each
+    // board ends at its move cap, a hand or two in: what is checked is who plays the seats of
+    // those who left, and the team results as the boards' margins, not whole games, which
+    // `ten_entrants_play_three_teams_with_a_bye_a_round` plays.)
     let id = make(
         &server,
         &admin,
         json!({"name": "Teams, withdrawn", "format": "duplicate", "kind": "tarneeb",
-               "options": {"target": 31}, "rounds": 2, "teams": true, "fill": "easy"}),
+               "options": {"target": 31, "move_cap": 100}, "rounds": 2, "teams": true, "fill": "easy"}),
     );
     let entrants = enter(&server, id, 9, 0);
     let state = loop {

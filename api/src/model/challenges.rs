@@ -35,7 +35,7 @@ pub struct Challenge {
     pub visibility: Visibility,
     /// `open`, `accepted`, `declined`, `cancelled` or `expired`.
     #[schema(value_type = super::ChallengeStatusName)]
-    pub status: String,
+    pub status: cardroom_db::challenges::ChallengeStatus,
     /// Why it was declined.
     pub reason: Option<DeclineReason>,
     /// The game it made, once accepted.

@@ -153,7 +153,7 @@ pub struct TurnPolicy {
 }
 
 /// `POST /games/{id}/join`.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JoinRequest {
     /// The table's invite code; not needed at a public table.

@@ -54,7 +54,7 @@ pub struct Seek {
     /// `open` (waiting), `matched` (see `game_id`), `cancelled` or `expired` (its client stopped
     /// asking after it).
     #[schema(value_type = super::games::SeekStatusName)]
-    pub status: String,
+    pub status: cardroom_db::seeks::SeekStatus,
     /// The game the seek was seated in, once matched.
     pub game_id: Option<i64>,
     pub created_at: DateTime<Utc>,

@@ -28,8 +28,8 @@ pub use table::{
     MuteList, PresenceOut, Preset, PresetKey, Presets, RematchRequest, RematchState, Room,
 };
 pub use tournaments::{
-    CancelCauseName, CancelTournament, CreateTournament, FormatName, JoinTournament, StageName,
-    Tournament, TournamentCancelled, TournamentEntrant, TournamentList, TournamentQuery,
-    TournamentRound, TournamentSeat, TournamentStanding, TournamentSummary, TournamentTable,
+    CancelCauseName, CancelTournament, CreateTournament, FormatName, JoinTournament, Tournament,
+    TournamentCancelled, TournamentEntrant, TournamentList, TournamentQuery, TournamentRound,
+    TournamentSeat, TournamentStanding, TournamentStatusName, TournamentSummary, TournamentTable,
     TournamentYourTable,
 };

@@ -3,14 +3,14 @@
 use std::collections::BTreeMap;
 
 use cardroom_core::{GameKind, OptionValue};
-use cardroom_db::tournaments::{CancelCause, Format, Stage};
+use cardroom_db::tournaments::{CancelCause, Format, TournamentStatus};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::{TurnPolicy, VariantName};
 
-// (Types for the document: the service holds `cardroom_db::tournaments::{Format, Stage}`.)
+// (Types for the document: the service holds `cardroom_db::tournaments::{Format, TournamentStatus}`.)
 /// A tournament's format.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 #[schema(as = TournamentFormat)]
@@ -45,7 +45,7 @@ pub enum CancelCauseName {
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 #[schema(as = TournamentStatus)]
 #[serde(rename_all = "lowercase")]
-pub enum StageName {
+pub enum TournamentStatusName {
     /// Before its start: entrants join and withdraw.
     Upcoming,
     /// Rounds are being paired and played.
@@ -169,8 +169,8 @@ pub struct TournamentSummary {
     /// For its creator, a private tournament's code (the page's link
     /// `/#/tournament/{id}/{code}`).
     pub code: Option<String>,
-    #[schema(value_type = StageName)]
-    pub status: Stage,
+    #[schema(value_type = TournamentStatusName)]
+    pub status: TournamentStatus,
     /// Rounds paired so far (an arena's pairings).
     pub round: i64,
     /// Entrants who have not withdrawn.

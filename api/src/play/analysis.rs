@@ -11,6 +11,7 @@
 use std::time::{Duration, Instant};
 
 use cardroom_core::analysis::{self, Analyst};
+use cardroom_db::analyses::AnalysisStatus as Stored;
 use cardroom_db::games::{self, GameRow, LogRow};
 use cardroom_db::{AnyConnection, GameId};
 use serde::Serialize;
@@ -65,9 +66,8 @@ pub fn analysis(
     let loaded = load(conn, id)?;
     super::gate::whole(conn, &loaded, caller, super::gate::Whole::Analysis)?;
     // (A row of an older format is as good as queued: it is made again.)
-    let stored = cardroom_db::analyses::get(conn, id)?.filter(|a| {
-        a.format >= analysis::FORMAT as i32 || a.status == "running" || a.status == "queued"
-    });
+    let stored = cardroom_db::analyses::get(conn, id)?
+        .filter(|a| a.format >= analysis::FORMAT as i32 || a.status.is_pending());
     let Some(stored) = stored else {
         return Ok(AnalysisResponse {
             game_id: id.get(),
@@ -78,11 +78,11 @@ pub fn analysis(
             error: None,
         });
     };
-    let status = match stored.status.as_str() {
-        "queued" => AnalysisStatus::Queued,
-        "done" => AnalysisStatus::Done,
-        "failed" => AnalysisStatus::Failed,
-        _ => AnalysisStatus::Running,
+    let status = match stored.status {
+        Stored::Queued => AnalysisStatus::Queued,
+        Stored::Running => AnalysisStatus::Running,
+        Stored::Done => AnalysisStatus::Done,
+        Stored::Failed => AnalysisStatus::Failed,
     };
     let body = match stored.body {
         Some(text) if status == AnalysisStatus::Done => {

@@ -10,7 +10,7 @@ use cardroom_core::options::VariantInfo;
 use cardroom_core::{AnyGame, GameKind, KindInfo, OptionValue, Setup};
 use cardroom_db::Visibility;
 use cardroom_db::account_events::{self, AccountNotice};
-use cardroom_db::challenges::{self, ChallengeRow, NewChallenge};
+use cardroom_db::challenges::{self, ChallengeRow, ChallengeStatus, NewChallenge};
 use cardroom_db::{AnyConnection, users};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -124,7 +124,7 @@ fn out(conn: &mut AnyConnection, row: &ChallengeRow, viewer: i64) -> Result<Chal
             takeover_after: row.takeover_after.map(i64::from),
         }),
         visibility: row.visibility,
-        status: row.status.clone(),
+        status: row.status,
         reason: row.reason.as_deref().and_then(DeclineReason::parse),
         game_id: row.game_id,
         code: (viewer == row.challenger_id && row.to_id.is_none()).then(|| row.code.clone()),
@@ -418,7 +418,13 @@ pub fn accept(
     };
     let as_challenger = Caller::acting_for(&challenger);
     cardroom_db::in_transaction(conn, |conn| {
-        if !challenges::close(conn, id, "accepted", None, cardroom_db::now())? {
+        if !challenges::close(
+            conn,
+            id,
+            ChallengeStatus::Accepted,
+            None,
+            cardroom_db::now(),
+        )? {
             return Err(closed());
         }
         let game = create_seated(
@@ -459,7 +465,7 @@ pub fn decline(
         conn,
         caller,
         row,
-        "declined",
+        ChallengeStatus::Declined,
         Some(reason.name()),
         |challenge| AccountEvent::ChallengeDeclined { challenge },
     )
@@ -473,9 +479,14 @@ pub fn cancel(conn: &mut AnyConnection, caller: &Caller, id: i64) -> Result<Chal
             "only its challenger cancels a challenge; decline it instead".to_owned(),
         ));
     }
-    answer(conn, caller, row, "cancelled", None, |challenge| {
-        AccountEvent::ChallengeCancelled { challenge }
-    })
+    answer(
+        conn,
+        caller,
+        row,
+        ChallengeStatus::Cancelled,
+        None,
+        |challenge| AccountEvent::ChallengeCancelled { challenge },
+    )
 }
 
 /// Closes `row` with `status` and tells both sides.
@@ -483,7 +494,7 @@ fn answer(
     conn: &mut AnyConnection,
     caller: &Caller,
     row: ChallengeRow,
-    status: &str,
+    status: ChallengeStatus,
     reason: Option<String>,
     event: fn(Challenge) -> AccountEvent,
 ) -> Result<Challenge, ApiError> {
@@ -505,7 +516,7 @@ pub fn expire(conn: &mut AnyConnection) -> Result<usize, ApiError> {
         let expired = challenges::expire(conn, cardroom_db::now(), 200)?;
         for row in &expired {
             let mut row = row.clone();
-            row.status = "expired".to_owned();
+            row.status = ChallengeStatus::Expired;
             let notices = tell(
                 conn,
                 &row,

@@ -40,7 +40,7 @@ pub fn seek_out(row: &SeekRow) -> Result<Seek, ApiError> {
         rated: row.rated,
         rating_range: row.rating_range.map(i64::from),
         fill_after: row.fill_after.map(i64::from),
-        status: row.status.clone(),
+        status: row.status,
         game_id: row.game_id,
         created_at: row.created_at.and_utc(),
     })
@@ -153,7 +153,7 @@ pub fn look(
     metrics: &Metrics,
 ) -> Result<Seek, ApiError> {
     let row = own(conn, caller, id)?;
-    if row.status == "open" && pair {
+    if row.status == seeks::SeekStatus::Open && pair {
         seeks::touch(conn, id)?;
         try_to_pair(conn, id, false, metrics)?;
     }

@@ -6,6 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, post, web};
 use crate::blocking::{run, run_retrying};
 use crate::error::{ApiError, Problem};
 use crate::guards::Playing;
+use crate::hub::Topic;
 use crate::input::{IdempotencyKey, ParsedMove};
 use crate::model::{ActionResponse, MoveRequest};
 use crate::play::{self, Acted, MoveAnswer, MoveOrder};
@@ -79,7 +80,7 @@ pub async fn make_move(
     } else {
         run(&state, work).await?
     };
-    state.hub.publish(Some(id));
+    state.hub.publish(Topic::Game(id));
     Ok(json_body(answer.0, answer.1))
 }
 
@@ -93,7 +94,7 @@ async fn acted(
     + 'static,
 ) -> Result<HttpResponse, ApiError> {
     let body = run(&state, move |conn, state| action(conn, state)?.body()).await?;
-    state.hub.publish(Some(id));
+    state.hub.publish(Topic::Game(id));
     Ok(json_body(200, body))
 }
 
@@ -146,7 +147,7 @@ pub async fn deal(
             play::deal(conn, &caller, id, expected, &state.metrics)?.body()
         })
         .await?;
-        state.hub.publish(Some(id));
+        state.hub.publish(Topic::Game(id));
         return Ok(json_body(200, body));
     }
     acted(state, id, move |conn, state| {

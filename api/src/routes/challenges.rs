@@ -8,6 +8,7 @@ use super::params::Id;
 use crate::blocking::run;
 use crate::error::{ApiError, Problem};
 use crate::guards::{Challenging, Reading};
+use crate::hub::Topic;
 use crate::model::{Challenge, DeclineReason};
 use crate::play::challenges::{
     self, ChallengeCode, ChallengeList, ChallengeRequest, DeclineRequest,
@@ -121,7 +122,9 @@ pub async fn accept(
     })
     .await?;
     if let Some(game) = challenge.game_id {
-        state.hub.publish(Some(cardroom_db::GameId::new(game)));
+        state
+            .hub
+            .publish(Topic::Game(cardroom_db::GameId::new(game)));
     }
     Ok(HttpResponse::Ok().json(challenge))
 }

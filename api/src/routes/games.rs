@@ -8,8 +8,9 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::blocking::{run, run_retrying};
-use crate::error::{ApiError, Problem};
+use crate::error::{ApiError, Problem, ProblemCode};
 use crate::guards::{Looking, Playing, Reading};
+use crate::hub::Topic;
 use crate::model::{
     Catalogue, CreateGame, EventsPage, EventsQuery, GameCreated, GameList, GameView, Invitation,
     JoinRequest, KnownPresence, ListQuery, LogResponse, ScoreResponse,
@@ -58,7 +59,7 @@ pub async fn create_game(
     .await?;
     state
         .hub
-        .publish(Some(cardroom_db::GameId::new(created.id)));
+        .publish(Topic::Game(cardroom_db::GameId::new(created.id)));
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/games/{}", created.id)))
         .json(created))
@@ -108,11 +109,22 @@ pub async fn join_game(
     body: crate::input::Json<JoinRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, request) = (id.into_inner().0, body.into_inner());
-    let view = run(&state, move |conn, state| {
-        play::join(conn, &caller, id, &request, &state.metrics)
+    // Made again while the database's hold lasts, when it went away under the join (a
+    // switchover): an attempt that finds the caller seated is answered as the first would have
+    // been, for that first attempt landed before the database went.
+    let again = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let view = run_retrying(&state, move |conn, state| {
+        let retry = again.swap(true, std::sync::atomic::Ordering::SeqCst);
+        match play::join(conn, &caller, id, &request, &state.metrics) {
+            Err(ApiError::Conflict {
+                code: ProblemCode::AlreadySeated,
+                ..
+            }) if retry => play::view(conn, &caller, id),
+            other => other,
+        }
     })
     .await?;
-    state.hub.publish(Some(id));
+    state.hub.publish(Topic::Game(id));
     Ok(HttpResponse::Ok().json(view))
 }
 

@@ -7,6 +7,7 @@ use actix_web::{Either, HttpRequest, HttpResponse, get, post, web};
 use crate::blocking::run;
 use crate::error::{ApiError, Problem};
 use crate::guards::Playing;
+use crate::hub::Topic;
 use crate::model::{Lobby, LobbyQuery, Seek, SeekQuery, SeekRequest};
 use crate::play;
 use crate::state::AppState;
@@ -78,7 +79,9 @@ pub async fn create_seek(
     })
     .await?;
     if let Some(game) = seek.game_id {
-        state.hub.publish(Some(cardroom_db::GameId::new(game)));
+        state
+            .hub
+            .publish(Topic::Game(cardroom_db::GameId::new(game)));
     }
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/seeks/{}", seek.id)))

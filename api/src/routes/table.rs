@@ -7,6 +7,7 @@ use super::params::{GameId, Id};
 use crate::blocking::run;
 use crate::error::{ApiError, Problem};
 use crate::guards::{Administering, Looking, Playing, Reading};
+use crate::hub::Topic;
 use crate::model::{
     ChatMessage, ChatPage, ChatQuery, ChatRequest, MuteList, Presets, RematchRequest, RematchState,
 };
@@ -54,7 +55,7 @@ pub async fn post_chat(
         chat::post(conn, &caller, id, request, state.settings.chat_burst)
     })
     .await?;
-    state.hub.publish(Some(id));
+    state.hub.publish(Topic::Game(id));
     Ok(HttpResponse::Created().json(message))
 }
 
@@ -119,9 +120,11 @@ pub async fn post_rematch(
         rematch::rematch(conn, &caller, id, accept, &state.metrics)
     })
     .await?;
-    state.hub.publish(Some(id));
+    state.hub.publish(Topic::Game(id));
     if let Some(game) = state_now.game_id {
-        state.hub.publish(Some(cardroom_db::GameId::new(game)));
+        state
+            .hub
+            .publish(Topic::Game(cardroom_db::GameId::new(game)));
     }
     Ok(HttpResponse::Ok().json(state_now))
 }
@@ -240,7 +243,7 @@ pub async fn admin_hide(
     let message = run(&state, move |conn, _| chat::admin_hide(conn, &caller, id)).await?;
     state
         .hub
-        .publish(Some(cardroom_db::GameId::new(message.game_id)));
+        .publish(Topic::Game(cardroom_db::GameId::new(message.game_id)));
     Ok(HttpResponse::Ok().json(message))
 }
 

@@ -8,6 +8,7 @@ use super::params::{Id, wants_stream};
 use crate::blocking::run;
 use crate::error::{ApiError, Problem};
 use crate::guards::{Challenging, Looking, Playing};
+use crate::hub::Topic;
 use crate::model::{
     CancelTournament, CreateTournament, JoinTournament, Tournament, TournamentList,
     TournamentQuery, TournamentSummary,
@@ -50,7 +51,7 @@ pub async fn create(
         tournaments::create(conn, &caller, &request)
     })
     .await?;
-    state.hub.publish_tournament(Some(made.id));
+    state.hub.publish(Topic::Tournament(made.id));
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/tournaments/{}", made.id)))
         .json(made))
@@ -75,7 +76,7 @@ pub async fn list(
     query: web::Query<TournamentQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let stages = match query.into_inner().status.as_deref() {
-        None => cardroom_db::tournaments::Stage::ALL.to_vec(),
+        None => cardroom_db::tournaments::TournamentStatus::ALL.to_vec(),
         Some(list) => crate::input::tournament_stages(list)?,
     };
     let list = run(&state, move |conn, _| {
@@ -165,7 +166,7 @@ pub async fn update(
         tournaments::update(conn, &caller, id, &request)
     })
     .await?;
-    state.hub.publish_tournament(Some(id));
+    state.hub.publish(Topic::Tournament(id));
     Ok(HttpResponse::Ok().json(changed))
 }
 
@@ -199,7 +200,7 @@ pub async fn cancel(
         tournaments::cancel(conn, &caller, id, &request)
     })
     .await?;
-    state.hub.publish_tournament(Some(id));
+    state.hub.publish(Topic::Tournament(id));
     Ok(HttpResponse::Ok().json(cancelled))
 }
 
@@ -233,7 +234,7 @@ pub async fn join(
         tournaments::join(conn, &caller, id, code.as_deref())
     })
     .await?;
-    state.hub.publish_tournament(Some(id));
+    state.hub.publish(Topic::Tournament(id));
     Ok(HttpResponse::Ok().json(tournament))
 }
 
@@ -263,6 +264,6 @@ pub async fn withdraw(
         tournaments::withdraw(conn, &caller, id)
     })
     .await?;
-    state.hub.publish_tournament(Some(id));
+    state.hub.publish(Topic::Tournament(id));
     Ok(HttpResponse::Ok().json(tournament))
 }

@@ -10,6 +10,7 @@ use tokio::time::Instant;
 use crate::auth::Caller;
 use crate::blocking::run;
 use crate::error::ApiError;
+use crate::hub::Topic;
 use crate::model::AccountEvent;
 use crate::play::{self, ACCOUNT_EVENTS_PAGE};
 use crate::state::AppState;
@@ -137,7 +138,7 @@ pub async fn account_stream(
     actix_web::rt::spawn(async move {
         let _slot = slot;
         let _following = following;
-        let mut changes = state.hub.account_changes(caller.id);
+        let mut changes = state.hub.follow(Topic::Account(caller.id));
         for event in &waiting {
             if !sink.send(None, event).await {
                 return;

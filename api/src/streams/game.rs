@@ -12,6 +12,7 @@ use tokio::time::Instant;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::feeds;
+use crate::hub::Topic;
 use crate::model::{EventOut, EventsResponse, KnownPresence, PresenceOut, StreamEvent};
 use crate::play::{self, ChatWanted, News, Revoked};
 use crate::shared::{Encoded, EncodedEntry, GameLog, Shared};
@@ -188,7 +189,7 @@ pub async fn long_poll(
         .map(|c| state.presence.follow(c.id, id.get()));
     let follower = Follower { id, caller, viewer };
     let log = state.feeds.game(id);
-    let mut changes = state.hub.changes(Some(id));
+    let mut changes = state.hub.follow(Topic::Game(id));
     let deadline = Instant::now() + wait;
     let chat = chat_after.map_or(ChatWanted::No, ChatWanted::After);
     let shared = state.feeds.presence(id);
@@ -347,7 +348,7 @@ pub fn stream(
         let follower = Follower { id, caller, viewer };
         let log = state.feeds.game(id);
         let presence = state.feeds.presence(id);
-        let mut changes = state.hub.changes(Some(id));
+        let mut changes = state.hub.follow(Topic::Game(id));
         let mut after = after;
         let mut chat = chat;
         let mut cursor = match chat {

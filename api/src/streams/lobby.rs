@@ -11,6 +11,7 @@ use crate::auth::Caller;
 use crate::blocking::run;
 use crate::error::ApiError;
 use crate::feeds;
+use crate::hub::Topic;
 use crate::model::LobbyQuery;
 use crate::play;
 use crate::shared::{Listing, LobbyKey, Read, Shared};
@@ -32,7 +33,7 @@ pub async fn seek_long_poll(
     id: i64,
     wait: Duration,
 ) -> Result<crate::model::Seek, ApiError> {
-    let mut changes = state.hub.changes(None);
+    let mut changes = state.hub.follow(Topic::Lobby);
     let deadline = Instant::now() + wait;
     let mut paired_at: Option<Instant> = None;
     loop {
@@ -47,9 +48,14 @@ pub async fn seek_long_poll(
         })
         .await?;
         let now = Instant::now();
-        if seek.status != "open" || now >= deadline || state.hub.is_shutting_down() {
+        if seek.status != cardroom_db::seeks::SeekStatus::Open
+            || now >= deadline
+            || state.hub.is_shutting_down()
+        {
             if let Some(game) = seek.game_id {
-                state.hub.publish(Some(cardroom_db::GameId::new(game)));
+                state
+                    .hub
+                    .publish(Topic::Game(cardroom_db::GameId::new(game)));
             }
             return Ok(seek);
         }
@@ -126,7 +132,7 @@ async fn pump(
     listing: std::sync::Arc<Shared<Listing>>,
     news: std::sync::Arc<watch::Sender<Instant>>,
 ) {
-    let mut changes = state.hub.changes(None);
+    let mut changes = state.hub.follow(Topic::Lobby);
     let mut signature: Option<String> = None;
     let mut not_before = Instant::now();
     loop {

@@ -9,6 +9,7 @@ use tokio::time::Instant;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::feeds::read_for_followers;
+use crate::hub::Topic;
 use crate::model::{StreamEndReason, StreamEvent};
 use crate::play;
 use crate::state::AppState;
@@ -37,7 +38,7 @@ pub fn tournament_stream(
     let response = sse_response(state.settings.heartbeat, inbox);
     actix_web::rt::spawn(async move {
         let _slot = slot;
-        let mut changes = state.hub.tournament_changes(id);
+        let mut changes = state.hub.follow(Topic::Tournament(id));
         let mut sent: Option<String> = None;
         loop {
             let looked = Instant::now();

@@ -141,12 +141,13 @@ pub(super) fn check_reader_again(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hub::Topic;
     use cardroom_db::GameId;
 
     #[tokio::test]
     async fn a_wait_begun_after_the_stop_signal_ends_at_once() {
         let hub = Hub::default();
-        let mut changes = hub.changes(Some(GameId::new(1)));
+        let mut changes = hub.follow(Topic::Game(GameId::new(1)));
         hub.shut_down();
         let waited = tokio::time::timeout(
             Duration::from_secs(5),
@@ -159,7 +160,7 @@ mod tests {
     #[tokio::test]
     async fn a_stop_signal_ends_a_wait_in_progress() {
         let hub = std::sync::Arc::new(Hub::default());
-        let mut changes = hub.changes(Some(GameId::new(1)));
+        let mut changes = hub.follow(Topic::Game(GameId::new(1)));
         let waiting = {
             let hub = hub.clone();
             tokio::spawn(
@@ -175,10 +176,10 @@ mod tests {
     #[tokio::test]
     async fn news_of_the_game_or_of_every_game_ends_a_wait_and_others_do_not() {
         let hub = Hub::default();
-        let mut changes = hub.changes(Some(GameId::new(1)));
-        hub.publish(Some(GameId::new(2)));
+        let mut changes = hub.follow(Topic::Game(GameId::new(1)));
+        hub.publish(Topic::Game(GameId::new(2)));
         let before = Instant::now();
-        hub.publish(Some(GameId::new(1)));
+        hub.publish(Topic::Game(GameId::new(1)));
         let woke = tokio::time::timeout(
             Duration::from_secs(5),
             wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
@@ -189,14 +190,14 @@ mod tests {
             matches!(woke, Ok(Some(at)) if at >= before && at <= Instant::now()),
             "{woke:?}"
         );
-        hub.publish(None);
+        hub.publish_everything();
         let woke = tokio::time::timeout(
             Duration::from_secs(5),
             wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
         )
         .await;
         assert!(matches!(woke, Ok(Some(_))), "{woke:?}");
-        hub.publish(Some(GameId::new(3)));
+        hub.publish(Topic::Game(GameId::new(3)));
         let quiet = tokio::time::timeout(
             Duration::from_millis(200),
             wait_for_news(&hub, &mut changes, Duration::from_secs(60)),
@@ -204,8 +205,8 @@ mod tests {
         .await;
         assert!(quiet.is_err(), "news of another game woke the wait");
         // Who follows every game hears them all.
-        let mut every = hub.changes(None);
-        hub.publish(Some(GameId::new(3)));
+        let mut every = hub.follow(Topic::Lobby);
+        hub.publish(Topic::Game(GameId::new(3)));
         let woke = tokio::time::timeout(
             Duration::from_secs(5),
             wait_for_news(&hub, &mut every, Duration::from_secs(60)),
@@ -217,7 +218,7 @@ mod tests {
     #[tokio::test]
     async fn a_wait_that_runs_out_asks_for_a_read_begun_since_it_began() {
         let hub = Hub::default();
-        let mut changes = hub.changes(Some(GameId::new(1)));
+        let mut changes = hub.follow(Topic::Game(GameId::new(1)));
         let began = Instant::now();
         let woke = wait_for_news(&hub, &mut changes, Duration::from_millis(20)).await;
         assert!(
@@ -230,7 +231,7 @@ mod tests {
     async fn a_stream_without_news_looks_again_after_its_limit_and_without_one_waits_for_news() {
         let limit = Duration::from_millis(40);
         let hub = Hub::default();
-        let mut changes = hub.changes(Some(GameId::new(1)));
+        let mut changes = hub.follow(Topic::Game(GameId::new(1)));
         let (outbox, _inbox) = super::super::queue::queue(Duration::from_secs(1));
         let began = Instant::now();
         let woke = tokio::time::timeout(
@@ -251,7 +252,7 @@ mod tests {
         )
         .await;
         assert!(quiet.is_err(), "a wait without a limit ended: {quiet:?}");
-        hub.nudge(GameId::new(1));
+        hub.nudge(Topic::Game(GameId::new(1)));
         let woke = tokio::time::timeout(
             Duration::from_secs(5),
             next_look_noticed(&hub, &mut changes, &outbox, None),
@@ -263,11 +264,11 @@ mod tests {
     #[tokio::test]
     async fn changes_made_while_nobody_waited_wake_the_next_wait_once_with_the_latest_time() {
         let hub = Hub::default();
-        let mut changes = hub.changes(Some(GameId::new(1)));
-        hub.publish(Some(GameId::new(1)));
-        hub.publish(Some(GameId::new(1)));
+        let mut changes = hub.follow(Topic::Game(GameId::new(1)));
+        hub.publish(Topic::Game(GameId::new(1)));
+        hub.publish(Topic::Game(GameId::new(1)));
         let latest = Instant::now();
-        hub.publish(Some(GameId::new(1)));
+        hub.publish(Topic::Game(GameId::new(1)));
         let woke = tokio::time::timeout(
             Duration::from_secs(5),
             wait_for_news(&hub, &mut changes, Duration::from_secs(60)),

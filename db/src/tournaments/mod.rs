@@ -19,13 +19,15 @@ use crate::notify::notify_tournament;
 use crate::schema::{games, tournament_entrants, tournament_seats, tournaments, users};
 use crate::status::GameStatus;
 
+mod advance;
 mod holding;
 mod terms;
 mod words;
 
+pub use advance::{Advance, advance};
 pub use holding::{with_claimed_tournament, with_locked_tournament};
 pub use terms::{cancel, edit};
-pub use words::{CancelCause, Format, Stage};
+pub use words::{CancelCause, Format, TournamentStatus};
 
 /// A tournament.
 #[derive(Queryable, Clone, PartialEq, Eq, Debug)]
@@ -53,7 +55,7 @@ pub struct TournamentRow {
     /// The seed its duplicate boards come from (hex).
     pub seed: String,
     pub created_by: i64,
-    pub status: Stage,
+    pub status: TournamentStatus,
     /// Rounds paired so far.
     pub round: i32,
     pub version: i64,
@@ -160,7 +162,7 @@ pub fn create(conn: &mut AnyConnection, new: &NewTournament) -> Result<Tournamen
             tournaments::code.eq(new.code.as_deref()),
             tournaments::seed.eq(&new.seed),
             tournaments::created_by.eq(new.created_by),
-            tournaments::status.eq(Stage::Upcoming),
+            tournaments::status.eq(TournamentStatus::Upcoming),
             tournaments::round.eq(0),
             tournaments::version.eq(0i64),
             tournaments::starts_at.eq(new.starts_at),
@@ -185,7 +187,7 @@ pub fn get(conn: &mut AnyConnection, id: i64) -> Result<Option<TournamentRow>, D
 /// otherwise: the public ones and the private ones `user_id` made or entered; at most `limit`.
 pub fn list(
     conn: &mut AnyConnection,
-    stages: &[Stage],
+    stages: &[TournamentStatus],
     user_id: Option<i64>,
     limit: i64,
 ) -> Result<Vec<TournamentRow>, DbError> {
@@ -213,9 +215,9 @@ pub fn due(conn: &mut AnyConnection, now: NaiveDateTime, limit: i64) -> Result<V
     tournaments::table
         .filter(
             tournaments::status
-                .eq(Stage::Running)
+                .eq(TournamentStatus::Running)
                 .or(tournaments::status
-                    .eq(Stage::Upcoming)
+                    .eq(TournamentStatus::Upcoming)
                     .and(tournaments::starts_at.le(now))),
         )
         .order(tournaments::id.asc())
@@ -439,36 +441,6 @@ pub fn seat(
     Ok(())
 }
 
-/// Moves tournament `id` from `version` on: its status, rounds paired and end; fails with
-/// [`DbError::VersionConflict`] (undoing the transaction's pairing) if another got there first.
-pub fn advance(
-    conn: &mut AnyConnection,
-    row: &TournamentRow,
-    status: Stage,
-    round: i32,
-    ends_at: Option<NaiveDateTime>,
-) -> Result<(), DbError> {
-    let finished = matches!(status, Stage::Finished | Stage::Cancelled).then(crate::now);
-    let changed = diesel::update(
-        tournaments::table
-            .find(row.id)
-            .filter(tournaments::version.eq(row.version)),
-    )
-    .set((
-        tournaments::status.eq(status),
-        tournaments::round.eq(round),
-        tournaments::ends_at.eq(ends_at),
-        tournaments::finished_at.eq(finished),
-        tournaments::version.eq(row.version + 1),
-    ))
-    .execute(conn)?;
-    if changed == 1 {
-        notify_tournament(conn, row.id)
-    } else {
-        Err(DbError::VersionConflict)
-    }
-}
-
 /// Makes `new` unless its maker already has `cap` tournaments not yet over (then `None`): the
 /// count and the insert in one transaction that first writes the maker's row, so two made at
 /// once wait for each other (a row lock on PostgreSQL, the single writer on SQLite) and cannot
@@ -493,7 +465,7 @@ pub fn create_capped(
 pub fn open_made_by(conn: &mut AnyConnection, user_id: i64) -> Result<i64, DbError> {
     tournaments::table
         .filter(tournaments::created_by.eq(user_id))
-        .filter(tournaments::status.eq_any([Stage::Upcoming, Stage::Running]))
+        .filter(tournaments::status.eq_any([TournamentStatus::Upcoming, TournamentStatus::Running]))
         .count()
         .get_result(conn)
         .map_err(DbError::from)
@@ -505,7 +477,7 @@ pub fn entered_by(conn: &mut AnyConnection, user_id: i64) -> Result<Vec<i64>, Db
         .inner_join(tournaments::table)
         .filter(tournament_entrants::user_id.eq(user_id))
         .filter(tournament_entrants::withdrawn_at.is_null())
-        .filter(tournaments::status.eq_any([Stage::Upcoming, Stage::Running]))
+        .filter(tournaments::status.eq_any([TournamentStatus::Upcoming, TournamentStatus::Running]))
         .select(tournaments::id)
         .load(conn)
         .map_err(DbError::from)

@@ -3,7 +3,7 @@
 
 use diesel::prelude::*;
 
-use super::{CancelCause, NewTournament, Stage, TournamentRow};
+use super::{CancelCause, NewTournament, TournamentRow, TournamentStatus};
 use crate::connection::AnyConnection;
 use crate::error::DbError;
 use crate::notify::notify_tournament;
@@ -23,7 +23,7 @@ pub fn cancel(
             .filter(tournaments::version.eq(row.version)),
     )
     .set((
-        tournaments::status.eq(Stage::Cancelled),
+        tournaments::status.eq(TournamentStatus::Cancelled),
         tournaments::finished_at.eq(Some(crate::now())),
         tournaments::cancel_cause.eq(Some(cause)),
         tournaments::cancel_note.eq(note),
@@ -49,7 +49,7 @@ pub fn edit(
         tournaments::table
             .find(row.id)
             .filter(tournaments::version.eq(row.version))
-            .filter(tournaments::status.eq(Stage::Upcoming)),
+            .filter(tournaments::status.eq(TournamentStatus::Upcoming)),
     )
     .set((
         tournaments::name.eq(&new.name),

@@ -1,4 +1,4 @@
-//! A tournament's format and stage, as their text columns store them.
+//! A tournament's format and status, as their text columns store them.
 
 use serde::{Deserialize, Serialize};
 
@@ -57,7 +57,7 @@ crate::words::text_column!(Format, "tournament format", not ["knockout", "Arena"
 )]
 #[diesel(sql_type = diesel::sql_types::Text)]
 #[serde(rename_all = "lowercase")]
-pub enum Stage {
+pub enum TournamentStatus {
     /// Before its start: entrants join and withdraw.
     Upcoming,
     /// Rounds are being paired and played.
@@ -68,27 +68,27 @@ pub enum Stage {
     Cancelled,
 }
 
-impl Stage {
-    /// Every stage, in order.
-    pub const ALL: [Stage; 4] = [
-        Stage::Upcoming,
-        Stage::Running,
-        Stage::Finished,
-        Stage::Cancelled,
+impl TournamentStatus {
+    /// Every status, in order.
+    pub const ALL: [TournamentStatus; 4] = [
+        TournamentStatus::Upcoming,
+        TournamentStatus::Running,
+        TournamentStatus::Finished,
+        TournamentStatus::Cancelled,
     ];
 
     /// The name, as stored and answered.
     pub const fn as_str(self) -> &'static str {
         match self {
-            Stage::Upcoming => "upcoming",
-            Stage::Running => "running",
-            Stage::Finished => "finished",
-            Stage::Cancelled => "cancelled",
+            TournamentStatus::Upcoming => "upcoming",
+            TournamentStatus::Running => "running",
+            TournamentStatus::Finished => "finished",
+            TournamentStatus::Cancelled => "cancelled",
         }
     }
 }
 
-crate::words::text_column!(Stage, "tournament status", not ["open", "Running", ""], test stage_column);
+crate::words::text_column!(TournamentStatus, "tournament status", not ["open", "Running", ""], test status_column);
 
 /// Why a tournament was cancelled.
 #[derive(

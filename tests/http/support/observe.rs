@@ -71,12 +71,36 @@ fn words(value: &Value, out: &mut Vec<String>) {
     }
 }
 
-/// Whether a body of this shape is new (then it is remembered).
+/// Whether a body of this shape is new (then it is remembered): new to this process, and to
+/// every test process writing to the same file (each test is a process of its own under
+/// cargo-nextest). Across processes a shape is claimed by creating a file named by its hash
+/// beside the bodies' file, which only one process can do.
 fn first_of(key: String) -> bool {
     let Ok(mut seen) = SEEN.lock() else {
         return false;
     };
-    seen.get_or_insert_with(HashSet::new).insert(key)
+    if !seen.get_or_insert_with(HashSet::new).insert(key.clone()) {
+        return false;
+    }
+    let Some(file) = std::env::var_os("CARDROOM_OBSERVED_BODIES") else {
+        return true;
+    };
+    let mut claims = std::path::PathBuf::from(file);
+    claims.as_mut_os_string().push(".seen");
+    if std::fs::create_dir_all(&claims).is_err() {
+        return true;
+    }
+    let mut hasher = std::hash::DefaultHasher::new();
+    std::hash::Hash::hash(&key, &mut hasher);
+    let claim = claims.join(format!("{:016x}", std::hash::Hasher::finish(&hasher)));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(claim)
+    {
+        Ok(_) => true,
+        Err(error) => error.kind() != std::io::ErrorKind::AlreadyExists,
+    }
 }
 
 /// Notes an answer's JSON body, the first of its shape.

@@ -42,8 +42,14 @@ pub fn fresh_postgres_database() -> String {
              scripts/test starts a throwaway cluster and sets it"
         )
     });
+    // Each test is a process of its own (cargo-nextest), and a cluster outlives many runs:
+    // the process id alone repeats, so the time is in the name too.
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros())
+        .unwrap_or_default();
     let name = format!(
-        "cardroom_t{}_{}",
+        "cardroom_t{}_{started}_{}",
         std::process::id(),
         DATABASES.fetch_add(1, Ordering::SeqCst)
     );
@@ -107,6 +113,10 @@ impl Server {
             .env("CARDROOM_WRITES_PER_MINUTE", "0")
             .env("CARDROOM_BOT_WRITES_PER_MINUTE", "0")
             .env("RUST_LOG", "warn,tracing_actix_web=error")
+            // Analysing finished games (Tarneeb's double-dummy solver) is most of a server's
+            // work in a test that plays whole games, and none of what it checks: the tests of
+            // analysis (analysis.rs, sealed_boards.rs) turn it on.
+            .env("CARDROOM_ANALYSIS", "off")
             .stdout(Stdio::piped())
             .stderr(stderr);
         for (name, value) in env {

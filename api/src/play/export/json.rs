@@ -210,8 +210,10 @@ impl HandRecorder {
 
 /// The game's analysis, if made in the current format.
 fn stored_analysis(conn: &mut AnyConnection, id: GameId) -> Result<Option<Value>, ApiError> {
-    let row = cardroom_db::analyses::get(conn, id)?
-        .filter(|a| a.status == "done" && a.format == cardroom_core::analysis::FORMAT as i32);
+    let row = cardroom_db::analyses::get(conn, id)?.filter(|a| {
+        a.status == cardroom_db::analyses::AnalysisStatus::Done
+            && a.format == cardroom_core::analysis::FORMAT as i32
+    });
     match row.and_then(|a| a.body) {
         Some(body) => Ok(Some(
             serde_json::from_str(&body).map_err(ApiError::because("stored analysis"))?,

@@ -4,7 +4,7 @@
 //! start, or refused after it.
 
 use cardroom_db::AnyConnection;
-use cardroom_db::tournaments::{self, Stage};
+use cardroom_db::tournaments::{self, TournamentStatus};
 
 use super::super::access::may_sit;
 use super::reading::whole;
@@ -44,7 +44,10 @@ pub fn withdraw(
 ) -> Result<Tournament, ApiError> {
     let row = tournaments::with_locked_tournament(conn, id, |conn, _| {
         let row = visible(conn, Some(caller), id, None)?;
-        if matches!(row.status, Stage::Finished | Stage::Cancelled) {
+        if matches!(
+            row.status,
+            TournamentStatus::Finished | TournamentStatus::Cancelled
+        ) {
             return Err(closed("this tournament is over"));
         }
         if !tournaments::withdraw(conn, id, caller.id)? {

@@ -1,7 +1,9 @@
 //! Making a tournament, changing its terms before it starts, and calling it off.
 
 use cardroom_core::{AnyGame, BotLevel, Options, Setup};
-use cardroom_db::tournaments::{self, CancelCause, Format, NewTournament, Stage, TournamentRow};
+use cardroom_db::tournaments::{
+    self, CancelCause, Format, NewTournament, TournamentRow, TournamentStatus,
+};
 use cardroom_db::{AnyConnection, users};
 use chrono::NaiveDateTime;
 
@@ -78,7 +80,7 @@ pub fn update(
 ) -> Result<TournamentSummary, ApiError> {
     let (row, entrants) = tournaments::with_locked_tournament(conn, id, |conn, row| {
         let row = managed(conn, caller, id, row)?;
-        if row.status != Stage::Upcoming {
+        if row.status != TournamentStatus::Upcoming {
             return Err(closed("a tournament's terms change only until it starts"));
         }
         let private = row.code.is_some();
@@ -112,7 +114,10 @@ pub fn cancel(
     };
     let (row, entrants) = tournaments::with_locked_tournament(conn, id, |conn, row| {
         let row = managed(conn, caller, id, row)?;
-        if matches!(row.status, Stage::Finished | Stage::Cancelled) {
+        if matches!(
+            row.status,
+            TournamentStatus::Finished | TournamentStatus::Cancelled
+        ) {
             return Err(closed("this tournament is over"));
         }
         // (Admins make the public ones: theirs is the organisers' word. A private one's maker
@@ -124,7 +129,7 @@ pub fn cancel(
         };
         // A duplicate round's games already over are rated now: those still played are ordinary
         // games from here on, rated as they end.
-        if row.format == Format::Duplicate && row.status == Stage::Running {
+        if row.format == Format::Duplicate && row.status == TournamentStatus::Running {
             cardroom_db::ratings::rate_round(conn, row.id, row.round, cardroom_db::now())?;
         }
         tournaments::cancel(conn, &row, cause, note.as_deref())?;

@@ -13,7 +13,7 @@ mod tables;
 mod teams;
 
 use cardroom_db::AnyConnection;
-use cardroom_db::tournaments::{self, Format, Stage, TournamentRow};
+use cardroom_db::tournaments::{self, Format, TournamentRow, TournamentStatus};
 
 pub use entry::{join, withdraw};
 pub use making::{cancel, create, update};
@@ -78,9 +78,11 @@ fn may_manage(
 /// is up.
 fn joinable(row: &TournamentRow, now: chrono::NaiveDateTime) -> bool {
     match row.status {
-        Stage::Upcoming => true,
-        Stage::Running => row.format == Format::Arena && row.ends_at.is_some_and(|end| now < end),
-        Stage::Finished | Stage::Cancelled => false,
+        TournamentStatus::Upcoming => true,
+        TournamentStatus::Running => {
+            row.format == Format::Arena && row.ends_at.is_some_and(|end| now < end)
+        }
+        TournamentStatus::Finished | TournamentStatus::Cancelled => false,
     }
 }
 

@@ -3,7 +3,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use cardroom_db::tournaments::{self, EntrantRow, Format, SeatRow, Stage, TournamentRow};
+use cardroom_db::tournaments::{
+    self, EntrantRow, Format, SeatRow, TournamentRow, TournamentStatus,
+};
 use cardroom_db::{AnyConnection, GameId, users};
 
 use super::super::access::is_admin;
@@ -23,7 +25,7 @@ const FINISHED_LISTED: usize = 50;
 pub fn list(
     conn: &mut AnyConnection,
     caller: Option<&Caller>,
-    stages: &[Stage],
+    stages: &[TournamentStatus],
 ) -> Result<TournamentList, ApiError> {
     let mut rows = tournaments::list(conn, stages, caller.map(|c| c.id), 500)?;
     in_list_order(&mut rows, FINISHED_LISTED);
@@ -35,13 +37,16 @@ pub fn list(
 /// over (finished or cancelled), each group latest first as read.
 fn in_list_order(rows: &mut Vec<TournamentRow>, finished: usize) {
     rows.sort_by_key(|r| match r.status {
-        Stage::Upcoming => (0, r.starts_at.and_utc().timestamp()),
-        Stage::Running => (1, 0),
-        Stage::Finished | Stage::Cancelled => (2, 0),
+        TournamentStatus::Upcoming => (0, r.starts_at.and_utc().timestamp()),
+        TournamentStatus::Running => (1, 0),
+        TournamentStatus::Finished | TournamentStatus::Cancelled => (2, 0),
     });
     let mut over = 0;
     rows.retain(|r| {
-        let done = matches!(r.status, Stage::Finished | Stage::Cancelled);
+        let done = matches!(
+            r.status,
+            TournamentStatus::Finished | TournamentStatus::Cancelled
+        );
         over += usize::from(done);
         !done || over <= finished
     });
@@ -92,7 +97,11 @@ pub fn listed(
 ) -> Result<Vec<TournamentSummary>, ApiError> {
     let mut rows = tournaments::list(
         conn,
-        &[Stage::Upcoming, Stage::Running, Stage::Finished],
+        &[
+            TournamentStatus::Upcoming,
+            TournamentStatus::Running,
+            TournamentStatus::Finished,
+        ],
         None,
         200,
     )?;

@@ -10,7 +10,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use cardroom_core::tournament::{Met, arena, place_points, swiss};
 use cardroom_core::{AnyGame, Options, Setup};
 use cardroom_db::tournaments::{
-    self, CancelCause, EntrantRow, Format, Recorded, SeatRow, Stage, TournamentRow,
+    self, Advance, CancelCause, EntrantRow, Format, Recorded, SeatRow, TournamentRow,
+    TournamentStatus,
 };
 use cardroom_db::{AnyConnection, GameId};
 use chrono::NaiveDateTime;
@@ -91,8 +92,10 @@ fn step(
 ) -> Result<Swept, ApiError> {
     let version = row.version;
     let (games, recorded) = match row.status {
-        Stage::Upcoming if row.starts_at <= now => (start(conn, row, now, metrics)?, false),
-        Stage::Running => {
+        TournamentStatus::Upcoming if row.starts_at <= now => {
+            (start(conn, row, now, metrics)?, false)
+        }
+        TournamentStatus::Running => {
             let recorded = record_results(conn, row)?;
             let games = match row.format {
                 Format::Arena => arena_step(conn, row, now, metrics)?,
@@ -147,7 +150,7 @@ fn start(
         Format::Arena => seat_free(conn, row, &entrants, &[], 1, metrics)?,
         Format::Swiss | Format::Duplicate => pair_round(conn, row, &entrants, &[], 1, metrics)?,
     };
-    tournaments::advance(conn, row, Stage::Running, 1, ends_at)?;
+    tournaments::advance(conn, row, Advance::Start { ends_at })?;
     Ok(made)
 }
 
@@ -167,14 +170,14 @@ fn round_step(
         cardroom_db::ratings::rate_round(conn, row.id, row.round, cardroom_db::now())?;
     }
     if row.round >= row.rounds.unwrap_or(1) {
-        tournaments::advance(conn, row, Stage::Finished, row.round, row.ends_at)?;
+        tournaments::advance(conn, row, Advance::Finish)?;
         return Ok(Vec::new());
     }
     let entrants = tournaments::entrants(conn, row.id)?;
     let seats = tournaments::seats(conn, row.id)?;
     let next = row.round + 1;
     let made = pair_round(conn, row, &entrants, &seats, next, metrics)?;
-    tournaments::advance(conn, row, Stage::Running, next, row.ends_at)?;
+    tournaments::advance(conn, row, Advance::NextRound)?;
     Ok(made)
 }
 
@@ -187,7 +190,7 @@ fn arena_step(
 ) -> Result<Vec<GameId>, ApiError> {
     if row.ends_at.is_none_or(|end| now >= end) {
         if tournaments::playing(conn, row.id)? == 0 {
-            tournaments::advance(conn, row, Stage::Finished, row.round, row.ends_at)?;
+            tournaments::advance(conn, row, Advance::Finish)?;
         }
         return Ok(Vec::new());
     }
@@ -196,7 +199,7 @@ fn arena_step(
     let next = row.round + 1;
     let made = seat_free(conn, row, &entrants, &seats, next, metrics)?;
     if !made.is_empty() {
-        tournaments::advance(conn, row, Stage::Running, next, row.ends_at)?;
+        tournaments::advance(conn, row, Advance::NextRound)?;
     }
     Ok(made)
 }
