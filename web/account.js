@@ -8,10 +8,17 @@ import { h, toast } from './ui.js';
 import { problemText } from './problems.js';
 import { identityPanel, ensureNamedUser, complain } from './identity.js';
 
+/** The stream being followed: its account's token, the abort that stops it, and the id of the
+ * last event read (the stream resumes after it).
+ * @typedef {{ token: string, abort: AbortController, after: number | null }} Following */
+
+/** @type {Set<(event: Api<'AccountEventOut'>) => void>} */
 const listeners = new Set();
+/** @type {Following | null} */
 let following = null;
 
-/** Calls `listener` with every event of the account's stream; returns the function that stops. */
+/** Calls `listener` with every event of the account's stream; returns the function that stops.
+ * @param {(event: Api<'AccountEventOut'>) => void} listener */
 export function onAccountEvent(listener) {
   listeners.add(listener);
   return () => listeners.delete(listener);
@@ -26,6 +33,7 @@ export function followAccount() {
   following?.abort.abort();
   following = null;
   if (!token) return;
+  /** @type {Following} */
   const current = { token, abort: new AbortController(), after: null };
   following = current;
   (async () => {
@@ -43,12 +51,12 @@ export function followAccount() {
         for await (const piece of api.pieces(response, '\n')) {
           const line = piece.trim();
           if (!line) continue;
-          const event = JSON.parse(line);
+          const event = /** @type {Api<'AccountEventOut'>} */ (JSON.parse(line));
           if (event.id !== undefined) current.after = event.id;
           for (const listener of [...listeners]) listener(event);
         }
       } catch (error) {
-        if (error.name === 'AbortError') return;
+        if (/** @type {Error} */ (error).name === 'AbortError') return;
         failures += 1;
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(10000, 500 * (failures + 1))));
@@ -60,7 +68,8 @@ export function followAccount() {
  * challenge of yours accepted takes you to its game (unless you are at a table). */
 onAccountEvent((event) => {
   const me = (api.currentUser() || {}).name;
-  const challenge = event.challenge;
+  // (Read only in the branches below, each of a challenge event, which always carries one.)
+  const challenge = /** @type {Extract<Api<'AccountEventOut'>, { challenge: unknown }>} */ (event).challenge;
   if (event.type === 'challenge_received' && event.id !== undefined) {
     toast(t('challenge_received', { name: challenge.from, game: t(`kind_${challenge.kind}`) }));
   } else if (event.type === 'challenge_accepted' && challenge.from === me && challenge.game_id) {
@@ -72,20 +81,25 @@ onAccountEvent((event) => {
 });
 
 /** Whether a table or challenge counts for ratings, as it stands for the one looking: a guest
- * is never rated, whatever the table. */
+ * is never rated, whatever the table.
+ * @param {boolean} rated */
 export function ratedText(rated) {
   const me = api.currentUser();
   if (me && me.guest) return t('guest_unrated');
   return rated ? t('rated') : t('unrated');
 }
 
-/** A list of challenges with their buttons: incoming (accept, decline) or outgoing (cancel). */
+/** A list of challenges with their buttons: incoming (accept, decline) or outgoing (cancel).
+ * @param {Api<'Challenge'>[]} list @param {boolean} incoming @param {() => Promise<void>} redraw */
 function challengeRows(list, incoming, redraw) {
   if (!list.length) return h('p', { class: 'note empty' }, t(incoming ? 'no_challenges_in' : 'no_challenges_out'));
   return h('ul', { class: 'games challenges' }, list.map((c) => {
     const what = `${t(`kind_${c.kind}`)} · ${t(`variant_${c.kind}_${c.variant}`)}`;
     const who = incoming ? t('challenge_from', { name: c.from }) : t('challenge_to', { name: c.to || t('anyone') });
+    /** @type {HTMLButtonElement[]} */
     const buttons = [];
+    /** @param {string} label @param {'accept' | 'decline' | 'cancel'} action
+     * @param {() => Promise<Api<'Challenge'>>} call */
     const act = (label, action, call) => {
       const button = h('button', { type: 'button', class: `button${action === 'accept' ? ' primary' : ''}`, 'data-action': `challenge-${action}` }, t(label));
       button.addEventListener('click', async () => {
@@ -143,7 +157,8 @@ export async function challengesPanel() {
 }
 
 /** A profile's challenge form: the game and (when both can be rated: neither is a guest)
- * whether it is rated, sent to `name`. */
+ * whether it is rated, sent to `name`.
+ * @param {string} name @param {Api<'KindInfo'>[]} kinds @param {{ rateable?: boolean }} [settings] */
 export function challengeForm(name, kinds, { rateable = true } = {}) {
   const kind = h('select', { id: 'challenge-kind' }, kinds.map((k) => h('option', { value: k.kind }, t(`kind_${k.kind}`))));
   const variant = h('select', { id: 'challenge-variant' });
@@ -170,7 +185,9 @@ export function challengeForm(name, kinds, { rateable = true } = {}) {
     send.disabled = true;
     try {
       await ensureNamedUser();
-      const made = await api.challenge({ to: name, kind: kind.value, variant: variant.value, rated: rated ? rated.checked : false });
+      // (The two lists offer only the catalogue's kinds and their variants.)
+      const made = await api.challenge({ to: name, kind: /** @type {Api<'GameKind'>} */ (kind.value),
+        variant: /** @type {Api<'VariantName'>} */ (variant.value), rated: rated ? rated.checked : false });
       status.textContent = t('challenge_sent', { name });
       form.dataset.challenge = String(made.id);
       // The account stream says when it is answered; in case it opened only after the answer,
@@ -197,7 +214,8 @@ export function challengeForm(name, kinds, { rateable = true } = {}) {
   return form;
 }
 
-/** The account page: personal API tokens, challenges, and becoming a bot account. */
+/** The account page: personal API tokens, challenges, and becoming a bot account.
+ * @param {HTMLElement} root */
 export async function showAccount(root) {
   const user = api.currentUser();
   if (!user) {
@@ -206,53 +224,71 @@ export async function showAccount(root) {
     return;
   }
   const tokens = h('section', { class: 'panel tokens' });
-  const drawTokens = async () => {
-    if (user.guest) {
-      tokens.replaceChildren(h('h2', {}, t('api_tokens')), h('p', { class: 'note' }, t('tokens_registered_only')));
-      return;
-    }
-    const list = await api.tokens();
-    const rows = list.tokens.map((token) => {
-      const revoke = h('button', { type: 'button', class: 'button danger', 'data-revoke': String(token.id) }, t('revoke'));
-      revoke.addEventListener('click', async () => {
-        try {
-          await api.revokeToken(token.id);
-          await drawTokens();
-        } catch (error) {
-          toast(problemText(error), 'error');
-        }
-      });
-      return h('li', { class: 'game-row token', 'data-token': String(token.id) },
-        h('strong', {}, token.description), h('code', {}, `${token.prefix}…`),
-        h('span', {}, token.scopes.join(', ')),
-        h('span', { class: 'note' }, token.last_used_at ? t('token_used', { when: when(token.last_used_at) }) : t('token_unused')),
-        revoke);
-    });
-    const description = h('input', { id: 'token-description', maxlength: '100', required: true, placeholder: t('token_description_placeholder') });
-    const scopes = ['play', 'challenge', 'read', ...(user.role === 'admin' ? ['admin'] : [])].map((scope) =>
-      h('label', { class: 'scope' }, h('input', { type: 'checkbox', name: 'scope', value: scope, checked: scope !== 'admin' }), ` ${scope}`));
-    const made = h('div', { class: 'token-made' });
-    const form = h('form', { class: 'token-form' },
-      h('label', { for: 'token-description' }, t('token_description')), description,
-      h('fieldset', {}, h('legend', {}, t('token_scopes')), ...scopes),
-      h('button', { type: 'submit', class: 'button primary', id: 'token-create' }, t('token_create')));
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      const chosen = [...form.querySelectorAll('input[name="scope"]:checked')].map((i) => i.value);
+  const bot = botPanel(user, root);
+  await drawTokens(tokens, user).catch((error) => tokens.replaceChildren(h('p', { class: 'error' }, problemText(error))));
+  root.replaceChildren(h('div', { class: 'lobby account' }, h('h1', {}, t('account')),
+    h('p', { class: 'lead' }, t('signed_in_as', { name: user.name })),
+    tokens, await challengesPanel(), bot));
+}
+
+/** Who is signed in. @typedef {NonNullable<ReturnType<typeof api.currentUser>>} User */
+
+/** Draws the personal API tokens into `tokens`: each with its scopes and last use, a way to
+ * revoke it, and a form that makes one (its secret shown once).
+ * @param {HTMLElement} tokens @param {User} user @returns {Promise<void>} */
+async function drawTokens(tokens, user) {
+  if (user.guest) {
+    tokens.replaceChildren(h('h2', {}, t('api_tokens')), h('p', { class: 'note' }, t('tokens_registered_only')));
+    return;
+  }
+  const list = await api.tokens();
+  const rows = list.tokens.map((token) => {
+    const revoke = h('button', { type: 'button', class: 'button danger', 'data-revoke': String(token.id) }, t('revoke'));
+    revoke.addEventListener('click', async () => {
       try {
-        const created = await api.createToken({ description: description.value, scopes: chosen });
-        await drawTokens();
-        tokens.querySelector('.token-made').replaceChildren(
-          h('p', {}, t('token_once')),
-          h('input', { readonly: '', class: 'token-secret', value: created.token, 'aria-label': t('token_secret') }));
+        await api.revokeToken(token.id);
+        await drawTokens(tokens, user);
       } catch (error) {
         toast(problemText(error), 'error');
       }
     });
-    tokens.replaceChildren(h('h2', {}, t('api_tokens')), h('p', { class: 'note' }, t('tokens_note')),
-      rows.length ? h('ul', { class: 'games' }, rows) : h('p', { class: 'note empty' }, t('no_tokens')),
-      form, made);
-  };
+    return h('li', { class: 'game-row token', 'data-token': String(token.id) },
+      h('strong', {}, token.description), h('code', {}, `${token.prefix}…`),
+      h('span', {}, token.scopes.join(', ')),
+      h('span', { class: 'note' }, token.last_used_at ? t('token_used', { when: when(token.last_used_at) }) : t('token_unused')),
+      revoke);
+  });
+  const description = h('input', { id: 'token-description', maxlength: '100', required: true, placeholder: t('token_description_placeholder') });
+  const scopes = ['play', 'challenge', 'read', ...(user.role === 'admin' ? ['admin'] : [])].map((scope) =>
+    h('label', { class: 'scope' }, h('input', { type: 'checkbox', name: 'scope', value: scope, checked: scope !== 'admin' }), ` ${scope}`));
+  const made = h('div', { class: 'token-made' });
+  const form = h('form', { class: 'token-form' },
+    h('label', { for: 'token-description' }, t('token_description')), description,
+    h('fieldset', {}, h('legend', {}, t('token_scopes')), ...scopes),
+    h('button', { type: 'submit', class: 'button primary', id: 'token-create' }, t('token_create')));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    // (The boxes' values are the scopes listed above.)
+    const chosen = [.../** @type {NodeListOf<HTMLInputElement>} */ (form.querySelectorAll('input[name="scope"]:checked'))]
+      .map((i) => /** @type {Api<'Scope'>} */ (i.value));
+    try {
+      const created = await api.createToken({ description: description.value, scopes: chosen });
+      await drawTokens(tokens, user);
+      /** @type {HTMLElement} */ (tokens.querySelector('.token-made')).replaceChildren(
+        h('p', {}, t('token_once')),
+        h('input', { readonly: '', class: 'token-secret', value: created.token, 'aria-label': t('token_secret') }));
+    } catch (error) {
+      toast(problemText(error), 'error');
+    }
+  });
+  tokens.replaceChildren(h('h2', {}, t('api_tokens')), h('p', { class: 'note' }, t('tokens_note')),
+    rows.length ? h('ul', { class: 'games' }, rows) : h('p', { class: 'note empty' }, t('no_tokens')),
+    form, made);
+}
+
+/** Becoming a bot account (a registered person's choice, asked once more), or what one is.
+ * @param {User} user @param {HTMLElement} root */
+function botPanel(user, root) {
   const bot = h('section', { class: 'panel bot-account' }, h('h2', {}, t('bot_account')));
   if (user.bot) {
     bot.append(h('p', {}, t('is_bot_account')));
@@ -272,8 +308,5 @@ export async function showAccount(root) {
   } else {
     bot.append(h('p', { class: 'note' }, t('tokens_registered_only')));
   }
-  await drawTokens().catch((error) => tokens.replaceChildren(h('p', { class: 'error' }, problemText(error))));
-  root.replaceChildren(h('div', { class: 'lobby account' }, h('h1', {}, t('account')),
-    h('p', { class: 'lead' }, t('signed_in_as', { name: user.name })),
-    tokens, await challengesPanel(), bot));
+  return bot;
 }

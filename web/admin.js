@@ -1,31 +1,34 @@
 // The admin pages (/admin): the history of every game with filters, a replay viewer that
-// steps through any game with every hand shown, the statistics dashboard drawn as SVG, the
-// table chat's moderation (hide a message, mute a person), and the tournaments (make one with
-// every option, change one before its start, call one off). In English, whatever language the
-// play page was last read in.
+// steps through any game with every hand shown (admin_replay.js), the statistics dashboard
+// drawn as SVG, the table chat's moderation (hide a message, mute a person), and the
+// tournaments (make one with every option, change one before its start, call one off). In
+// English, whatever language the play page was last read in.
 // Uses only the admin API (/api/v1/admin/…); the admin signs in with name and password.
 
 import * as api from './api.js';
 import { h, toast, setBusy } from './ui.js';
-import { cardEl, cardsText } from './cards.js';
-import { analysisPanel, decisionItem, decisionsByVersion } from './analysis.js';
 import { pinLanguage, t, when } from './i18n.js';
 import { tournamentForm, cancelForm } from './tournament_form.js';
 import { gameName, shape } from './tournament_views.js';
-import { narrate } from './narrate.js';
 import { problemText } from './problems.js';
+import { showReplay } from './admin_replay.js';
 
 pinLanguage('en');
 
+/** @type {Api<'GameKind'>[]} */
 const KINDS = ['basra', 'thirty_one', 'rummy', 'tarneeb'];
+/** @type {Record<Api<'GameKind'>, string>} */
 const KIND_NAMES = { basra: 'Basra', thirty_one: '31', rummy: 'Rummy', tarneeb: 'Tarneeb' };
+/** @type {Record<Api<'GameKind'>, string>} */
 const COLOURS = { basra: '#1f6f8b', thirty_one: '#b5651d', rummy: '#6a4c93', tarneeb: '#2a9d3f' };
 const STATUSES = ['waiting', 'active', 'hand_over', 'finished', 'abandoned'];
 
-const app = () => document.getElementById('app');
-const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+// (admin.html has both #app and #who.)
+const app = () => /** @type {HTMLElement} */ (document.getElementById('app'));
+/** @param {string | null | undefined} iso */
 const dateOnly = (iso) => (iso ? iso.slice(0, 16).replace('T', ' ') : '—');
 
+/** @param {string | null} reason */
 function signIn(reason) {
   const name = h('input', { id: 'admin-name', autocomplete: 'username' });
   const password = h('input', { id: 'admin-password', type: 'password', autocomplete: 'current-password' });
@@ -54,13 +57,16 @@ function signIn(reason) {
 
 function who() {
   const user = api.currentUser();
-  document.getElementById('who').textContent = user ? `${user.name} (${user.role})` : '';
+  /** @type {HTMLElement} */ (document.getElementById('who')).textContent = user ? `${user.name} (${user.role})` : '';
 }
 
 // ---- history -------------------------------------------------------------------------------
 
+/** @param {URLSearchParams} params @param {(next: URLSearchParams) => void} onSubmit */
 function filterForm(params, onSubmit) {
+  /** @param {string} label @param {HTMLElement} input */
   const field = (label, input) => h('label', {}, label, input);
+  /** @template {string} O @param {string} name @param {O[]} options @param {(o: O) => string} [words] */
   const select = (name, options, words = (o) => o) => h('select', { name },
     h('option', { value: '' }, 'any'),
     options.map((o) => h('option', { value: o, selected: params.get(name) === o }, words(o))));
@@ -79,16 +85,19 @@ function filterForm(params, onSubmit) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const next = new URLSearchParams();
-    for (const [key, value] of new FormData(form)) if (value) next.set(key, value);
+    // (The form has no file field: every value is text.)
+    for (const [key, value] of new FormData(form)) if (value) next.set(key, /** @type {string} */ (value));
     onSubmit(next);
   });
   return form;
 }
 
-/** Who won a finished game, by name (a side's seats together: "Layla + computer (hard)"). */
+/** Who won a finished game, by name (a side's seats together: "Layla + computer (hard)").
+ * @param {Api<'AdminGameSummary'>} game */
 function winnersText(game) {
   if (!game.winners) return '—';
   if (!game.winners.length) return game.end_reason === 'move_cap' ? 'nobody (move limit)' : 'nobody (a draw)';
+  /** @param {number} seat */
   const name = (seat) => {
     const s = game.seats[seat];
     return s ? s.name || (s.bot ? `computer (${s.bot})` : `seat ${seat + 1}`) : `seat ${seat + 1}`;
@@ -97,8 +106,9 @@ function winnersText(game) {
   return game.end_reason === 'resignation' ? `${text} (by resignation)` : text;
 }
 
+/** @param {URLSearchParams} params */
 async function showHistory(params) {
-  const list = await api.request('GET', `/admin/games?${params}`);
+  const list = /** @type {Api<'AdminGameList'>} */ (await api.request('GET', `/admin/games?${params}`));
   const rows = list.games.map((g) => {
     const players = g.seats.map((s) => s.name || (s.bot ? `computer (${s.bot})` : 'open')).join(', ');
     const row = h('tr', { 'data-game': String(g.id) },
@@ -115,6 +125,7 @@ async function showHistory(params) {
   });
   const page = list.page;
   const pages = Math.max(1, Math.ceil(list.total / list.per_page));
+  /** @param {number} n */
   const go = (n) => {
     const next = new URLSearchParams(params);
     next.set('page', String(n));
@@ -134,152 +145,10 @@ async function showHistory(params) {
     h('div', { class: 'pager' }, prev, h('span', {}, `page ${page} of ${pages}`), next)));
 }
 
-// ---- replay --------------------------------------------------------------------------------
-
-const PUBLIC_FIELDS = [
-  ['floor', 'Floor'], ['trick', 'Trick'], ['last_trick', 'Last trick'], ['melds', 'Melds'],
-  ['discard_top', 'Discard pile top'], ['turned', 'Turned over'], ['stock', 'Stock'],
-  ['contract', 'Contract'], ['trump', 'Trump'], ['auction', 'Auction'], ['tricks_won', 'Tricks won'],
-  ['knocker', 'Knocker'], ['players', 'Players'], ['sides', 'Sides'], ['totals', 'Totals'],
-];
-
-/** A public part of the table in words: seats named as the page names them (from 1). */
-function publicValue(key, value, named) {
-  if (value === null || value === undefined) return '—';
-  if (Array.isArray(value) && value.every((c) => typeof c === 'string' && c.length === 2)) return cardsText(value) || '—';
-  if (typeof value === 'number' && ['knocker', 'declarer', 'dealer', 'to_act', 'leader'].includes(key)) return named(value);
-  if (key === 'trick' || key === 'last_trick') {
-    const cards = Array.isArray(value) ? value : value.cards;
-    return (cards || []).map((p) => `${named(p.seat)}: ${cardsText([p.card])}`).join(', ') + (value.winner !== undefined ? ` → ${named(value.winner)} wins it` : '');
-  }
-  if (key === 'melds') return value.map((m) => cardsText(m.cards)).join(' | ') || '—';
-  if (key === 'sides') return value.map((s, i) => `side ${i + 1}: ${s.captured.length} cards, ${s.total} points${s.basras.length ? `, basras ${s.basras.map((b) => cardsText([b.card])).join(' ')}` : ''}`).join('; ');
-  if (key === 'players') return value.map((p) => `${named(p.seat)}: ${p.lives !== undefined ? `${p.lives} lives` : `${p.total} points`}`).join('; ');
-  if (key === 'discard_top' || key === 'turned') return cardsText([value]);
-  if (key === 'contract' && value.declarer !== undefined) {
-    const bid = value.bid || {};
-    return `${bid.tricks ?? ''}${bid.suit ? ` ${bid.suit}` : ''} by ${named(value.declarer)}`;
-  }
-  if (key === 'auction' && Array.isArray(value)) {
-    return value.map((c) => `${named(c.seat)}: ${c.call === 'pass' || c.type === 'pass' ? 'pass' : `${c.tricks ?? ''}${c.suit ? ` ${c.suit}` : ''}`}`).join(', ') || '—';
-  }
-  if (key === 'tricks_won' && Array.isArray(value)) return value.map((n, i) => `side ${i + 1}: ${n}`).join(', ');
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-/** To whom an event was shown, in words. */
-function audience(to) {
-  if (to === 'everyone' || (to && to.everyone !== undefined)) return 'to everyone';
-  if (to === 'nobody' || (to && to.nobody !== undefined)) return 'to nobody while the game ran';
-  if (to && to.seat !== undefined) return `to seat ${Number(to.seat) + 1} only`;
-  return `to ${JSON.stringify(to)}`;
-}
-
-const forEveryone = (e) => e.to === 'everyone' || (e.to && e.to.everyone !== undefined);
-
-/** An event in words, as the table's log tells it; an event for one seat as that seat read
- * it. */
-function eventText(kind, e, seats) {
-  const me = e.to && e.to.seat !== undefined ? Number(e.to.seat) : null;
-  const name = (seat) => seatName(seats, seat);
-  const text = narrate(kind, e.event, { name, me, outcome: (ev) => outcomeWords(ev, seats) });
-  return text ?? e.event.type.replace(/_/g, ' ');
-}
-
-/** A game's end in words (who won), for the replay. */
-function outcomeWords(event, seats) {
-  if (!event.winners || !event.winners.length) return event.reason === 'move_cap' ? 'The game hit its move limit: no winner.' : 'The game ended in a draw.';
-  return `The game is over: side ${event.winners.map((s) => s + 1).join(' and ')} won${event.reason === 'resignation' ? ' (by resignation)' : ''}.`;
-}
-
-/** A step in words: what everyone saw happen (the seat's own move among it). */
-function describeStep(kind, step, seats) {
-  const said = (step.events || []).filter(forEveryone).map((e) => eventText(kind, e, seats)).filter(Boolean);
-  if (said.length) return said.join(' ');
-  const who = step.seat === null || step.seat === undefined ? '' : `${seatName(seats, step.seat)}: `;
-  return `${who}${step.action.replace(/_/g, ' ')}`;
-}
-
-function seatName(seats, seat) {
-  const s = seats[seat];
-  if (!s) return `seat ${seat + 1}`;
-  return `seat ${seat + 1} (${s.name || (s.bot ? `computer, ${s.bot}` : 'open')})`;
-}
-
-async function showReplay(id) {
-  const replay = await api.request('GET', `/admin/games/${id}/replay`);
-  const steps = replay.steps;
-  const named = (seat) => seatName(replay.seats, seat);
-  // The analysis's judgement of each move, shown at its step (a game still played has none).
-  const finished = steps.length > 0 && steps[steps.length - 1].status === 'finished';
-  let judged = { byVersion: new Map() };
-  if (finished) judged = await decisionsByVersion(id).catch(() => judged);
-  let at = Math.max(0, steps.length - 1);
-  const body = h('div');
-  const slider = h('input', { type: 'range', min: '0', max: String(Math.max(0, steps.length - 1)), value: String(at), id: 'step', 'aria-label': 'Step' });
-  const position = h('span', { id: 'step-label' });
-  const button = (label, testId, action) => {
-    const b = h('button', { type: 'button', class: 'button', 'data-action': testId }, label);
-    b.addEventListener('click', action);
-    return b;
-  };
-  const handStarts = steps.map((s, i) => (i === 0 || s.hand !== steps[i - 1].hand ? i : -1)).filter((i) => i >= 0);
-  const goto = (i) => {
-    at = Math.max(0, Math.min(steps.length - 1, i));
-    slider.value = String(at);
-    draw();
-  };
-  slider.addEventListener('input', () => goto(Number(slider.value)));
-  function draw() {
-    const step = steps[at];
-    position.textContent = `step ${at + 1} of ${steps.length} · hand ${step.hand} · ${t(`status_${step.status}`).toLowerCase()}`;
-    const table = step.table && step.table.table ? step.table.table : step.table || {};
-    const toAct = table.to_act;
-    const seats = h('div', { class: 'replay-seats' }, step.hands.map((cards, seat) =>
-      h('section', { class: `replay-seat${toAct === seat ? ' to-act' : ''}`, 'data-seat': String(seat) },
-        h('h3', {}, capital(seatName(replay.seats, seat)), toAct === seat ? ' ▶' : ''),
-        h('div', { class: 'hand' }, cards.map((c) => cardEl(c, { small: true })), cards.length ? null : h('span', {}, 'no cards')))));
-    const facts = h('dl');
-    for (const [key, label] of PUBLIC_FIELDS) {
-      if (table[key] === undefined) continue;
-      facts.append(h('dt', {}, label), h('dd', { 'data-field': key }, publicValue(key, table[key], named)));
-    }
-    const events = (step.events || []).map((e) => h('li', { 'data-type': e.event.type },
-      h('span', { class: 'audience' }, `${capital(audience(e.to))}: `), eventText(replay.kind, e, replay.seats)));
-    const decision = judged.byVersion.get(step.seq);
-    body.replaceChildren(
-      h('p', { class: 'step-action', id: 'step-action' }, describeStep(replay.kind, step, replay.seats)),
-      decision ? h('ul', { class: 'decisions step-decision' }, decisionItem(judged.answer.analysis, decision, named)) : '',
-      seats,
-      h('section', { class: 'public' }, h('h3', {}, 'On the table'), facts),
-      h('details', {}, h('summary', {}, `Events of this step (${events.length}), and to whom`), h('ul', { class: 'step-events' }, events)));
-  }
-  const deals = h('table', { class: 'deals' },
-    h('thead', {}, h('tr', {}, h('th', {}, 'Deal'), h('th', {}, 'Hand'), h('th', {}, 'Commitment sha256(seed)'), h('th', {}, 'Seed'))),
-    h('tbody', {}, replay.deals.map((d) => h('tr', {},
-      h('td', {}, String(d.deal)), h('td', {}, String(d.hand)),
-      h('td', { class: 'mono' }, d.commitment), h('td', { class: 'mono' }, d.seed || 'not revealed yet')))));
-  app().replaceChildren(h('div', { class: 'admin' },
-    h('h1', {}, `Game #${replay.id}: ${KIND_NAMES[replay.kind] || replay.kind} · ${replay.variant}`),
-    h('div', { class: 'panel replay-controls' },
-      button('« First', 'first', () => goto(0)),
-      button('◀ Hand', 'prev-hand', () => goto([...handStarts].reverse().find((i) => i < at) ?? 0)),
-      button('◀ Step', 'prev', () => goto(at - 1)),
-      slider,
-      button('Step ▶', 'next', () => goto(at + 1)),
-      button('Hand ▶', 'next-hand', () => goto(handStarts.find((i) => i > at) ?? steps.length - 1)),
-      button('Last »', 'last', () => goto(steps.length - 1)),
-      position),
-    body,
-    finished ? analysisPanel(id, named) : '',
-    h('section', { class: 'panel' }, h('h2', {}, 'Deals: commitments and seeds'), deals),
-    h('p', {}, h('a', { href: '#/history' }, '← History'))));
-  draw();
-}
-
 // ---- dashboard -----------------------------------------------------------------------------
 
 const NS = 'http://www.w3.org/2000/svg';
+/** @param {string} name @param {Record<string, string | number>} [attrs] @param {...(Node | null)} children */
 function svg(name, attrs = {}, ...children) {
   const node = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -287,7 +156,9 @@ function svg(name, attrs = {}, ...children) {
   return node;
 }
 
+/** @param {string} from @param {string} to */
 function days(from, to) {
+  /** @type {string[]} */
   const out = [];
   for (let d = new Date(`${from}T00:00:00Z`); d <= new Date(`${to}T00:00:00Z`); d.setUTCDate(d.getUTCDate() + 1)) {
     out.push(d.toISOString().slice(0, 10));
@@ -295,7 +166,11 @@ function days(from, to) {
   return out;
 }
 
-/** Grouped bars: one group per day, one bar per series. */
+/** One series of bars: its name, colour and a value a label.
+ * @typedef {{ name: string, colour: string, values: number[] }} Series */
+
+/** Grouped bars: one group per day, one bar per series.
+ * @param {string} title @param {string[]} labels @param {Series[]} series @param {{ id?: string }} [options] */
 function barChart(title, labels, series, { id } = {}) {
   const width = 640;
   const height = 220;
@@ -332,19 +207,23 @@ function barChart(title, labels, series, { id } = {}) {
   });
   const legend = h('div', { class: 'legend' }, series.map((s) => h('span', {}, h('span', { class: 'swatch', style: null, 'data-colour': s.colour }), s.name)));
   // Swatches take their colour from an SVG (the page's CSP allows no inline styles).
-  for (const swatch of legend.querySelectorAll('.swatch')) {
-    const box = svg('svg', { viewBox: '0 0 10 10', width: 12, height: 12 }, svg('rect', { width: 10, height: 10, fill: swatch.dataset.colour }));
+  // (Each swatch was made just above with its colour.)
+  for (const swatch of /** @type {NodeListOf<HTMLElement>} */ (legend.querySelectorAll('.swatch'))) {
+    const box = svg('svg', { viewBox: '0 0 10 10', width: 12, height: 12 },
+      svg('rect', { width: 10, height: 10, fill: /** @type {string} */ (swatch.dataset.colour) }));
     swatch.replaceWith(box);
   }
   return h('section', { class: 'panel chart', id }, h('h2', {}, title), chart, legend);
 }
 
+/** @param {URLSearchParams} params */
 async function showDashboard(params) {
   const started = performance.now();
-  const stats = await api.request('GET', `/admin/stats?${params}`);
+  const stats = /** @type {Api<'Stats'>} */ (await api.request('GET', `/admin/stats?${params}`));
   const elapsed = performance.now() - started;
   const range = days(stats.from, stats.to);
   const kinds = stats.kind ? [stats.kind] : KINDS;
+  /** @param {Api<'DayCount'>[]} list */
   const perDay = (list) => kinds.map((kind) => ({
     name: KIND_NAMES[kind],
     colour: COLOURS[kind],
@@ -360,7 +239,8 @@ async function showDashboard(params) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const next = new URLSearchParams();
-    for (const [key, value] of new FormData(form)) if (value) next.set(key, value);
+    // (The form has no file field: every value is text.)
+    for (const [key, value] of new FormData(form)) if (value) next.set(key, /** @type {string} */ (value));
     location.hash = `#/dashboard?${next}`;
   });
   const totals = h('table', { class: 'totals', id: 'kind-totals' },
@@ -395,8 +275,9 @@ async function showDashboard(params) {
 
 // ---- chat moderation -------------------------------------------------------------------------
 
+/** @param {URLSearchParams} params */
 async function showChat(params) {
-  const list = await api.request('GET', `/admin/chat?${params}`);
+  const list = /** @type {Api<'AdminChatList'>} */ (await api.request('GET', `/admin/chat?${params}`));
   const form = h('form', { class: 'panel filters', id: 'chat-filters' },
     h('label', {}, 'Game', h('input', { name: 'game', value: params.get('game') || '', size: '6', inputmode: 'numeric' })),
     h('label', {}, 'Player', h('input', { name: 'player', value: params.get('player') || '', size: '12' })),
@@ -404,9 +285,11 @@ async function showChat(params) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const next = new URLSearchParams();
-    for (const [key, value] of new FormData(form)) if (value) next.set(key, value);
+    // (The form has no file field: every value is text.)
+    for (const [key, value] of new FormData(form)) if (value) next.set(key, /** @type {string} */ (value));
     location.hash = `#/chat?${next}`;
   });
+  /** @param {() => Promise<unknown>} call @param {string} done */
   const act = async (call, done) => {
     try {
       await call();
@@ -458,12 +341,14 @@ async function showChat(params) {
 // ---- tournaments -------------------------------------------------------------------------------
 
 async function showTournaments() {
-  const list = await api.request('GET', '/tournaments');
+  const list = /** @type {Api<'TournamentList'>} */ (await api.request('GET', '/tournaments'));
   const place = h('div', { class: 'tournament-editor' });
+  /** @param {string} [message] */
   const reload = (message) => {
     if (message) toast(message);
     showTournaments();
   };
+  /** @param {HTMLFormElement} form */
   const open = (form) => {
     place.replaceChildren(form);
     place.scrollIntoView({ block: 'start' });
@@ -474,6 +359,7 @@ async function showTournaments() {
     admin: true, onDone: (made) => reload(`“${made.name}” is made: it starts ${when(made.starts_at)}.`),
   })));
   const rows = list.tournaments.map((tn) => {
+    /** @type {HTMLButtonElement[]} */
     const actions = [];
     if (tn.manageable && tn.status === 'upcoming') {
       const edit = h('button', { type: 'button', class: 'button', 'data-edit': String(tn.id) }, 'Change');
@@ -486,7 +372,8 @@ async function showTournaments() {
       const cancel = h('button', { type: 'button', class: 'button danger', 'data-cancel': String(tn.id) }, 'Call off');
       // (Read afresh: who has entered since the list was read.)
       cancel.addEventListener('click', async () => open(cancelForm(
-        await api.request('GET', `/tournaments/${tn.id}${tn.code ? `?code=${tn.code}` : ''}`).catch(() => tn),
+        await /** @type {Promise<Api<'Tournament'>>} */ (
+          api.request('GET', `/tournaments/${tn.id}${tn.code ? `?code=${tn.code}` : ''}`)).catch(() => tn),
         () => reload(`“${tn.name}” is called off.`),
       )));
       actions.push(cancel);
@@ -536,7 +423,8 @@ async function route() {
     else if (parts[0] === 'tournaments') await showTournaments();
     else await showHistory(params);
   } catch (error) {
-    if (error.status === 401 || error.status === 403) signIn(problemText(error));
+    if (/** @type {{ status?: number }} */ (error).status === 401
+      || /** @type {{ status?: number }} */ (error).status === 403) signIn(problemText(error));
     else app().replaceChildren(h('div', { class: 'panel error' }, h('h1', {}, 'Something went wrong'), h('p', {}, problemText(error))));
   } finally {
     setBusy(false);

@@ -8,12 +8,22 @@ import { cardEl, cardsText } from './cards.js';
 import { h } from './ui.js';
 import { problemText } from './problems.js';
 
-/** The mark of each grade, as chess annotators write them (not colour alone). */
+/** The mark of each grade, as chess annotators write them (not colour alone).
+ * @type {Record<Api<'Grade'>, string>} */
 const MARKS = { good: '', inaccuracy: '?!', mistake: '?', blunder: '??' };
 
-/** Text for a move: its card(s) where it names some, else its kind. */
+/** Any game's move as the analysis reads it: each field some game's move has (the card played,
+ * the cards melded, a bid...), absent where the move has none.
+ * @typedef {{
+ *   type: string, card?: Api<'Card'>, cards?: Api<'CardSet'>, drop?: Api<'Card'> | null,
+ *   capture?: Api<'CardSet'> | null, tricks?: number, suit?: Api<'Denomination'> | null, from?: Api<'Pile'>,
+ * }} MoveFields */
+
+/** Text for a move: its card(s) where it names some, else its kind.
+ * @param {MoveFields | null | undefined} mv */
 export function moveText(mv) {
   if (!mv || typeof mv !== 'object') return '';
+  /** @type {string[]} */
   const cards = [];
   if (typeof mv.card === 'string') cards.push(mv.card);
   if (Array.isArray(mv.cards)) cards.push(...mv.cards);
@@ -29,7 +39,8 @@ export function moveText(mv) {
 }
 
 /** A value in the analysis's own unit (tricks, points, lives, tokens: whatever the analysis
- * says it counts in), for reading; `signed` writes a plus on a gain. */
+ * says it counts in), for reading; `signed` writes a plus on a gain.
+ * @param {Api<'AnalysisUnit'>} unit @param {number} value @param {{ signed?: boolean }} [options] */
 function valueText(unit, value, { signed = true } = {}) {
   const rounded = Math.round(value * 10) / 10;
   const text = tn(`analysis_unit_${unit}`, Math.abs(rounded));
@@ -37,8 +48,10 @@ function valueText(unit, value, { signed = true } = {}) {
   return `${rounded > 0 ? '+' : '−'}${text}`;
 }
 
-/** The card a decision played, as a small picture with its mark, or its text. */
+/** The card a decision played, as a small picture with its mark, or its text.
+ * @param {Api<'AnalysisDecision'>} decision */
 function playedNode(decision) {
+  /** @type {MoveFields} */
   const mv = decision.played;
   const mark = MARKS[decision.grade] || '';
   if (mv && typeof mv.card === 'string') {
@@ -49,7 +62,9 @@ function playedNode(decision) {
   return h('span', { class: `move-text grade-${decision.grade}` }, moveText(mv), mark ? ` ${mark}` : '');
 }
 
-/** One decision as a list item: who, what was played, its grade, and what was better. */
+/** One decision as a list item: who, what was played, its grade, and what was better.
+ * @param {Api<'Analysis'>} analysis @param {Api<'AnalysisDecision'>} decision
+ * @param {(seat: number) => string} seatName */
 export function decisionItem(analysis, decision, seatName) {
   const item = h('li', {
     class: `decision grade-${decision.grade}`,
@@ -61,8 +76,12 @@ export function decisionItem(analysis, decision, seatName) {
   h('span', { class: 'grade' }, t(`grade_${decision.grade}`)));
   if (decision.grade !== 'good') {
     // Cards alone when every better move is a card played (Tarneeb's), else each move.
-    const cards = decision.best.every((m) => m && m.type === 'play' && typeof m.card === 'string' && !m.capture);
-    const best = cards ? cardsText(decision.best.map((m) => m.card)) : decision.best.map(moveText).join(t('list_comma'));
+    const cards = decision.best.every((/** @type {MoveFields} */ m) =>
+      m && m.type === 'play' && typeof m.card === 'string' && !m.capture);
+    // (Each a card, when `cards`: just checked.)
+    const best = cards
+      ? cardsText(decision.best.map((/** @type {MoveFields} */ m) => /** @type {string} */ (m.card)))
+      : decision.best.map(moveText).join(t('list_comma'));
     item.append(' ', h('span', { class: 'better' }, t('analysis_better', {
       best,
       loss: valueText(analysis.unit, decision.loss, { signed: false }),
@@ -88,6 +107,8 @@ export function decisionItem(analysis, decision, seatName) {
   return item;
 }
 
+/** The players' summary: accuracy, errors of each grade and what they lost, a row a seat.
+ * @param {Api<'Analysis'>} analysis @param {(seat: number) => string} seatName */
 function summaryTable(analysis, seatName) {
   // (A region that scrolls on a narrow screen: reachable from the keyboard, and it says so.)
   const label = t('analysis_players_label');
@@ -114,7 +135,8 @@ function summaryTable(analysis, seatName) {
 }
 
 /** Tarneeb: each hand's contract against its par, and what the declarers made — every figure
- * said in words. */
+ * said in words.
+ * @param {Api<'Analysis'>} analysis @param {(seat: number) => string} seatName */
 function handsList(analysis, seatName) {
   const list = h('ul', { class: 'analysis-hands' }, analysis.hands.map((hand) => {
     const contract = hand.contract
@@ -138,14 +160,17 @@ function handsList(analysis, seatName) {
 /**
  * The reader's own mistakes, one at a time: what they played and what was better, drawn as
  * cards, with what it cost; Previous and Next step from one to the next.
+ * @param {Api<'Analysis'>} analysis @param {number} mine
  */
 function mistakesWalk(analysis, mine) {
   const errors = analysis.decisions.filter((d) => d.seat === mine && (d.grade === 'mistake' || d.grade === 'blunder' || d.grade === 'inaccuracy'));
   if (!errors.length) return h('p', { class: 'note your-mistakes-none' }, t('analysis_you_no_errors'));
   let at = 0;
   const box = h('section', { class: 'mistakes-walk', 'aria-live': 'polite', 'aria-labelledby': 'walk-title' });
+  /** @param {MoveFields[]} moves */
   const moveCards = (moves) => {
-    const cards = moves.filter((m) => m && typeof m.card === 'string').map((m) => m.card);
+    // (Only the moves that name a card are kept: each has one.)
+    const cards = moves.filter((m) => m && typeof m.card === 'string').map((m) => /** @type {string} */ (m.card));
     return cards.length === moves.length && cards.length
       ? h('span', { class: 'walk-cards' }, cards.map((c) => cardEl(c, { small: false })))
       : h('span', { class: 'move-text' }, moves.map(moveText).join(t('list_comma')));
@@ -170,6 +195,7 @@ function mistakesWalk(analysis, mine) {
   return box;
 }
 
+/** @param {Api<'Bid'>} bid */
 function bidText(bid) {
   return bid.suit ? `${bid.tricks} ${bid.suit}` : String(bid.tricks);
 }
@@ -177,12 +203,14 @@ function bidText(bid) {
 /**
  * A panel that loads game `id`'s analysis and shows it, polling while it is made. `seatName`
  * names a seat. The panel stops polling once it leaves the page.
+ * @param {number} id @param {(seat: number) => string} seatName @param {number | null} [mine]
  */
 export function analysisPanel(id, seatName, mine = null) {
   const body = h('div', { class: 'analysis-body', 'aria-live': 'polite' }, t('analysis_loading'));
   const panel = h('section', { class: 'panel analysis', 'data-analysis': 'loading' },
     h('h2', {}, t('analysis_title')), body);
   let everything = false;
+  /** @param {Api<'AnalysisResponse'>} answer */
   const show = (answer) => {
     panel.dataset.analysis = answer.status;
     if (answer.status !== 'done') {
@@ -193,7 +221,8 @@ export function analysisPanel(id, seatName, mine = null) {
       body.replaceChildren(h('p', {}, text), answer.status === 'failed' ? '' : bar);
       return;
     }
-    const analysis = answer.analysis;
+    // (A done analysis always has its body: db/src/analyses.rs stores the two together.)
+    const analysis = /** @type {Api<'Analysis'>} */ (answer.analysis);
     const method = h('p', { class: 'note' }, t(`analysis_method_${analysis.method}`));
     const list = h('ol', { class: 'decisions' });
     const toggle = h('button', { type: 'button', class: 'button ghost', 'data-action': 'all-decisions' });
@@ -209,13 +238,16 @@ export function analysisPanel(id, seatName, mine = null) {
     });
     draw();
     // The reader's own mistakes, walked one by one, when they played.
+    /** @type {HTMLDivElement | null} */
     let walk = null;
     if (mine !== null && mine !== undefined) {
       const start = h('button', { type: 'button', class: 'button primary', 'data-action': 'walk-mistakes' }, t('analysis_walk'));
       walk = h('div', { class: 'walk' }, start);
+      // (`walk` is the box just made, by the time it is clicked.)
       start.addEventListener('click', () => {
-        walk.replaceChildren(mistakesWalk(analysis, mine));
-        walk.querySelector('button:not([disabled])')?.focus();
+        /** @type {HTMLDivElement} */ (walk).replaceChildren(mistakesWalk(analysis, mine));
+        /** @type {HTMLButtonElement | null} */ (/** @type {HTMLDivElement} */ (walk)
+          .querySelector('button:not([disabled])'))?.focus();
       });
     }
     body.replaceChildren(method, summaryTable(analysis, seatName),
@@ -224,23 +256,26 @@ export function analysisPanel(id, seatName, mine = null) {
   const load = async () => {
     if (!panel.isConnected && panel.dataset.analysis !== 'loading') return;
     try {
-      const answer = await api.request('GET', `/games/${id}/analysis`);
+      const answer = /** @type {Api<'AnalysisResponse'>} */ (await api.request('GET', `/games/${id}/analysis`));
       show(answer);
       if (answer.status === 'queued' || answer.status === 'running') setTimeout(load, 1500);
     } catch (error) {
       panel.dataset.analysis = 'error';
       body.replaceChildren(h('p', {}, problemText(error)));
       // A duplicate board still played at another table: it opens when the round is over.
-      if (error.code === 'board_in_play') setTimeout(load, 15000);
+      if (/** @type {{ code?: string }} */ (error).code === 'board_in_play') setTimeout(load, 15000);
     }
   };
   load();
   return panel;
 }
 
-/** The analysis of game `id` by version: for the admin replay's step-by-step marks. */
+/** The analysis of game `id` by version: for the admin replay's step-by-step marks.
+ * @param {number} id
+ * @returns {Promise<{ answer: Api<'AnalysisResponse'>, byVersion: Map<number, Api<'AnalysisDecision'>> }>} */
 export async function decisionsByVersion(id) {
-  const answer = await api.request('GET', `/games/${id}/analysis`);
+  const answer = /** @type {Api<'AnalysisResponse'>} */ (await api.request('GET', `/games/${id}/analysis`));
   if (answer.status !== 'done') return { answer, byVersion: new Map() };
-  return { answer, byVersion: new Map(answer.analysis.decisions.map((d) => [d.version, d])) };
+  // (A done analysis always has its body, as in analysisPanel.)
+  return { answer, byVersion: new Map(/** @type {Api<'Analysis'>} */ (answer.analysis).decisions.map((d) => [d.version, d])) };
 }

@@ -8,10 +8,12 @@ import { t, language, clock } from './i18n.js';
 import { problemText } from './problems.js';
 import { h, toast } from './ui.js';
 
+/** @type {Api<'Preset'>[] | null} */
 let presetCache = null;
 /** The pace the server allows: `burst` messages a person in any `seconds`. */
 let pace = { burst: 5, seconds: 10 };
-/** When this page sent its recent messages (the server counts a person's, at every table). */
+/** When this page sent its recent messages (the server counts a person's, at every table).
+ * @type {number[]} */
 const sentAt = [];
 
 async function presets() {
@@ -35,7 +37,8 @@ function waitBeforeSending(now = Date.now()) {
   return recent[recent.length - pace.burst] + pace.seconds * 1000 - now;
 }
 
-/** A preset's text in the page's language (its English text if the list is not loaded). */
+/** A preset's text in the page's language (its English text if the list is not loaded).
+ * @param {string} key @param {string | null} [fallback] */
 function presetText(key, fallback) {
   const found = (presetCache || []).find((p) => p.key === key);
   if (!found) return fallback || key;
@@ -43,17 +46,24 @@ function presetText(key, fallback) {
 }
 
 export class ChatPanel {
+  /** @param {number} gameId */
   constructor(gameId) {
     this.id = gameId;
+    /** @type {Api<'ChatMessage'>[]} */
     this.messages = [];
+    /** @type {number | null} */
     this.cursor = null;
+    /** @type {Api<'Room'>} */
     this.room = 'players';
+    /** @type {Api<'Room'>[]} */
     this.rooms = ['players'];
+    /** @type {Set<string>} */
     this.muted = new Set();
     this.sending = false;
     // Whether the reader may write here (a stranger only reads), and until when an admin has
     // muted them.
     this.writes = true;
+    /** @type {string | null} */
     this.mutedUntil = null;
     this.node = h('section', { class: 'chat', 'aria-labelledby': `chat-title-${gameId}` });
     this.title = h('h2', { id: `chat-title-${gameId}` });
@@ -77,7 +87,9 @@ export class ChatPanel {
       this.becomeGuest();
     });
     this.readOnlyNote = h('div', { class: 'note chat-read-only', hidden: true });
+    /** @type {ReturnType<typeof setTimeout> | null} */
     this.paceTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | null} */
     this.mutedTimer = null;
     const form = h('form', { class: 'chat-form' }, this.label, this.input, this.send);
     this.form = form;
@@ -112,7 +124,8 @@ export class ChatPanel {
     this.draw();
   }
 
-  /** Takes new chat from the events: messages to add, notes of hidden ones to take down. */
+  /** Takes new chat from the events: messages to add, notes of hidden ones to take down.
+   * @param {Api<'ChatMessage'>[] | null | undefined} chat */
   add(chat) {
     let changed = false;
     for (const message of chat || []) {
@@ -130,6 +143,7 @@ export class ChatPanel {
     if (changed) this.drawMessages();
   }
 
+  /** @param {Api<'ChatRequest'>} body */
   async say(body) {
     if (this.sending) return;
     // Faster than the server allows: hold back (and say until when) rather than be refused.
@@ -142,13 +156,17 @@ export class ChatPanel {
     try {
       sentAt.push(Date.now());
       const message = await api.say(this.id, body);
-      if (body.text !== undefined) this.input.value = '';
+      if (/** @type {Partial<Api<'ChatText'>>} */ (body).text !== undefined) this.input.value = '';
       this.add([message]);
     } catch (error) {
-      // Refused: what was typed stays in the box, and the reason is said where it was typed.
-      if (error.code === 'rate_limited') this.holdBack(1000 * Number(error.problem.retry_after || pace.seconds));
-      else if (error.code === 'muted') {
-        this.mutedUntil = error.problem.muted_until || new Date(Date.now() + 60000).toISOString();
+      // Refused: what was typed stays in the box, and the reason is said where it was typed
+      // (the wait the server's Retry-After names, the end of a mute from the problem).
+      const code = error instanceof api.ApiError ? error.code : null;
+      if (code === 'rate_limited') {
+        this.holdBack(1000 * ((error instanceof api.ApiError && error.retryAfter) || pace.seconds));
+      } else if (code === 'muted') {
+        const until = error instanceof api.ApiError ? error.problem.muted_until : null;
+        this.mutedUntil = (typeof until === 'string' && until) || new Date(Date.now() + 60000).toISOString();
         this.draw();
       } else toast(problemText(error), 'error');
     } finally {
@@ -156,19 +174,22 @@ export class ChatPanel {
     }
   }
 
-  /** Says that the next message must wait `ms`, and offers sending again once it may. */
+  /** Says that the next message must wait `ms`, and offers sending again once it may.
+   * @param {number} ms */
   holdBack(ms) {
     const seconds = Math.max(1, Math.ceil(ms / 1000));
     this.paceNote.textContent = t('chat_slow_down', { n: seconds });
     this.paceNote.hidden = false;
     this.send.disabled = true;
-    clearTimeout(this.paceTimer);
+    // (clearTimeout takes null too: no timer to clear.)
+    clearTimeout(/** @type {ReturnType<typeof setTimeout> | undefined} */ (this.paceTimer));
     this.paceTimer = setTimeout(() => {
       this.paceNote.hidden = true;
       this.send.disabled = false;
     }, seconds * 1000);
   }
 
+  /** @param {string} name */
   async mute(name) {
     try {
       const list = await api.mute(name);
@@ -181,6 +202,7 @@ export class ChatPanel {
     }
   }
 
+  /** @param {string} name */
   async unmute(name) {
     try {
       const list = await api.unmute(name);
@@ -245,7 +267,7 @@ export class ChatPanel {
     this.input.disabled = muted;
     this.send.disabled = muted;
     for (const chip of this.presets.querySelectorAll('button')) chip.disabled = muted;
-    clearTimeout(this.mutedTimer);
+    clearTimeout(/** @type {ReturnType<typeof setTimeout> | undefined} */ (this.mutedTimer));
     // The box opens again by itself when the mute ends.
     if (muted) this.mutedTimer = setTimeout(() => this.drawWriting(), Math.min(until - Date.now() + 500, 2 ** 31 - 1));
   }
@@ -265,7 +287,8 @@ export class ChatPanel {
           type: 'button', class: 'link chat-mute', 'data-mute': message.name,
           title: t('chat_mute', { name: message.name }), 'aria-label': t('chat_mute', { name: message.name }),
         }, t('chat_mute_short'));
-        mute.addEventListener('click', () => this.mute(message.name));
+        // (Checked above: the message has a name.)
+        mute.addEventListener('click', () => this.mute(/** @type {string} */ (message.name)));
         item.append(' ', mute);
       }
       return item;

@@ -4,6 +4,8 @@
 import { t, language } from './i18n.js';
 import { h } from './ui.js';
 
+/** Each kind's variants, each its rules by language (`en`, `ar`), a line each.
+ * @type {Record<string, Record<string, Record<string, string[]>>>} */
 const RULES = {
   basra: {
     standard: {
@@ -154,11 +156,16 @@ export const KINDS = Object.keys(RULES);
 /** Variant names of every kind, in the catalogue's order. */
 export const VARIANTS = Object.fromEntries(Object.entries(RULES).map(([kind, v]) => [kind, Object.keys(v)]));
 
+/** The rules of `kind`'s `variant` in the page's language (English when it has none), or null
+ * for a variant the page does not know.
+ * @param {string} kind @param {string} variant @returns {string[] | null} */
 export function rulesOf(kind, variant) {
   const rules = RULES[kind] && RULES[kind][variant];
   return rules ? rules[language()] || rules.en : null;
 }
 
+/** The rules page in `root`: every variant's rules, or only `kind`'s (only its `variant`'s).
+ * @param {HTMLElement} root @param {string} [kind] @param {string} [variant] */
 export function showHelp(root, kind, variant) {
   const page = h('div', { class: 'help' }, h('h1', {}, t('rules_title')));
   const nav = h('nav', { class: 'help-nav', 'aria-label': t('rules') });
@@ -170,16 +177,18 @@ export function showHelp(root, kind, variant) {
     }
   }
   page.append(nav);
+  /** @type {[string, string[]][]} */
   const shown = kind && RULES[kind] ? [[kind, variant && RULES[kind][variant] ? [variant] : VARIANTS[kind]]] : KINDS.map((k) => [k, VARIANTS[k]]);
   for (const [k, variants] of shown) {
     for (const v of variants) {
       page.append(h('section', { class: 'panel rules', id: `rules-${k}-${v}` },
         h('h2', {}, `${t(`kind_${k}`)} · ${t(`variant_${k}_${v}`)}`),
-        h('ul', {}, rulesOf(k, v).map((line) => h('li', {}, line))),
+        // (Every kind and variant shown is one of RULES', so it has rules.)
+        h('ul', {}, /** @type {string[]} */ (rulesOf(k, v)).map((line) => h('li', {}, line))),
         h('a', { href: `#/new/${k}/${v}`, class: 'button' }, t('play_this'))));
     }
   }
   page.append(h('p', {}, h('button', { type: 'button', class: 'button ghost', id: 'back' }, t('back'))));
   root.replaceChildren(page);
-  page.querySelector('#back').addEventListener('click', () => history.back());
+  /** @type {HTMLButtonElement} */ (page.querySelector('#back')).addEventListener('click', () => history.back());
 }

@@ -8,8 +8,13 @@
 import en from './strings/en.js';
 import ar from './strings/ar.js';
 
+/** @type {Record<string, Record<string, string>>} */
 export const STRINGS = { en, ar };
+/** English, every key the page uses (the language any other falls back to).
+ * @type {Record<string, string>} */
+const english = en;
 const KEY = 'cardroom.lang';
+/** @type {Set<(lang: string) => void>} */
 const listeners = new Set();
 
 function stored() {
@@ -20,7 +25,9 @@ function stored() {
   }
 }
 
-let current = STRINGS[stored()] ? stored() : 'en';
+/** @type {string} */
+let current = stored() ?? 'en';
+if (!STRINGS[current]) current = 'en';
 
 export function language() {
   return current;
@@ -35,20 +42,29 @@ export function locale() {
   return browser.toLowerCase().startsWith('en') ? browser : 'en-GB';
 }
 
+/** @type {Map<string, unknown>} */
 const formats = new Map();
+/**
+ * One Intl formatter per locale, kind and options, made once.
+ * @template T
+ * @param {string} kind @param {object} options @param {() => T} make
+ * @returns {T}
+ */
 function format(kind, options, make) {
   const key = `${locale()}|${kind}|${JSON.stringify(options)}`;
   if (!formats.has(key)) formats.set(key, make());
-  return formats.get(key);
+  return /** @type {T} */ (formats.get(key));
 }
 
-/** A number as the page's language writes it ("1,234.5", "١٬٢٣٤٫٥"). */
+/** A number as the page's language writes it ("1,234.5", "١٬٢٣٤٫٥").
+ * @param {number} n @param {Intl.NumberFormatOptions} [options] */
 export function num(n, options = {}) {
   if (typeof n !== 'number' || !Number.isFinite(n)) return String(n);
   return format('number', options, () => new Intl.NumberFormat(locale(), options)).format(n);
 }
 
-/** A signed number: "+15", "−3", "0" (in the page's digits). */
+/** A signed number: "+15", "−3", "0" (in the page's digits).
+ * @param {number} n */
 export function signedNum(n) {
   if (n > 0) return `+${num(n)}`;
   if (n < 0) return `−${num(-n)}`;
@@ -56,7 +72,8 @@ export function signedNum(n) {
 }
 
 /** A moment (an ISO time) as a date and time in the page's language, in the reader's own time
- * zone ("28 Nov 2026, 21:46"); "" for none. */
+ * zone ("28 Nov 2026, 21:46"); "" for none.
+ * @param {string | null | undefined} iso @param {Intl.DateTimeFormatOptions} [options] */
 export function when(iso, options = { dateStyle: 'medium', timeStyle: 'short' }) {
   if (!iso) return '';
   const date = new Date(iso);
@@ -64,7 +81,8 @@ export function when(iso, options = { dateStyle: 'medium', timeStyle: 'short' })
   return format('date', options, () => new Intl.DateTimeFormat(locale(), options)).format(date);
 }
 
-/** A moment's time of day alone ("21:46"), or with its date when it is not today. */
+/** A moment's time of day alone ("21:46"), or with its date when it is not today.
+ * @param {string | null | undefined} iso */
 export function clock(iso) {
   if (!iso) return '';
   const date = new Date(iso);
@@ -73,19 +91,28 @@ export function clock(iso) {
   return when(iso, sameDay ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** The digits of a text in the page's language: "3:05" → "٣:٠٥" in Arabic. */
+/** The digits of a text in the page's language: "3:05" → "٣:٠٥" in Arabic.
+ * @param {string | number} text */
 export function digits(text) {
   if (current !== 'ar') return String(text);
   return String(text).replace(/[0-9]/g, (d) => '٠١٢٣٤٥٦٧٨٩'[Number(d)]);
 }
 
-/** Whether `key` has words (in this language or in English). */
+/** Whether `key` has words (in this language or in English).
+ * @param {string} key */
 export function has(key) {
-  return key in STRINGS[current] || key in en;
+  return key in words() || key in english;
 }
 
+/** The words of the page's language. */
+function words() {
+  return STRINGS[current] ?? english;
+}
+
+/** The words for `key` in the page's language, `{name}` filled in from `vars`.
+ * @param {string} key @param {Record<string, unknown>} [vars] */
 export function t(key, vars) {
-  let text = STRINGS[current][key] ?? en[key] ?? key;
+  let text = words()[key] ?? english[key] ?? key;
   if (vars) {
     text = text.replace(/\{(\w+)\}/g, (whole, name) => {
       if (!(name in vars)) return whole;
@@ -97,12 +124,13 @@ export function t(key, vars) {
 }
 
 /** The plural form of `key` for `n` (`key_one`, `key_two`, `key_few`, `key_many`, `key_zero`,
- * as the language has them, else `key_other`), with `{n}` filled in. */
+ * as the language has them, else `key_other`), with `{n}` filled in.
+ * @param {string} key @param {number} n @param {Record<string, unknown>} [vars] */
 export function tn(key, n, vars = {}) {
   const rule = format('plural', {}, () => new Intl.PluralRules(locale())).select(n);
-  const words = STRINGS[current];
-  const exact = n === 0 && words[`${key}_zero`] !== undefined ? `${key}_zero` : `${key}_${rule}`;
-  return t(words[exact] !== undefined ? exact : `${key}_other`, { ...vars, n });
+  const known = words();
+  const exact = n === 0 && known[`${key}_zero`] !== undefined ? `${key}_zero` : `${key}_${rule}`;
+  return t(known[exact] !== undefined ? exact : `${key}_other`, { ...vars, n });
 }
 
 let titled = '';
@@ -113,6 +141,7 @@ export function setTitle(prefix = '') {
   document.title = prefix ? `${prefix} · ${t('brand')}` : t('brand');
 }
 
+/** @param {string} lang */
 export function setLanguage(lang) {
   current = STRINGS[lang] ? lang : 'en';
   try {
@@ -127,12 +156,14 @@ export function setLanguage(lang) {
 }
 
 /** Uses `lang` on this page without keeping it as the reader's choice (the admin pages are in
- * English whatever the play page was last read in). */
+ * English whatever the play page was last read in).
+ * @param {string} lang */
 export function pinLanguage(lang) {
   current = STRINGS[lang] ? lang : 'en';
 }
 
-/** Calls `listener` after every language change; returns the function that stops it. */
+/** Calls `listener` after every language change; returns the function that stops it.
+ * @param {(lang: string) => void} listener */
 export function onLanguageChange(listener) {
   listeners.add(listener);
   return () => listeners.delete(listener);

@@ -7,8 +7,14 @@ import { t } from './i18n.js';
 import { h, toast } from './ui.js';
 import { problemText } from './problems.js';
 
+/** What may be thrown, as read here: an Error (an ApiError has the problem's `code` and the HTTP
+ * `status`), marked `shown` once said beside its field; an abort is named `AbortError`.
+ * @typedef {{ name?: string, code?: string, status?: number, shown?: boolean }} Thrown */
+
 /** The identity box: a name for a guest, or sign in / register with a password. `onChange`
- * runs after signing in or out. */
+ * runs after signing in or out; `lead`, a line said above the name.
+ * @param {() => void} onChange @param {{ lead?: string }} [settings]
+ * @returns {HTMLElement} */
 export function identityPanel(onChange, { lead } = {}) {
   const user = api.currentUser();
   if (user) {
@@ -28,6 +34,7 @@ export function identityPanel(onChange, { lead } = {}) {
   const password = h('input', { id: 'player-password', type: 'password', autocomplete: 'current-password' });
   const signIn = h('button', { type: 'button', class: 'button' }, t('sign_in'));
   const register = h('button', { type: 'button', class: 'button' }, t('register'));
+  /** @param {boolean} isNew */
   const account = async (isNew) => {
     try {
       await api.login(name.value.trim(), password.value, isNew);
@@ -47,7 +54,8 @@ export function identityPanel(onChange, { lead } = {}) {
       h('label', { for: 'player-password' }, t('password')), password, signIn, register));
 }
 
-/** Says what is wrong with the name typed, beside the field (null: nothing). */
+/** Says what is wrong with the name typed, beside the field (null: nothing).
+ * @param {string | null} text @returns {boolean} */
 function nameProblem(text) {
   const field = document.getElementById('player-name');
   const box = document.getElementById('player-name-error');
@@ -59,9 +67,10 @@ function nameProblem(text) {
   return true;
 }
 
-/** An error already said beside its field. */
+/** An error already said beside its field.
+ * @param {string} code */
 function shown(code) {
-  const error = new Error(t('name_needed'));
+  const error = /** @type {Error & { code: string, shown: boolean }} */ (new Error(t('name_needed')));
   error.code = code;
   error.shown = true;
   return error;
@@ -71,11 +80,13 @@ function shown(code) {
  * Makes sure there is a user: the one signed in, or a guest under the name typed in the
  * identity box. With no name typed, or one that cannot be had, it says so beside the field,
  * which takes the focus, and throws an error marked `shown`.
+ * @returns {Promise<Api<'UserInfo'>>}
  */
 export async function ensureNamedUser() {
   const user = api.currentUser();
   if (user && api.currentToken()) return user;
-  const field = document.getElementById('player-name');
+  // (The field, when there, is the identity box's input.)
+  const field = /** @type {HTMLInputElement | null} */ (document.getElementById('player-name'));
   const name = field ? field.value.trim() : '';
   if (!name) {
     if (field) {
@@ -87,16 +98,18 @@ export async function ensureNamedUser() {
   try {
     return await api.ensureUser(name);
   } catch (error) {
-    if (field && (error.code === 'name_taken' || error.status === 422)) {
-      nameProblem(t(error.code === 'name_taken' ? 'name_taken_inline' : 'name_rules'));
+    if (field && (/** @type {Thrown} */ (error).code === 'name_taken' || /** @type {Thrown} */ (error).status === 422)) {
+      nameProblem(t(/** @type {Thrown} */ (error).code === 'name_taken' ? 'name_taken_inline' : 'name_rules'));
       field.focus();
-      error.shown = true;
+      /** @type {Thrown} */ (error).shown = true;
     }
     throw error;
   }
 }
 
-/** Says an error in words unless it was said beside its field already. */
+/** Says an error in words unless it was said beside its field already.
+ * @param {unknown} error @param {string} [context] */
 export function complain(error, context) {
-  if (!error.shown && error.name !== 'AbortError') toast(problemText(error, context), 'error');
+  if (!/** @type {Thrown} */ (error).shown && /** @type {Thrown} */ (error).name !== 'AbortError')
+    toast(problemText(error, context), 'error');
 }

@@ -10,7 +10,8 @@ import { identityPanel, ensureNamedUser, complain } from './identity.js';
 import { houseRulesText } from './house_rules.js';
 import { levelName, relation, timerText } from './names.js';
 
-/** Who sits in `seat` of the invitation, in words. */
+/** Who sits in `seat` of the invitation, in words.
+ * @param {Api<'Invitation'>} invite @param {number} seat */
 function seatText(invite, seat) {
   const info = invite.seats[seat];
   if (info.name) return info.name;
@@ -18,6 +19,9 @@ function seatText(invite, seat) {
   return t('open_seat');
 }
 
+/** The invitation to table `id` (its invite `code`; `wantedSeat` a seat kept for the reader, from
+ * the link, or the one chosen before signing in).
+ * @param {HTMLElement} root @param {number} id @param {string} code @param {string | number} [wantedSeat] */
 export async function showInvitation(root, id, code, wantedSeat) {
   const invite = await api.invitation(id, code);
   const catalogue = await api.knownCatalogue();
@@ -26,6 +30,7 @@ export async function showInvitation(root, id, code, wantedSeat) {
   const host = invite.seats.find((s) => s.name === invite.invited_by)?.seat ?? 0;
   const game = `${t(`kind_${invite.kind}`)} · ${t(`variant_${invite.kind}_${invite.variant}`)}`;
   const open = invite.open_seats;
+  /** @type {number | undefined} */
   let seat = open.includes(Number(wantedSeat)) ? Number(wantedSeat) : open[0];
 
   // The seat to take, when several are open: each with what it makes you to the host.
@@ -51,6 +56,7 @@ export async function showInvitation(root, id, code, wantedSeat) {
   invite.sides.some((side) => side.length > 1)
     ? h('span', { class: 'team' }, ` · ${t('team_n', { n: invite.sides.findIndex((side) => side.includes(s.seat)) + 1 })}`)
     : null)));
+  /** @type {string[]} */
   const rules = variant ? houseRulesText(variant, invite.options, invite.seats.length) : [];
   const terms = [
     invite.turn ? t('per_move', { time: timerText(invite.turn.seconds) }) : t('no_timer'),
@@ -65,7 +71,8 @@ export async function showInvitation(root, id, code, wantedSeat) {
       await api.request('POST', `/games/${id}/join`, { invite_code: code, seat });
       location.hash = `#/game/${id}`;
     } catch (error) {
-      if (error.code === 'already_seated') {
+      // (ensureNamedUser and api.request throw errors with a `code`.)
+      if (/** @type {{ code?: string }} */ (error).code === 'already_seated') {
         location.hash = `#/game/${id}`;
         return;
       }

@@ -12,6 +12,13 @@ import { problemText } from './problems.js';
 import { houseRulesFieldset, chosenOptions as chosenRules } from './house_rules.js';
 import { tournamentsPanel } from './tournaments.js';
 
+/** What the address chose for a new game (#/new/KIND/VARIANT): a kind and a variant, either
+ * left out.
+ * @typedef {{ kind?: string, variant?: string }} Preset */
+
+/** A quick match being looked for: the seek's id once it is made, and what stops asking after it.
+ * @typedef {{ id: number | null, abort: AbortController }} Seeking */
+
 /** The catalogue's turn-timer bounds, once loaded. */
 let turnBounds = { min_seconds: 5, max_seconds: 86400, default_takeover_after: 3 };
 
@@ -24,21 +31,18 @@ async function kinds() {
 /** The timers offered: none, blitz to correspondence. */
 const TIMERS = [0, 15, 30, 60, 120, 300, 3600, 86400];
 
+/** The new game form: a kind of `all`, the one `preset` names first; `root` is marked ready
+ * once a submitted form has been answered.
+ * @param {Api<'KindInfo'>[]} all @param {Preset} preset @param {HTMLElement} root
+ * @returns {HTMLFormElement} */
 function newGameForm(all, preset, root) {
   const form = h('form', { class: 'panel new-game', id: 'new-game' });
-  const kindField = h('fieldset', { class: 'kinds' }, h('legend', {}, t('choose_game')));
-  let kind = all.find((k) => k.kind === preset.kind) || all[0];
-  for (const k of all) {
-    const id = `kind-${k.kind}`;
-    const radio = h('input', { type: 'radio', name: 'kind', id, value: k.kind, checked: k === kind });
-    radio.addEventListener('change', () => {
-      kind = k;
-      variantChanged(null);
-    });
-    kindField.append(h('label', { for: id, class: 'kind-choice' }, radio,
-      h('strong', {}, t(`kind_${k.kind}`)), h('span', {}, t(`summary_${k.kind}`))));
-  }
-  form.append(kindField);
+  /** What is chosen: the game, and its variant once drawn. @type {Choice} */
+  const choice = { kind: all.find((k) => k.kind === preset.kind) || all[0], variant: null };
+  form.append(kindField(all, choice.kind, (k) => {
+    choice.kind = k;
+    variantChanged(null);
+  }));
 
   // Who with: a table whose seats one chooses, or a quick match with whoever is looking now
   // (which has no seats to choose: the controls that only a table has are hidden then).
@@ -53,152 +57,223 @@ function newGameForm(all, preset, root) {
   const quick = h('button', { type: 'button', class: 'button primary', id: 'quick-match', hidden: true }, t('find_players'));
   const looking = h('p', { class: 'note looking', hidden: true });
   form.append(h('div', { class: 'row form-actions' }, create, quick), looking);
-  const quickMode = () => form.querySelector('#mode-quick').checked;
+  const quickMode = () => /** @type {HTMLInputElement} */ (form.querySelector('#mode-quick')).checked;
   const showMode = () => {
     const q = quickMode();
-    for (const node of form.querySelectorAll('[data-table-only]')) node.hidden = q;
-    for (const node of form.querySelectorAll('[data-quick-only]')) node.hidden = !q;
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (form.querySelectorAll('[data-table-only]'))) node.hidden = q;
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (form.querySelectorAll('[data-quick-only]'))) node.hidden = !q;
     create.hidden = q;
     quick.hidden = !q;
   };
   for (const radio of modes.querySelectorAll('input')) radio.addEventListener('change', showMode);
 
-  let variant;
+  /** @param {string | null | undefined} name */
   const variantChanged = (name) => {
-    variant = kind.variants.find((v) => v.name === name) || kind.variants.find((v) => v.default) || kind.variants[0];
-    const select = h('select', { id: 'variant', name: 'variant' },
-      kind.variants.map((v) => h('option', { value: v.name, selected: v === variant }, t(`variant_${kind.kind}_${v.name}`))));
-    select.addEventListener('change', () => variantChanged(select.value));
-    const count = h('select', { id: 'seat-count', name: 'seats' },
-      variant.seats.map((n) => h('option', { value: String(n) }, t('n_players', { n }))));
-    const seats = h('div', { class: 'seat-rows', 'data-table-only': '' });
-    const drawSeats = () => {
-      const n = Number(count.value);
-      const rows = [];
-      for (let seat = 0; seat < n; seat++) {
-        const id = `seat-${seat}`;
-        let control;
-        if (seat === 0) {
-          control = h('span', { id }, t('you'));
-        } else {
-          control = h('select', { id, name: id },
-            h('option', { value: '' }, t('a_person')),
-            kind.levels.map((l) => h('option', { value: l.name, selected: l.name === kind.default_level }, t('computer_level', { level: levelName(l.name) }))));
-        }
-        const team = kind.kind === 'tarneeb' || (kind.kind === 'basra' && n === 4)
-          ? h('span', { class: 'team' }, t('team_n', { n: (seat % 2) + 1 }))
-          : null;
-        rows.push(h('div', { class: 'seat-row' }, h('label', { for: id }, t('seat_n', { n: seat + 1 })), control, team));
-      }
-      seats.replaceChildren(...rows);
-      // Partnerships are a choice only where there are four to pair.
-      for (const node of form.querySelectorAll('[data-needs-four]')) node.hidden = n !== 4;
-    };
-    count.addEventListener('change', drawSeats);
-    const options = houseRulesFieldset(variant);
-    const timer = h('div', { class: 'row turn-timer', 'data-table-only': '' },
-      h('label', { for: 'turn-seconds' }, t('turn_timer')),
-      h('select', { id: 'turn-seconds', name: 'turn' },
-        TIMERS.filter((s) => s === 0 || (s >= turnBounds.min_seconds && s <= turnBounds.max_seconds))
-          .map((s) => h('option', { value: String(s) }, s ? timerText(s) : t('no_timer')))),
-      h('p', { class: 'note' }, t('turn_timer_note', { n: turnBounds.default_takeover_after })));
-    const visibility = h('div', { class: 'row visibility', 'data-table-only': '' },
-      h('label', { for: 'visibility' }, t('who_can_join')),
-      h('select', { id: 'visibility', name: 'visibility' },
-        ['unlisted', 'public', 'private'].map((v) => h('option', { value: v }, t(`visibility_${v}`)))));
-    const practice = h('details', { class: 'practice', 'data-table-only': '' }, h('summary', {}, t('practice_game')),
-      h('label', { for: 'seed' }, t('seed_label')),
-      h('input', { id: 'seed', name: 'seed', pattern: '[0-9a-fA-F]{64}', placeholder: '64 hex digits', autocomplete: 'off' }),
-      h('p', { class: 'note' }, t('practice_note')));
-    details.replaceChildren(
-      h('div', { class: 'row' }, h('label', { for: 'variant' }, t('variant')), select),
-      h('p', { class: 'note variant-summary' }, (rulesOf(kind.kind, variant.name) || [''])[0]),
-      h('div', { class: 'row' }, h('label', { for: 'seat-count' }, t('players')), count),
-      h('p', { class: 'note', 'data-quick-only': '' }, t('quick_match_seats')),
-      seats, visibility, options, timer, practice,
-      h('p', {}, h('a', { href: `#/help/${kind.kind}/${variant.name}` }, t('read_rules'))));
-    drawSeats();
+    const { kind } = choice;
+    const variant = kind.variants.find((v) => v.name === name) || kind.variants.find((v) => v.default) || kind.variants[0];
+    choice.variant = variant;
+    variantFields(details, form, kind, variant, variantChanged);
     showMode();
   };
   variantChanged(preset.variant);
 
-  /** The chosen house rules, as the API wants them (defaults left out). */
-  const chosenOptions = () => chosenRules(form, variant);
-
-  // Quick match: the chosen game, variant, seat count and house rules, with whoever else is
-  // looking for the same now; the page asks after the seek until it is matched.
-  let seeking = null;
-  const stopLooking = async () => {
-    const current = seeking;
-    seeking = null;
-    current?.abort.abort();
-    looking.hidden = true;
-    quick.disabled = false;
-    if (current?.id) await api.cancelSeek(current.id).catch(() => {});
-  };
-  quick.addEventListener('click', async () => {
-    if (!form.reportValidity()) return;
-    quick.disabled = true;
-    try {
-      await ensureNamedUser();
-      const body = {
-        kind: kind.kind, variant: variant.name, players: Number(form.querySelector('#seat-count').value),
-        options: chosenOptions(),
-      };
-      const current = { id: null, abort: new AbortController() };
-      seeking = current;
-      let seek = await api.seek(body);
-      current.id = seek.id;
-      const stop = h('button', { type: 'button', class: 'button ghost', id: 'stop-looking' }, t('stop_looking'));
-      stop.addEventListener('click', stopLooking);
-      looking.replaceChildren(t('looking'), ' ', stop);
-      looking.hidden = false;
-      while (seeking === current && seek.status === 'open' && form.isConnected) {
-        seek = await api.seekStatus(seek.id, 20, current.abort.signal);
-      }
-      if (seek.status === 'matched' && form.isConnected) {
-        seeking = null;
-        location.hash = `#/game/${seek.game_id}`;
-      } else if (seeking === current) {
-        await stopLooking();
-      }
-    } catch (error) {
-      if (error.name !== 'AbortError') complain(error);
-      await stopLooking();
-    }
-  });
-
-  form.addEventListener('submit', async (event) => {
+  quick.addEventListener('click', () => quickMatch(form, choice, quick, looking));
+  form.addEventListener('submit', (event) => {
     event.preventDefault();
-    if (!form.reportValidity()) return;
-    create.disabled = true;
-    try {
-      await ensureNamedUser();
-      const n = Number(form.querySelector('#seat-count').value);
-      const seats = [];
-      for (let seat = 0; seat < n; seat++) {
-        const select = form.querySelector(`#seat-${seat}`);
-        const level = seat === 0 ? '' : select.value;
-        seats.push(level ? { bot: level } : {});
-      }
-      const body = { kind: kind.kind, variant: variant.name, seats, options: chosenOptions() };
-      const seed = form.querySelector('#seed').value.trim();
-      if (seed) body.seed = seed;
-      const seconds = Number(form.querySelector('#turn-seconds').value);
-      if (seconds) body.turn = { seconds };
-      const who = form.querySelector('#visibility').value;
-      if (who !== 'unlisted') body.visibility = who;
-      const created = await api.createGame(body);
-      location.hash = `#/game/${created.id}`;
-    } catch (error) {
-      complain(error);
-      create.disabled = false;
-    }
-    root.dataset.ready = 'true';
+    createGame(form, choice, create, root);
   });
   return form;
 }
 
+/** The new game form's choice: the game, and its variant (set as soon as the form is drawn).
+ * @typedef {{ kind: Api<'KindInfo'>, variant: Api<'VariantInfo'> | null }} Choice */
+
+/** The games to choose from, `kind` chosen; `chose(kind)` when another is.
+ * @param {Api<'KindInfo'>[]} all @param {Api<'KindInfo'>} kind
+ * @param {(kind: Api<'KindInfo'>) => void} chose */
+function kindField(all, kind, chose) {
+  const field = h('fieldset', { class: 'kinds' }, h('legend', {}, t('choose_game')));
+  for (const k of all) {
+    const id = `kind-${k.kind}`;
+    const radio = h('input', { type: 'radio', name: 'kind', id, value: k.kind, checked: k === kind });
+    radio.addEventListener('change', () => chose(k));
+    field.append(h('label', { for: id, class: 'kind-choice' }, radio,
+      h('strong', {}, t(`kind_${k.kind}`)), h('span', {}, t(`summary_${k.kind}`))));
+  }
+  return field;
+}
+
+/** Fills `details` with what the chosen variant asks: the variant, the players and their
+ * seats, who may join, the house rules, the turn timer, a practice deal; `changed(name)` when
+ * another variant is chosen.
+ * @param {HTMLElement} details @param {HTMLFormElement} form @param {Api<'KindInfo'>} kind
+ * @param {Api<'VariantInfo'>} variant @param {(name: string) => void} changed */
+function variantFields(details, form, kind, variant, changed) {
+  const select = h('select', { id: 'variant', name: 'variant' },
+    kind.variants.map((v) => h('option', { value: v.name, selected: v === variant }, t(`variant_${kind.kind}_${v.name}`))));
+  select.addEventListener('change', () => changed(select.value));
+  const count = h('select', { id: 'seat-count', name: 'seats' },
+    variant.seats.map((n) => h('option', { value: String(n) }, t('n_players', { n }))));
+  const seats = h('div', { class: 'seat-rows', 'data-table-only': '' });
+  const options = houseRulesFieldset(variant);
+  // The seats are labelled by team only when they play as teams (a house rule at Basra).
+  const partnerships = /** @type {HTMLInputElement | null} */ (options.querySelector('[data-option="partnerships"]'));
+  const showTeams = () => {
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (seats.querySelectorAll('.team')))
+      node.hidden = Boolean(partnerships && !partnerships.checked);
+  };
+  partnerships?.addEventListener('change', showTeams);
+  const drawSeats = () => {
+    const n = Number(count.value);
+    seats.replaceChildren(...seatRows(kind, n));
+    // Partnerships are a choice only where there are four to pair.
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (form.querySelectorAll('[data-needs-four]')))
+      node.hidden = n !== 4;
+    showTeams();
+  };
+  count.addEventListener('change', drawSeats);
+  const timer = h('div', { class: 'row turn-timer', 'data-table-only': '' },
+    h('label', { for: 'turn-seconds' }, t('turn_timer')),
+    h('select', { id: 'turn-seconds', name: 'turn' },
+      TIMERS.filter((s) => s === 0 || (s >= turnBounds.min_seconds && s <= turnBounds.max_seconds))
+        .map((s) => h('option', { value: String(s) }, s ? timerText(s) : t('no_timer')))),
+    h('p', { class: 'note' }, t('turn_timer_note', { n: turnBounds.default_takeover_after })));
+  const visibility = h('div', { class: 'row visibility', 'data-table-only': '' },
+    h('label', { for: 'visibility' }, t('who_can_join')),
+    h('select', { id: 'visibility', name: 'visibility' },
+      ['unlisted', 'public', 'private'].map((v) => h('option', { value: v }, t(`visibility_${v}`)))));
+  const practice = h('details', { class: 'practice', 'data-table-only': '' }, h('summary', {}, t('practice_game')),
+    h('label', { for: 'seed' }, t('seed_label')),
+    h('input', { id: 'seed', name: 'seed', pattern: '[0-9a-fA-F]{64}', placeholder: '64 hex digits', autocomplete: 'off' }),
+    h('p', { class: 'note' }, t('practice_note')));
+  details.replaceChildren(
+    h('div', { class: 'row' }, h('label', { for: 'variant' }, t('variant')), select),
+    h('p', { class: 'note variant-summary' }, (rulesOf(kind.kind, variant.name) || [''])[0]),
+    h('div', { class: 'row' }, h('label', { for: 'seat-count' }, t('players')), count),
+    h('p', { class: 'note', 'data-quick-only': '' }, t('quick_match_seats')),
+    seats, visibility, options, timer, practice,
+    h('p', {}, h('a', { href: `#/help/${kind.kind}/${variant.name}` }, t('read_rules'))));
+  drawSeats();
+}
+
+/** The rows of a table of `n` at `kind`: you in the first seat, a person or a computer player
+ * in each other, each labelled by its team where there are teams.
+ * @param {Api<'KindInfo'>} kind @param {number} n */
+function seatRows(kind, n) {
+  const rows = [];
+  for (let seat = 0; seat < n; seat++) {
+    const id = `seat-${seat}`;
+    let control;
+    if (seat === 0) {
+      control = h('span', { id }, t('you'));
+    } else {
+      control = h('select', { id, name: id },
+        h('option', { value: '' }, t('a_person')),
+        kind.levels.map((l) => h('option', { value: l.name, selected: l.name === kind.default_level }, t('computer_level', { level: levelName(l.name) }))));
+    }
+    // (At Basra the partnerships box decides whether the four are two teams: see showTeams.)
+    const team = kind.kind === 'tarneeb' || (kind.kind === 'basra' && n === 4)
+      ? h('span', { class: 'team' }, t('team_n', { n: (seat % 2) + 1 }))
+      : null;
+    rows.push(h('div', { class: 'seat-row' }, h('label', { for: id }, t('seat_n', { n: seat + 1 })), control, team));
+  }
+  return rows;
+}
+
+/** A quick match: the chosen game, variant, seat count and house rules, with whoever else is
+ * looking for the same now; the page asks after the seek until it is matched (or the person
+ * stops looking, or leaves the page).
+ * @param {HTMLFormElement} form @param {Choice} choice
+ * @param {HTMLButtonElement} quick @param {HTMLElement} looking */
+async function quickMatch(form, choice, quick, looking) {
+  if (!form.reportValidity()) return;
+  /** @type {Seeking} */
+  const current = { id: null, abort: new AbortController() };
+  let stopped = false;
+  const stopLooking = async () => {
+    if (stopped) return;
+    stopped = true;
+    current.abort.abort();
+    looking.hidden = true;
+    quick.disabled = false;
+    if (current.id) await api.cancelSeek(current.id).catch(() => {});
+  };
+  quick.disabled = true;
+  try {
+    await ensureNamedUser();
+    // (Read after the name is settled, with the rest of the form. The form is drawn, so a
+    // variant is chosen.)
+    const { kind } = choice;
+    const variant = /** @type {Api<'VariantInfo'>} */ (choice.variant);
+    // (The catalogue's variant names are the API's VariantName.)
+    const body = {
+      kind: kind.kind, variant: /** @type {Api<'VariantName'>} */ (variant.name),
+      players: Number(/** @type {HTMLSelectElement} */ (form.querySelector('#seat-count')).value),
+      options: chosenRules(form, variant),
+    };
+    let seek = await api.seek(body);
+    current.id = seek.id;
+    const stop = h('button', { type: 'button', class: 'button ghost', id: 'stop-looking' }, t('stop_looking'));
+    stop.addEventListener('click', stopLooking);
+    looking.replaceChildren(t('looking'), ' ', stop);
+    looking.hidden = false;
+    while (!stopped && seek.status === 'open' && form.isConnected) {
+      seek = await api.seekStatus(seek.id, 20, current.abort.signal);
+    }
+    if (seek.status === 'matched' && form.isConnected) {
+      stopped = true;
+      location.hash = `#/game/${seek.game_id}`;
+    } else {
+      await stopLooking();
+    }
+  } catch (error) {
+    if (/** @type {{ name?: string }} */ (error).name !== 'AbortError') complain(error);
+    await stopLooking();
+  }
+}
+
+/** Creates the game the form describes and goes to it; `root` is marked ready once answered.
+ * @param {HTMLFormElement} form @param {Choice} choice
+ * @param {HTMLButtonElement} create @param {HTMLElement} root */
+async function createGame(form, choice, create, root) {
+  if (!form.reportValidity()) return;
+  create.disabled = true;
+  try {
+    await ensureNamedUser();
+    // (Read after the name is settled, with the rest of the form. The form is drawn, so a
+    // variant is chosen.)
+    const { kind } = choice;
+    const variant = /** @type {Api<'VariantInfo'>} */ (choice.variant);
+    const n = Number(/** @type {HTMLSelectElement} */ (form.querySelector('#seat-count')).value);
+    const seats = [];
+    for (let seat = 0; seat < n; seat++) {
+      const select = form.querySelector(`#seat-${seat}`);
+      // (Every seat but the first, yours, is a select.)
+      const level = seat === 0 ? '' : /** @type {HTMLSelectElement} */ (select).value;
+      seats.push(level ? { bot: level } : {});
+    }
+    /** @type {Api<'CreateGame'>} */
+    const body = {
+      kind: kind.kind, variant: /** @type {Api<'VariantName'>} */ (variant.name), seats, options: chosenRules(form, variant),
+    };
+    const seed = /** @type {HTMLInputElement} */ (form.querySelector('#seed')).value.trim();
+    if (seed) body.seed = seed;
+    const seconds = Number(/** @type {HTMLSelectElement} */ (form.querySelector('#turn-seconds')).value);
+    if (seconds) body.turn = { seconds };
+    // (The visibility select offers `unlisted`, `public` and `private`.)
+    const who = /** @type {Api<'Visibility'>} */ (/** @type {HTMLSelectElement} */ (form.querySelector('#visibility')).value);
+    if (who !== 'unlisted') body.visibility = who;
+    const created = await api.createGame(body);
+    location.hash = `#/game/${created.id}`;
+  } catch (error) {
+    complain(error);
+    create.disabled = false;
+  }
+  root.dataset.ready = 'true';
+}
+
+/** A game of yours in the lobby's list, marked when it is your turn.
+ * @param {Api<'GameSummary'>} game @returns {HTMLLIElement} */
 function gameRow(game) {
   const mine = game.your_seat;
   const yourTurn = game.status === 'active' && game.to_act === mine;
@@ -211,13 +286,15 @@ function gameRow(game) {
       h('time', { datetime: game.updated_at }, when(game.updated_at))));
 }
 
-/** A seat's person's name, marked when the person is a bot account (a program). */
+/** A seat's person's name, marked when the person is a bot account (a program).
+ * @param {Api<'SeatInfo'> | Api<'LobbySeat'>} seat @returns {string | null} */
 function botMarked(seat) {
   if (!seat.name) return null;
   return seat.bot_account ? `${seat.name} [${t('bot_tag')}]` : seat.name;
 }
 
-/** A public table in the lobby, with a button that takes its first open seat. */
+/** A public table in the lobby, with a button that takes its first open seat.
+ * @param {Api<'OpenTable'>} table @returns {HTMLLIElement} */
 function openTableRow(table) {
   const seats = table.seats.map((s) => {
     if (s.open) return t('open_seat');
@@ -232,7 +309,7 @@ function openTableRow(table) {
       await api.joinGame(table.id);
       location.hash = `#/game/${table.id}`;
     } catch (error) {
-      if (error.code === 'already_seated') {
+      if (/** @type {{ code?: string }} */ (error).code === 'already_seated') {
         location.hash = `#/game/${table.id}`;
         return;
       }
@@ -249,7 +326,8 @@ function openTableRow(table) {
     sit);
 }
 
-/** A public game being played, with a link to watch it. */
+/** A public game being played, with a link to watch it.
+ * @param {Api<'LiveTable'>} game @returns {HTMLLIElement} */
 function liveRow(game) {
   const seats = game.seats.map((s) => (s.bot ? t('computer_level', { level: levelName(s.bot) }) : botMarked(s))).join(t('list_comma'));
   const link = h('a', { href: `#/game/${game.id}` },
@@ -258,7 +336,7 @@ function liveRow(game) {
     h('span', { class: 'tag watch' }, t('watch')));
   // Watching needs no account; a name typed in the lobby is who one watches as (to chat).
   link.addEventListener('click', async (event) => {
-    const typed = document.getElementById('player-name')?.value.trim();
+    const typed = /** @type {HTMLInputElement | null} */ (document.getElementById('player-name'))?.value.trim();
     if (!typed || api.currentUser()) return;
     event.preventDefault();
     try {
@@ -271,7 +349,8 @@ function liveRow(game) {
   return h('li', { class: 'game-row live-game', 'data-game': String(game.id) }, link);
 }
 
-/** The lobby's live listing (an EventSource), while the lobby is shown. */
+/** The lobby's live listing (an EventSource), while the lobby is shown.
+ * @type {EventSource | null} */
 let lobbyEvents = null;
 
 /** Stops following the lobby (the page shows something else). */
@@ -289,14 +368,31 @@ async function openTables() {
   const box = h('section', { class: 'panel open-tables' },
     h('h2', {}, t('open_tables')), h('p', { class: 'note' }, t('open_tables_note')), list,
     h('h3', {}, t('live_games')), live);
+  // What each list last drew: a listing that brings no change to a list leaves it as it is, so
+  // a link being clicked is not swapped for an identical new one under the pointer (the stream's
+  // first listing, right after the page's own, used to take a visitor's click on a tournament).
+  /** @type {Record<string, string>} */
+  const drawn = {};
+  /** @param {string} part @param {unknown} data */
+  const changed = (part, data) => {
+    const now = JSON.stringify(data);
+    if (drawn[part] === now) return false;
+    drawn[part] = now;
+    return true;
+  };
+  /** @param {Api<'Lobby'>} data */
   const draw = (data) => {
-    tournaments.draw(data.tournaments || []);
-    list.replaceChildren(data.tables.length
-      ? h('ul', { class: 'games' }, data.tables.map(openTableRow))
-      : h('p', { class: 'note empty' }, t('no_open_tables')));
-    live.replaceChildren((data.playing || []).length
-      ? h('ul', { class: 'games' }, data.playing.map(liveRow))
-      : h('p', { class: 'note empty' }, t('no_live_games')));
+    if (changed('tournaments', data.tournaments || [])) tournaments.draw(data.tournaments || []);
+    if (changed('tables', data.tables)) {
+      list.replaceChildren(data.tables.length
+        ? h('ul', { class: 'games' }, data.tables.map(openTableRow))
+        : h('p', { class: 'note empty' }, t('no_open_tables')));
+    }
+    if (changed('playing', data.playing || [])) {
+      live.replaceChildren((data.playing || []).length
+        ? h('ul', { class: 'games' }, data.playing.map(liveRow))
+        : h('p', { class: 'note empty' }, t('no_live_games')));
+    }
   };
   try {
     draw(await api.lobby());
@@ -385,6 +481,8 @@ async function gamesList() {
   return box;
 }
 
+/** The lobby in `root`, its new game form set to what `preset` names.
+ * @param {HTMLElement} root @param {Preset} preset */
 export async function showLobby(root, preset) {
   const all = await kinds();
   const redraw = () => showLobby(root, preset);

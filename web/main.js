@@ -16,28 +16,32 @@ import { followAccount, showAccount } from './account.js';
 import { showTournament, leaveTournament } from './tournaments.js';
 import './seating.js';
 
+// (Every element looked up by id here is in index.html: the page's header and its <main>.)
+
+/** Sets the header's words, the speed choices and the language switch in the page's language. */
 function chrome() {
-  document.getElementById('brand').textContent = t('brand');
-  document.getElementById('nav-help').textContent = t('rules');
-  document.getElementById('nav-boards').textContent = t('leaderboards');
-  document.getElementById('nav-account').textContent = t('account');
-  document.getElementById('speed-label').textContent = t('speed');
-  document.getElementById('skip').textContent = t('skip');
-  const speed = document.getElementById('speed');
+  /** @type {HTMLElement} */ (document.getElementById('brand')).textContent = t('brand');
+  /** @type {HTMLElement} */ (document.getElementById('nav-help')).textContent = t('rules');
+  /** @type {HTMLElement} */ (document.getElementById('nav-boards')).textContent = t('leaderboards');
+  /** @type {HTMLElement} */ (document.getElementById('nav-account')).textContent = t('account');
+  /** @type {HTMLElement} */ (document.getElementById('speed-label')).textContent = t('speed');
+  /** @type {HTMLElement} */ (document.getElementById('skip')).textContent = t('skip');
+  const speed = /** @type {HTMLSelectElement} */ (document.getElementById('speed'));
   const chosen = localStorage.getItem(SPEED_KEY) || 'normal';
   speed.replaceChildren(...Object.keys(SPEEDS).map((name) =>
     h('option', { value: name, selected: name === chosen }, t(`speed_${name}`))));
-  const lang = document.getElementById('lang');
+  const lang = /** @type {HTMLButtonElement} */ (document.getElementById('lang'));
   const other = language() === 'ar' ? 'en' : 'ar';
   lang.textContent = other === 'ar' ? 'العربية' : 'English';
   lang.setAttribute('lang', other);
   lang.dataset.lang = other;
   const user = currentUser();
-  document.getElementById('who').textContent = user ? t('signed_in_as', { name: user.name }) : '';
+  /** @type {HTMLElement} */ (document.getElementById('who')).textContent = user ? t('signed_in_as', { name: user.name }) : '';
 }
 
+/** Shows the page the address names. */
 async function route() {
-  const app = document.getElementById('app');
+  const app = /** @type {HTMLElement} */ (document.getElementById('app'));
   const hash = location.hash;
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   chrome();
@@ -77,26 +81,32 @@ async function route() {
 }
 
 /** What the page says in place of a table or tournament it cannot show: in words, why (not
- * there, not public, private, not yours), and what to do; anything else as a problem. */
+ * there, not public, private, not yours), and what to do; anything else as a problem.
+ * @param {string} what @param {unknown} error @returns {HTMLDivElement} */
 function unreachable(what, error) {
+  /** @type {Record<string, Record<number, string>>} */
   const reasons = {
     game: { 404: 'table_not_found', 403: 'table_not_yours', 401: 'table_not_public' },
     tournament: { 404: 'tournament_not_found', 403: 'tournament_private', 401: 'tournament_private' },
   };
-  const reason = (reasons[what] || {})[error.status];
+  // (An ApiError, or the not-found error route throws, has a `status`; any other error's
+  // undefined names no reason.)
+  const reason = (reasons[what] || {})[/** @type {{ status: number }} */ (error).status];
   return h('div', { class: `panel error${reason ? ' not-yours' : ''}`, 'data-reason': reason || 'error' },
     h('h1', {}, t(reason || 'something_wrong')),
     h('p', {}, reason ? t(`${reason}_note`) : problemText(error)),
     h('a', { href: '#/', class: 'button' }, t('lobby')));
 }
 
+/** Sets the page going: the switches, the router, and following the account. */
 function start() {
   setLanguage(language());
-  document.getElementById('speed').addEventListener('change', (event) => {
-    localStorage.setItem(SPEED_KEY, event.target.value);
+  /** @type {HTMLSelectElement} */ (document.getElementById('speed')).addEventListener('change', (event) => {
+    localStorage.setItem(SPEED_KEY, /** @type {HTMLSelectElement} */ (event.target).value);
   });
-  document.getElementById('lang').addEventListener('click', (event) => {
-    setLanguage(event.currentTarget.dataset.lang);
+  /** @type {HTMLButtonElement} */ (document.getElementById('lang')).addEventListener('click', (event) => {
+    // (chrome() names the other language on the switch before it can be clicked.)
+    setLanguage(/** @type {string} */ (/** @type {HTMLButtonElement} */ (event.currentTarget).dataset.lang));
   });
   onLanguageChange(() => {
     chrome();

@@ -9,17 +9,38 @@ import thirtyOne from './games/thirty_one.js';
 import rummy from './games/rummy.js';
 import tarneeb from './games/tarneeb.js';
 
-export const RENDERERS = { basra, thirty_one: thirtyOne, rummy, tarneeb };
+/** @typedef {import('./games/renderer.js').GameKind} GameKind */
+/** @typedef {import('./games/renderer.js').Describing<GameKind>} Describing */
+/** A game's drawing as the table and the log call it: for whichever kind the view is of.
+ * @typedef {import('./games/renderer.js').Renderer<GameKind, Record<string, unknown>>} AnyRenderer */
+
+// Each game's drawing is typed for its own kind (Renderer<'basra', BasraUi>...). The one cast:
+// the kind chooses the drawing, so the view, table and events it is handed (by the table and
+// here, looked up by the view's kind) are always of its own kind, and the screen state is the
+// one its own `reset` made. TypeScript cannot follow a lookup by kind, hence every kind here.
+export const RENDERERS = /** @type {Record<GameKind, AnyRenderer>} */ (/** @type {unknown} */ (
+  { basra, thirty_one: thirtyOne, rummy, tarneeb }));
 
 /**
  * `event` of a game of `kind` in a sentence, or null for an event nobody reads (a deadline).
  * `name(seat)` names a seat as the reader knows it; `me` is the reader's seat (none for a
  * spectator or an admin). `outcome(event)` words a game's end; `tournament` is the tournament
  * the game is a round of, if any.
+ * @param {GameKind} kind
+ * @param {Api<'GameEvent'>} event
+ * @param {object} options
+ * @param {(seat: number) => string} options.name
+ * @param {number | null} [options.me]
+ * @param {(event: Api<'TableEventGameOver'>) => string} [options.outcome]
+ * @param {Describing['table']} [options.table] The game's picture of the table, for its drawing.
+ * @param {Api<'GameTournament'> | null} [options.tournament]
+ * @returns {string | null}
  */
 export function narrate(kind, event, { name, me, outcome, table, tournament = null }) {
+  /** @param {number} seat */
   const who = (seat) => (seat === me && me !== null && me !== undefined ? t('you') : name(seat));
   // A sentence whose subject is `seat`: its "you" form for the reader's own seat.
+  /** @param {string} key @param {number} seat @param {Record<string, unknown>} [vars] */
   const say = (key, seat, vars = {}) => (seat === me && me !== null && me !== undefined && has(`${key}_you`)
     ? t(`${key}_you`, vars)
     : t(key, { ...vars, who: who(seat) }));

@@ -9,22 +9,28 @@ import { challengeForm } from './account.js';
 const KINDS = ['basra', 'thirty_one', 'rummy', 'tarneeb'];
 const POOLS = ['people', 'computers', 'bots'];
 
+/** @param {number} x */
 const round = (x) => num(Math.round(x));
+/** @param {number} x */
 const percent = (x) => num(x, { style: 'percent', maximumFractionDigits: 0 });
 
-/** A player's name as a link to their profile. */
+/** A player's name as a link to their profile.
+ * @param {string} name @returns {HTMLAnchorElement} */
 export function playerLink(name) {
   return h('a', { href: `#/player/${encodeURIComponent(name)}`, class: 'player-link' }, name);
 }
 
-/** A small line chart of a rating history (SVG, no library). */
+/** A small line chart of a rating history (SVG, no library).
+ * @param {number[]} points @returns {SVGSVGElement | null} */
 function chart(points) {
   const width = 320;
   const height = 96;
   if (points.length < 2) return null;
   const low = Math.min(...points) - 20;
   const high = Math.max(...points) + 20;
+  /** @param {number} i */
   const x = (i) => (i / (points.length - 1)) * (width - 8) + 4;
+  /** @param {number} v */
   const y = (v) => height - 4 - ((v - low) / (high - low)) * (height - 8);
   const path = points.map((v, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
@@ -38,6 +44,8 @@ function chart(points) {
   return svg;
 }
 
+/** The profile of the player `name` in `root`.
+ * @param {HTMLElement} root @param {string} name */
 export async function showProfile(root, name) {
   const profile = await api.profile(name);
   const records = h('table', { class: 'records' },
@@ -78,6 +86,8 @@ export async function showProfile(root, name) {
     h('p', {}, h('a', { href: '#/leaderboard/basra/people', class: 'button' }, t('leaderboards')))));
 }
 
+/** The leaderboard of `kind` and `pool` in `root`, at `page` (a known kind and pool when not one).
+ * @param {HTMLElement} root @param {string} [kind] @param {string} [pool] @param {number} [page] */
 export async function showLeaderboard(root, kind = 'basra', pool = 'people', page = 1) {
   if (!KINDS.includes(kind)) kind = 'basra';
   if (!POOLS.includes(pool)) pool = 'people';
@@ -99,7 +109,8 @@ export async function showLeaderboard(root, kind = 'basra', pool = 'people', pag
     page > 1 ? h('a', { href: '#', class: 'button ghost', 'data-page': String(page - 1) }, t('previous')) : null,
     page * board.per_page < board.total ? h('a', { href: '#', class: 'button ghost', 'data-page': String(page + 1) }, t('more')) : null);
   pager.addEventListener('click', (event) => {
-    const target = event.target.closest('[data-page]');
+    /** @type {HTMLElement | null} */
+    const target = /** @type {Element} */ (event.target).closest('[data-page]');
     if (!target) return;
     event.preventDefault();
     showLeaderboard(root, kind, pool, Number(target.dataset.page));

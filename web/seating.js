@@ -10,10 +10,11 @@ import { t, setTitle } from './i18n.js';
 import { chime } from './sound.js';
 
 const KEY = 'tournament-table';
-/** The table the notice points to, while it is not visited. */
+/** The table the notice points to, while it is not visited.
+ * @type {number | null} */
 let waiting = null;
 
-onAccountEvent((event) => {
+onAccountEvent((/** @type {Api<'AccountEventOut'>} */ event) => {
   // (What waits for the account when its stream opens comes without an id: not news.)
   if (event.type !== 'tournament_game' || event.id === undefined) return;
   const target = `#/game/${event.game_id}`;

@@ -11,6 +11,8 @@ export function soundOn() {
   }
 }
 
+/** Turns the chime on or off (and plays it once when turned on).
+ * @param {boolean} on */
 export function setSound(on) {
   try {
     localStorage.setItem(KEY, on ? 'on' : 'off');
@@ -20,6 +22,7 @@ export function setSound(on) {
   if (on) chime();
 }
 
+/** @type {AudioContext | null} */
 let context = null;
 
 /** Two short notes, if the reader turned the sound on (and the browser lets the page play). */
@@ -28,14 +31,15 @@ export function chime() {
   try {
     context ??= new AudioContext();
     const start = context.currentTime;
+    // (`context` is made just above; the callback does not see a module variable's narrowing.)
     [660, 880].forEach((frequency, i) => {
-      const tone = context.createOscillator();
-      const gain = context.createGain();
+      const tone = /** @type {AudioContext} */ (context).createOscillator();
+      const gain = /** @type {AudioContext} */ (context).createGain();
       tone.frequency.value = frequency;
       gain.gain.setValueAtTime(0.0001, start + i * 0.18);
       gain.gain.exponentialRampToValueAtTime(0.2, start + i * 0.18 + 0.02);
       gain.gain.exponentialRampToValueAtTime(0.0001, start + i * 0.18 + 0.16);
-      tone.connect(gain).connect(context.destination);
+      tone.connect(gain).connect(/** @type {AudioContext} */ (context).destination);
       tone.start(start + i * 0.18);
       tone.stop(start + i * 0.18 + 0.17);
     });

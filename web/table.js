@@ -1,24 +1,35 @@
-// The table: loads a game's view, shows it through the game's renderer, sends moves, and
-// follows the events endpoint so other players' moves appear one by one as they happen.
+// The table's controller: loads a game's view, sends moves and the table's actions, and
+// follows the events endpoint so other players' moves appear one by one as they happen. It
+// holds the table's state (the view, the moves being shown, the log, the score sheet, the
+// screen state) and draws it whole through table_view.js, which reads it and calls back here.
 
 import * as api from './api.js';
-import { t, tn, num, signedNum, digits, onLanguageChange } from './i18n.js';
-import { cardsText } from './cards.js';
+import { t, tn, digits, onLanguageChange } from './i18n.js';
 import { h, toast, delayFor, setBusy } from './ui.js';
-import { narrate, RENDERERS } from './narrate.js';
-import { playerLink } from './players.js';
+import { RENDERERS } from './narrate.js';
 import { ChatPanel } from './chat.js';
-import { analysisPanel } from './analysis.js';
-import { levelName, timerText, sidesOf, relation } from './names.js';
-import { tournamentNextBox } from './tournaments.js';
+import { levelName, timerText } from './names.js';
 import { problemText } from './problems.js';
+import { tableNode } from './table_view.js';
 
 export { levelName, timerText };
 
+/** @typedef {import('./games/renderer.js').GameKind} GameKind */
+/** The game's view, as the API answers it. @typedef {Api<'GameView'>} View */
+/** A game's picture of the table (a view's `table` part, once dealt).
+ * @typedef {import('./games/renderer.js').TableOf<GameKind>} GameTable */
+/** What the table hands the game's drawing (its screen state as the table keeps it).
+ * @typedef {import('./games/renderer.js').DrawContext<GameKind, Record<string, unknown>>} Context */
+/** An event with the version it brought the game to, as the API lists them.
+ * @typedef {View['recent_events'][number]} EventEntry */
+/** An event kept for the log. @typedef {{ version: number, event: EventEntry['event'], type: string }} LogEntry */
+/** @typedef {import('./api.js').ApiError} ApiError */
 
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The longest a long-poll waits (seconds): its answer also says who is at the table. */
 const FOLLOW_WAIT = 10;
+/** @template T @param {T} value @returns {T} */
 const clone = (value) => (value === undefined ? value : JSON.parse(JSON.stringify(value)));
 
 /** Events that are somebody's move, shown with a pause when they are not the viewer's. */
@@ -27,6 +38,7 @@ const MOVES = new Set([
   'melded', 'laid_off', 'called', 'trump_named',
 ]);
 
+/** @type {Table | null} */
 let current = null;
 
 /** The table shown now, if any: its game, status, whether the reader has a seat at it, and the
@@ -44,6 +56,8 @@ export function closeTable() {
   current = null;
 }
 
+/** Shows game `id` in `root`, and follows it until another table (or none) is shown.
+ * @param {HTMLElement} root @param {number} id */
 export async function openTable(root, id) {
   closeTable();
   const table = new Table(root, id);
@@ -52,20 +66,36 @@ export async function openTable(root, id) {
   return table;
 }
 
-class Table {
+export class Table {
+  /** @param {HTMLElement} root @param {number} id */
   constructor(root, id) {
     this.root = root;
     this.id = id;
+    // Null only until start() has the first view: what runs before (a redraw, currentTable, the
+    // presence) checks; everything else runs after, and reads it through `game`.
+    /** @type {View | null} */
     this.view = null;
+    /** @type {GameTable | null} */
     this.table = null;
     this.shown = 0;
     this.busy = false;
     this.animating = false;
+    /** The seat whose move is being shown. @type {number | null} */
     this.thinking = null;
+    /** @type {LogEntry[]} */
     this.log = [];
+    /** The screen state: the game's drawing's, and the table's own `confirmResign`.
+     * @type {Record<string, unknown>} */
     this.ui = {};
+    /** @type {number[][] | null} */
     this.sides = null;
+    /** @type {Api<'ScoreResponse'> | null} */
     this.sheet = null;
+    // (Made when first drawn: the analysis of a finished game, what follows a tournament's.)
+    /** @type {HTMLElement | null} */
+    this.analysis = null;
+    /** @type {HTMLElement | null} */
+    this.nextBox = null;
     this.alive = true;
     this.quickAnswers = 0;
     this.abort = new AbortController();
@@ -88,8 +118,9 @@ class Table {
 
   /** Updates the countdown to the deadline, if the table has one. */
   tick() {
-    for (const node of this.root.querySelectorAll('.countdown[data-deadline]')) {
-      const left = Math.max(0, Math.ceil((Date.parse(node.dataset.deadline) - Date.now()) / 1000));
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (this.root.querySelectorAll('.countdown[data-deadline]'))) {
+      // (The selector asks for the deadline.)
+      const left = Math.max(0, Math.ceil((Date.parse(/** @type {string} */ (node.dataset.deadline)) - Date.now()) / 1000));
       const text = left >= 60
         ? digits(`${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`)
         : t('timer_seconds', { n: left });
@@ -98,8 +129,15 @@ class Table {
     }
   }
 
+  /** The view, for everything that runs once start() has it: all but what may run before
+   * (a redraw, currentTable, the presence), which reads `view` and checks.
+   * @returns {View} */
+  get game() {
+    return /** @type {View} */ (this.view);
+  }
+
   get renderer() {
-    return RENDERERS[this.view.kind];
+    return RENDERERS[this.game.kind];
   }
 
   async start() {
@@ -111,20 +149,24 @@ class Table {
     this.follow();
   }
 
-  /** Takes an authoritative view from the server. */
+  /** Takes an authoritative view from the server.
+   * @param {View} view */
   accept(view) {
+    /** @param {View} v */
     const over = (v) => v && (v.status === 'finished' || v.status === 'abandoned');
     // When the game ends, the other room of the chat opens to everyone at the table.
     if (this.view && !over(this.view) && over(view)) this.chat.load();
     this.view = view;
-    this.table = clone(view.table);
+    // (The server always sends `table`, null until the first deal (api/src/model/games.rs),
+    // though the document marks it optional.)
+    this.table = /** @type {GameTable | null} */ (clone(view.table));
     this.shown = Math.max(this.shown, view.version);
     this.ui = this.renderer.reset ? this.renderer.reset(this.ui, view) : {};
   }
 
   async loadSheet() {
     // A table still waiting for its players has no score sheet yet (the server says 409).
-    if (this.view.status === 'waiting') return;
+    if (this.game.status === 'waiting') return;
     try {
       this.sheet = await api.scoreSheet(this.id);
       this.sides = this.sheet.sides;
@@ -141,10 +183,11 @@ class Table {
     let failures = 0;
     let fetched = this.shown;
     while (this.alive) {
-      if (this.view.status === 'abandoned') return;
+      if (this.game.status === 'abandoned') return;
       try {
         fetched = Math.max(fetched, this.shown);
-        const known = this.knownPresence();
+        // (Followed once the view is there: who is shown is known.)
+        const known = /** @type {Api<'PresenceOut'>} */ (this.knownPresence());
         const asked = Date.now();
         const news = await api.events(this.id, fetched, this.chat.cursor ?? 0, FOLLOW_WAIT, this.abort.signal, known);
         if (!this.alive) return;
@@ -165,23 +208,25 @@ class Table {
         if (newer.length || news.version > seen) this.enqueue(newer, null, { passive: true });
         fetched = Math.max(seen, news.version);
       } catch (error) {
-        if (!this.alive || error.name === 'AbortError') return;
+        if (!this.alive || /** @type {ApiError} */ (error).name === 'AbortError') return;
         // No longer one's table to follow (the seat was given up, the table closed to them).
-        if (error.status === 403 || error.status === 404) return;
+        if (/** @type {ApiError} */ (error).status === 403 || /** @type {ApiError} */ (error).status === 404) return;
         failures += 1;
         await sleep(Math.min(5000, 500 * failures));
       }
     }
   }
 
-  /** Who this page shows at the table, for the long-poll to answer as soon as that changes. */
+  /** Who this page shows at the table, for the long-poll to answer as soon as that changes.
+   * @returns {Api<'PresenceOut'> | null} */
   knownPresence() {
     if (!this.view) return null;
     const connected = this.view.seats.filter((s) => s.connected).map((s) => s.seat);
     return { connected, spectators: this.view.spectators || 0 };
   }
 
-  /** Who is at the table now (from a long-poll's answer): the dots and the spectator count. */
+  /** Who is at the table now (from a long-poll's answer): the dots and the spectator count.
+   * @param {Api<'PresenceOut'>} presence */
   presence(presence) {
     if (!presence || !this.view) return;
     let changed = this.view.spectators !== presence.spectators;
@@ -201,7 +246,7 @@ class Table {
   drawPresence() {
     const table = this.root.querySelector('.table');
     if (!table) return false;
-    for (const [index, seat] of this.view.seats.entries()) {
+    for (const [index, seat] of this.game.seats.entries()) {
       if (seat.connected === undefined) continue;
       const dot = table.querySelector(`.seat[data-seat="${index}"] > .seat-name > .presence`);
       if (!dot) return false;
@@ -212,8 +257,8 @@ class Table {
     }
     const head = table.querySelector('.table-head');
     if (!head) return false;
-    const count = this.view.spectators || 0;
-    let tag = head.querySelector('.tag.spectators');
+    const count = this.game.spectators || 0;
+    let tag = /** @type {HTMLElement | null} */ (head.querySelector('.tag.spectators'));
     if (!count) {
       tag?.remove();
       return true;
@@ -228,14 +273,20 @@ class Table {
     return true;
   }
 
+  /** Shows `events`, then `view`, after what is being shown now (see play).
+   * @param {EventEntry[]} events @param {View | null} view
+   * @param {{ passive?: boolean, ownMove?: boolean }} [options] */
   enqueue(events, view, options = {}) {
     this.chain = this.chain.then(() => this.play(events, view, options)).catch((error) => this.fail(error));
     return this.chain;
   }
 
   /** Shows `events` one at a time, then settles on `view` (or a fresh one). `passive`: news the
-   * table's long-poll brought, which draws nothing when the page already shows it. */
-  async play(events, view, { passive = false } = {}) {
+   * table's long-poll brought, which draws nothing when the page already shows it. `ownMove`:
+   * the answer to this page's move, which draws nothing if the long-poll already drew it.
+   * @param {EventEntry[]} events @param {View | null} view
+   * @param {{ passive?: boolean, ownMove?: boolean }} [options] */
+  async play(events, view, { passive = false, ownMove = false } = {}) {
     if (!this.alive) return;
     const fresh = events.filter((e) => e.version > this.shown);
     // A table that was waiting has no cards to move yet: its news is told, then drawn whole.
@@ -247,17 +298,19 @@ class Table {
     let rematch = null;
     for (const entry of fresh) {
       if (entry.event.type === 'rematch_started') rematch = entry.event.game_id;
-      const { event } = entry;
-      const other = !still && MOVES.has(event.type) && event.seat !== undefined && event.seat !== this.view.your_seat;
+      // (A move's event names its seat; the others have none to read.)
+      const { event } = /** @type {{ event: EventEntry['event'] & { seat?: number } }} */ (entry);
+      const other = !still && MOVES.has(event.type) && event.seat !== undefined
+        && event.seat !== this.game.your_seat;
       const pause = other ? delayFor() : 0;
       if (pause) {
-        this.thinking = event.seat;
+        this.thinking = /** @type {number} */ (event.seat);
         // A renderer may show the move coming before it lands (Basra: what it will take).
-        if (this.renderer.stage && this.table) this.renderer.stage(this.table, event, this.view);
+        if (this.renderer.stage && this.table) this.renderer.stage(this.table, event, this.game);
         this.render();
         await sleep(pause / 2);
       }
-      if (this.renderer.applyEvent && this.table) this.renderer.applyEvent(this.table, event, this.view);
+      if (this.renderer.applyEvent && this.table) this.renderer.applyEvent(this.table, event, this.game);
       this.thinking = null;
       this.record(entry);
       if (event.type === 'hand_scored' || event.type === 'game_over') handScored = true;
@@ -265,6 +318,7 @@ class Table {
       this.render();
       if (pause) await sleep(pause / 2);
     }
+    /** @type {View} */
     let next;
     try {
       next = view || (await api.getGame(this.id));
@@ -286,7 +340,16 @@ class Table {
     // nothing is drawn again. A card the player is reaching for, or the cards they picked for a
     // meld, stay as they are.
     const same = this.view && this.table && next.version === this.view.version && next.status === this.view.status;
-    if (passive && !fresh.length && same && !rematch) return;
+    if (!fresh.length && same && !rematch && !handScored) {
+      if (passive) return;
+      // A move's own answer that the long-poll overtook: if the page already drew this view as
+      // it stands now (not sending, the same choices), the card under the player's finger is
+      // not swapped for an identical new one.
+      if (ownMove && this.drawnAsIs()) {
+        setBusy(false);
+        return;
+      }
+    }
     // A move's own answer that arrives after the long-poll brought a later move: the page keeps
     // the later view rather than step back to the older one.
     if (!(this.view && next.version < this.view.version)) this.accept(next);
@@ -297,6 +360,7 @@ class Table {
     if (rematch && !this.watching()) location.hash = `#/game/${rematch}`;
   }
 
+  /** @param {unknown} error */
   fail(error) {
     setBusy(false);
     this.busy = false;
@@ -305,7 +369,8 @@ class Table {
   }
 
   /** Keeps an event for the log; it is put into words when drawn, in the language of the
-   * moment (switching language retells the whole log). */
+   * moment (switching language retells the whole log).
+   * @param {EventEntry} entry */
   record(entry) {
     if (this.log.some((kept) => kept.version === entry.version && sameEvent(kept.event, entry.event))) return;
     this.log.push({ version: entry.version, event: entry.event, type: entry.event.type });
@@ -314,83 +379,52 @@ class Table {
 
   // ---- names -------------------------------------------------------------------------------
 
+  /** @param {number} seat */
   seatName(seat) {
-    const info = this.view.seats[seat];
+    const info = this.game.seats[seat];
     if (!info) return '?';
-    if (seat === this.view.your_seat) return t('you');
+    if (seat === this.game.your_seat) return t('you');
     if (info.name) return info.name;
     if (info.bot) return t('computer_n', { n: seat + 1, level: levelName(info.bot) });
     return t('open_seat');
   }
 
+  /** @param {number} side */
   sideName(side) {
     const seats = this.sides ? this.sides[side] : [side];
     if (!seats) return '?';
     return seats.map((s) => this.seatName(s)).join(' + ');
   }
 
+  /** @param {number} seat */
   sideOf(seat) {
     if (!this.sides) return seat;
     const index = this.sides.findIndex((seats) => seats.includes(seat));
     return index < 0 ? seat : index;
   }
 
-  // ---- events as sentences -----------------------------------------------------------------
-
-  describe(event) {
-    // Sentences name people by their names ("Layla plays 7♦"), and the reader as "You".
-    return narrate(this.view.kind, event, {
-      name: (seat) => {
-        const info = this.view.seats[seat];
-        return info && info.name ? info.name : this.seatName(seat);
-      },
-      me: this.view.your_seat,
-      outcome: (outcome) => this.outcomeText(outcome),
-      table: this,
-      tournament: this.view.tournament,
-    });
-  }
-
-  /** The end of the game in a sentence: who won, and how when it was not by play. */
-  outcomeText(outcome) {
-    if (!outcome) return '';
-    if (outcome.reason === 'move_cap') return t('outcome_move_cap');
-    const me = this.view.your_seat;
-    const seats = outcome.winners.flatMap((side) => (this.sides ? this.sides[side] || [] : [side]));
-    let won;
-    if (!outcome.winners.length) won = t('outcome_draw');
-    else if (me !== null && me !== undefined && seats.includes(me)) {
-      const others = seats.filter((s) => s !== me).map((s) => this.seatName(s));
-      won = others.length ? t('outcome_you_won_with', { names: listText(others) }) : t('outcome_you_won');
-    } else {
-      won = t('outcome_won', { names: listText(seats.map((s) => this.seatName(s))) });
-    }
-    if (outcome.reason === 'resignation' && outcome.seat !== undefined && outcome.seat !== null) {
-      const who = outcome.seat === me ? t('you_resigned') : t('someone_resigned', { who: this.seatName(outcome.seat) });
-      return `${who} ${won}`;
-    }
-    return won;
-  }
-
   // ---- moves -------------------------------------------------------------------------------
 
   legal() {
-    return this.busy || this.animating || this.view.status !== 'active' ? [] : this.view.legal_moves || [];
+    return this.busy || this.animating || this.game.status !== 'active' ? []
+      : this.game.legal_moves || [];
   }
 
+  /** @param {Api<'AnyMove'>} mv */
   async act(mv) {
     if (this.busy) return;
     this.busy = true;
     setBusy(true);
     this.render();
     try {
-      const answer = await api.move(this.id, this.view.version, mv);
+      const answer = await api.move(this.id, this.game.version, mv);
       this.busy = false;
       this.ui = {};
-      await this.enqueue(answer.events, answer.view);
+      await this.enqueue(answer.events, answer.view, { ownMove: true });
     } catch (error) {
       this.busy = false;
-      if (error.code === 'version_conflict' || error.code === 'not_your_turn') {
+      if (/** @type {ApiError} */ (error).code === 'version_conflict'
+        || /** @type {ApiError} */ (error).code === 'not_your_turn') {
         await this.enqueue([], null);
       }
       this.fail(error);
@@ -398,7 +432,8 @@ class Table {
   }
 
   /** Sends an action someone else may have overtaken (dealing, taking the seat back): a 409
-   * only means the game moved on, so it shows what is there now. */
+   * only means the game moved on, so it shows what is there now.
+   * @param {() => Promise<Api<'ActionResponse'>>} call */
   async tableAction(call) {
     if (this.busy) return;
     this.busy = true;
@@ -409,19 +444,20 @@ class Table {
       await this.enqueue(answer.events || [], answer.view || null);
     } catch (error) {
       this.busy = false;
-      if (error.status === 409) await this.enqueue([], null);
+      if (/** @type {ApiError} */ (error).status === 409) await this.enqueue([], null);
       else this.fail(error);
     }
   }
 
   dealNext() {
-    return this.tableAction(() => api.deal(this.id, this.view.version));
+    return this.tableAction(() => api.deal(this.id, this.game.version));
   }
 
   reclaim() {
     return this.tableAction(() => api.reclaim(this.id));
   }
 
+  /** @param {'json' | 'text'} format */
   async download(format) {
     try {
       const text = await api.exportGame(this.id, format);
@@ -437,7 +473,8 @@ class Table {
     }
   }
 
-  /** Offers or accepts a rematch (`accept`), or declines it; goes to the new game once it starts. */
+  /** Offers or accepts a rematch (`accept`), or declines it; goes to the new game once it starts.
+   * @param {boolean} accept */
   async rematch(accept) {
     if (this.busy) return;
     this.busy = true;
@@ -448,7 +485,7 @@ class Table {
         location.hash = `#/game/${state.game_id}`;
         return;
       }
-      this.view.rematch = state;
+      this.game.rematch = state;
       await this.enqueue([], null);
     } catch (error) {
       this.busy = false;
@@ -480,12 +517,23 @@ class Table {
 
   // ---- drawing -----------------------------------------------------------------------------
 
+  /** True when the last drawing shows the table as it stands: the same view, the same
+   * sending state, the same choices being made, the score sheet loaded. */
+  drawnAsIs() {
+    const drawn = this.drawn;
+    return Boolean(drawn && this.sheet && drawn.version === this.game.version
+      && drawn.status === this.game.status
+      && drawn.shown === this.shown && drawn.busy === this.busy && drawn.ui === this.ui);
+  }
+
   render() {
     if (!this.alive || !this.view) return;
     const view = this.view;
-    const focusKey = document.activeElement && document.activeElement.dataset
-      ? document.activeElement.dataset.focus
+    this.drawn = { version: view.version, status: view.status, shown: this.shown, busy: this.busy, ui: this.ui };
+    const focusKey = document.activeElement && /** @type {HTMLElement} */ (document.activeElement).dataset
+      ? /** @type {HTMLElement} */ (document.activeElement).dataset.focus
       : null;
+    /** @type {Context} */
     const ctx = {
       view,
       table: this.table,
@@ -502,382 +550,21 @@ class Table {
       sideName: (s) => this.sideName(s),
       sides: this.sides,
     };
-    const r = this.renderer;
-    const root = h('div', {
-      class: `table kind-${view.kind} seats-${view.seats.length}`,
-      'data-status': view.status,
-      'data-version': String(this.shown),
-    });
-
-    root.append(this.header());
-    const felt = h('section', { class: 'felt', 'aria-label': t('the_table') });
-    // Until every seat is taken there are no cards: the table shows who is there and who is
-    // awaited (the game's own drawing starts with the first deal).
-    const dealt = Boolean(this.table);
-    const others = h('div', { class: 'others' });
-    const n = view.seats.length;
-    const me = view.your_seat ?? 0;
-    for (let step = 1; step < n; step++) {
-      const seat = (me + step) % n;
-      const place = n === 4 ? ['left', 'across', 'right'][step - 1] : 'across';
-      others.append(this.seatPanel(ctx, seat, place));
-    }
-    felt.append(others);
-    felt.append(h('div', { class: 'center' }, dealt ? r.center(ctx) : this.waitingCenter()));
-    const mine = h('div', { class: 'mine' });
-    if (this.watching()) {
-      // A spectator: the first seat sits at the bottom like any other, hand face down.
-      mine.append(this.seatPanel(ctx, me, 'below'));
-      mine.append(h('p', { class: 'note watching' }, t('watching_note')));
-    } else {
-      mine.append(this.seatPanel(ctx, me, 'me'));
-      if (dealt) {
-        mine.append(h('div', { class: 'hand-area' }, r.hand(ctx)));
-        const actions = r.actions ? r.actions(ctx) : null;
-        mine.append(h('div', { class: 'actions', role: 'group', 'aria-label': t('actions') }, actions));
-      }
-    }
-    felt.append(mine);
-    root.append(felt);
-    root.append(this.statusLine(ctx));
-    if (view.status === 'finished') {
-      // Made once a table: it polls while the analysis is made, and keeps what it loaded.
-      this.analysis ??= analysisPanel(this.id, (s) => this.seatName(s), this.view.your_seat);
-      root.append(this.analysis);
-    }
-    root.append(this.sidebar(ctx));
-    this.root.replaceChildren(root);
+    this.root.replaceChildren(tableNode(this, ctx));
     if (focusKey) {
-      const again = this.root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
+      const again = /** @type {(HTMLElement & { disabled?: boolean }) | null} */ (
+        this.root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`));
       if (again && !again.disabled) again.focus();
     }
   }
 
   /** Whether the caller watches the table (a public game) rather than sits at it. */
   watching() {
-    return this.view.your_seat === null || this.view.your_seat === undefined;
-  }
-
-  header() {
-    const view = this.view;
-    const title = `${t(`kind_${view.kind}`)} · ${t(`variant_${view.kind}_${view.variant}`)}`;
-    const bar = h('div', { class: 'table-head' },
-      h('h1', {}, title),
-      view.tournament
-        ? h('a', { href: `#/tournament/${view.tournament.id}`, class: 'tag tournament-link', 'data-tournament': String(view.tournament.id) },
-          view.tournament.name
-            ? t('tournament_round', { name: view.tournament.name, n: view.tournament.round })
-            : t('a_tournament_round', { n: view.tournament.round }))
-        : null,
-      view.practice ? h('span', { class: 'tag' }, t('practice')) : null,
-      this.watching() ? h('span', { class: 'tag watching' }, t('watching')) : null,
-      view.spectators > 0
-        ? h('span', { class: 'tag spectators', 'data-spectators': String(view.spectators) }, tn('n_watching', view.spectators))
-        : null,
-      view.turn ? h('span', { class: 'tag timer' }, t('per_move', { time: timerText(view.turn.seconds) })) : null,
-      h('span', { class: 'tag status', 'data-status': view.status }, t(`status_${view.status}`)),
-      h('a', { href: `#/help/${view.kind}/${view.variant}`, class: 'button ghost' }, t('rules_here')),
-      h('a', { href: '#/', class: 'button ghost' }, t('lobby')),
-    );
-    if (view.invite_code && view.status === 'waiting' && !this.watching()) bar.append(this.invites());
-    return bar;
-  }
-
-  /** The invite links of a table waiting for players: one for each open seat, named by what it
-   * makes the friend to you (your partner, an opponent), so each friend sits where you meant. */
-  invites() {
-    const view = this.view;
-    const sides = sidesOf(view.kind, view.seats.length, view.options || {});
-    const open = view.seats.filter((s) => s.open).map((s) => s.seat);
-    const links = open.map((seat) => {
-      const link = `${location.origin}/#/join/${view.id}/${view.invite_code}/${seat}`;
-      const label = t(`invite_seat_${relation(sides, view.your_seat, seat)}`, { n: seat + 1 });
-      const input = h('input', { value: link, readonly: '', class: 'invite-link', 'aria-label': label, 'data-seat': String(seat) });
-      const copy = h('button', { type: 'button', class: 'button', 'data-copy': String(seat) }, t('copy'));
-      copy.addEventListener('click', async () => {
-        input.select();
-        try {
-          await navigator.clipboard.writeText(link);
-          toast(t('copied'));
-        } catch {
-          document.execCommand('copy');
-        }
-      });
-      return h('li', {}, h('span', {}, label), input, copy);
-    });
-    return h('div', { class: 'invite' }, h('p', {}, t('invite_friend')), h('ul', { class: 'invite-links' }, links));
-  }
-
-  seatPanel(ctx, seat, place) {
-    const view = this.view;
-    const info = view.seats[seat];
-    const turn = view.status === 'active' && (this.thinking === seat || (this.thinking === null && view.to_act === seat));
-    const panel = h('div', {
-      class: `seat place-${place}${turn ? ' turn' : ''}${info && info.open ? ' open' : ''}`,
-      'data-seat': String(seat),
-    });
-    const person = info && info.name && seat !== view.your_seat && !info.open;
-    const here = info && info.connected !== undefined
-      ? h('span', {
-        class: `presence ${info.connected ? 'on' : 'off'}`, role: 'img',
-        'aria-label': t(info.connected ? 'connected' : 'not_connected'), title: t(info.connected ? 'connected' : 'not_connected'),
-      })
-      : null;
-    const name = h('div', { class: 'seat-name' },
-      turn ? h('span', { class: 'turn-arrow', 'aria-label': t('to_play') }, '▶') : null,
-      here,
-      person ? playerLink(info.name) : h('span', {}, this.seatName(seat)),
-      info && info.bot_account ? h('span', { class: 'tag bot-account', title: t('bot_note') }, t('bot_tag')) : null,
-      info && info.away ? h('span', { class: 'tag away', title: t('away_note') }, t('away')) : null,
-    );
-    panel.append(name);
-    if (this.thinking === seat) panel.append(h('div', { class: 'thinking' }, t('thinking')));
-    else if (turn && seat !== view.your_seat) panel.append(h('div', { class: 'thinking' }, t('to_play')));
-    if (!ctx.table) {
-      if (info && info.open) panel.append(h('div', { class: 'seat-info awaited' }, t('seat_awaited')));
-      return panel;
-    }
-    const extra = place === 'me'
-      ? this.renderer.mySeat && this.renderer.mySeat(ctx, seat)
-      : this.renderer.seat && this.renderer.seat(ctx, seat);
-    if (extra) panel.append(extra);
-    return panel;
-  }
-
-  /** The middle of a table still waiting for players: each seat, and who is still awaited. */
-  waitingCenter() {
-    const view = this.view;
-    const open = view.seats.filter((s) => s.open).length;
-    const list = h('ul', { class: 'waiting-seats' }, view.seats.map((info, seat) => h('li', { 'data-seat': String(seat), class: info.open ? 'open' : 'taken' },
-      h('span', { class: 'seat-label' }, t('seat_n', { n: seat + 1 })), ' ',
-      h('bdi', {}, this.seatName(seat)))));
-    return h('div', { class: 'waiting-center' },
-      h('p', { class: 'waiting-count' }, t('seats_open_n', { n: open })), list);
-  }
-
-  statusLine(ctx) {
-    const view = this.view;
-    const box = h('div', { class: 'status-line', role: 'status' });
-    const mine = view.seats[view.your_seat];
-    if (mine && mine.away && (view.status === 'active' || view.status === 'hand_over')) {
-      const back = h('button', { type: 'button', class: 'button primary', 'data-action': 'reclaim' }, t('reclaim'));
-      back.addEventListener('click', () => this.reclaim());
-      box.append(h('div', { class: 'away-banner' }, h('p', {}, t('you_are_away', { level: levelName(mine.bot) })), back));
-    }
-    if (view.deadline && (view.status === 'active' || view.status === 'hand_over')) {
-      box.append(h('span', { class: 'countdown', 'data-deadline': view.deadline, 'aria-live': 'off' }));
-      queueMicrotask(() => this.tick());
-    }
-    if (view.status === 'waiting') {
-      box.append(h('p', {}, t('waiting_for_players')));
-    } else if (view.status === 'active') {
-      const mineToPlay = !this.watching() && view.to_act === view.your_seat;
-      const yours = mineToPlay && !this.busy && !this.animating && this.thinking === null;
-      const prompt = yours && this.renderer.prompt ? this.renderer.prompt(ctx) : null;
-      let text;
-      if (yours) text = prompt || t('your_turn');
-      else if (mineToPlay && this.busy) text = t('sending_move');
-      else if (this.thinking !== null || !mineToPlay) text = t('waiting_for', { who: this.seatName(this.thinking ?? view.to_act) });
-      else text = t('showing_moves');
-      box.append(h('p', { class: yours ? 'your-turn' : '', 'data-turn': mineToPlay ? 'mine' : 'other' }, text));
-    } else if (view.status === 'hand_over' && this.watching()) {
-      box.append(this.handSummary());
-    } else if (view.status === 'hand_over') {
-      box.append(this.handSummary());
-      const button = h('button', { type: 'button', class: 'button primary', 'data-action': 'deal', 'data-focus': 'deal' }, t('deal_next'));
-      button.addEventListener('click', () => this.dealNext());
-      box.append(button);
-    } else if (view.status === 'finished' || view.status === 'abandoned') {
-      box.append(this.handSummary());
-      box.append(h('p', { class: 'outcome', 'data-outcome': 'over' }, this.outcomeText(view.outcome) || t('status_abandoned')));
-      if (this.watching()) {
-        if (view.rematch && view.rematch.game_id) {
-          box.append(h('a', { href: `#/game/${view.rematch.game_id}`, class: 'button primary', 'data-action': 'watch-rematch' }, t('watch_rematch')));
-        }
-        box.append(h('a', { href: '#/', class: 'button' }, t('lobby')));
-        return box;
-      }
-      if (view.tournament) {
-        // A tournament's table leads on to the tournament: what comes next (the next round,
-        // its winner), not a rematch or a new game. Made once, it follows the tournament.
-        this.nextBox ??= tournamentNextBox(view.tournament);
-        box.append(this.nextBox);
-      } else {
-        if (view.rematch) box.append(this.rematchControls(view.rematch), h('p', { class: 'note rematch-note' }, t('rematch_note')));
-        const again = h('button', { type: 'button', class: 'button', 'data-action': 'again' }, t('play_again'));
-        again.addEventListener('click', () => {
-          location.hash = `#/new/${view.kind}/${view.variant}`;
-        });
-        box.append(again);
-      }
-      box.append(h('a', { href: '#/', class: 'button' }, t('lobby')));
-      if (view.status === 'finished') {
-        for (const format of ['json', 'text']) {
-          const button = h('button', { type: 'button', class: 'button ghost', 'data-action': `export-${format}` }, t(`export_${format}`));
-          button.addEventListener('click', () => this.download(format));
-          box.append(button);
-        }
-      }
-    }
-    return box;
-  }
-
-  /** A finished game's rematch: offer it, accept or decline it, or go to it. */
-  rematchControls(rematch) {
-    const box = h('div', { class: 'rematch', 'data-rematch': rematch.game_id ? 'started' : rematch.accepted.length ? 'offered' : 'none' });
-    const names = (seats) => seats.map((s) => this.seatName(s)).join(t('list_comma'));
-    const button = (key, action, accept, primary) => {
-      const node = h('button', { type: 'button', class: `button${primary ? ' primary' : ''}`, 'data-action': action }, t(key));
-      node.addEventListener('click', () => this.rematch(accept));
-      return node;
-    };
-    const mine = this.view.your_seat;
-    if (rematch.game_id) {
-      box.append(h('a', { href: `#/game/${rematch.game_id}`, class: 'button primary', 'data-action': 'go-rematch' }, t('go_rematch')));
-    } else if (rematch.accepted.includes(mine)) {
-      box.append(h('p', {}, t('rematch_waiting', { names: names(rematch.waiting_for) })),
-        button('rematch_withdraw', 'rematch-decline', false, false));
-    } else if (rematch.accepted.length) {
-      box.append(h('p', {}, t('rematch_wanted', { names: names(rematch.accepted) })),
-        button('rematch_accept', 'rematch', true, true), button('rematch_decline', 'rematch-decline', false, false));
-    } else {
-      if (rematch.declined_by !== null && rematch.declined_by !== undefined) {
-        box.append(h('p', { class: 'note' }, t('rematch_declined', { who: this.seatName(rematch.declined_by) })));
-      }
-      box.append(button('rematch_offer', 'rematch', true, true));
-    }
-    return box;
-  }
-
-  /** The last hand's scoring items, from the score sheet. */
-  handSummary() {
-    const hands = this.sheet ? this.sheet.hands : [];
-    const last = hands[hands.length - 1];
-    if (!last) return h('span');
-    const box = h('div', { class: 'hand-summary' }, h('h2', {}, t('hand_result', { n: last.hand })));
-    const list = h('ul');
-    for (const line of last.lines) list.append(h('li', {}, `${this.sideName(line.side)}: ${scoreItemText(line, this)} (${signed(line.points)})`));
-    box.append(list);
-    return box;
-  }
-
-  sidebar(ctx) {
-    const side = h('aside', { class: 'sidebar' });
-    side.append(this.scores(ctx));
-    const sheetButton = h('details', { class: 'sheet' }, h('summary', {}, t('score_sheet')), this.sheetTable());
-    side.append(sheetButton);
-    // (Scrollable, so reachable from the keyboard.)
-    const log = h('ol', { class: 'log', 'aria-label': t('what_happened'), tabindex: '0' });
-    const lines = [];
-    for (let i = this.log.length - 1; i >= 0 && lines.length < 40; i--) {
-      const text = this.describe(this.log[i].event);
-      if (text) lines.unshift(h('li', { 'data-type': this.log[i].type }, text));
-    }
-    log.append(...lines);
-    side.append(h('h2', {}, t('what_happened')), log);
-    queueMicrotask(() => {
-      log.scrollTop = log.scrollHeight;
-    });
-    side.append(this.chat.node);
-    const playing = ['active', 'hand_over', 'waiting'].includes(this.view.status);
-    if (playing && !this.watching()) {
-      side.append(this.resignControl());
-    }
-    return side;
-  }
-
-  scores(ctx) {
-    const box = h('div', { class: 'scores' }, h('h2', {}, t('scores')));
-    const totals = this.sheet ? this.sheet.totals : [];
-    const list = h('dl');
-    (this.sides || []).forEach((seats, side) => {
-      list.append(h('dt', {}, this.sideName(side)), h('dd', { 'data-side': String(side), 'data-value': String(totals[side] ?? 0) }, num(totals[side] ?? 0)));
-    });
-    box.append(list);
-    const outcome = this.view.outcome;
-    if (outcome && outcome.reason === 'resignation') {
-      box.append(h('p', { class: 'note' }, t('ended_by_resignation', { who: this.seatName(outcome.seat) })));
-    } else if (this.renderer.scoreNote && this.table) {
-      const note = this.renderer.scoreNote(ctx);
-      if (note) box.append(h('p', { class: 'note' }, note));
-    }
-    return box;
-  }
-
-  sheetTable() {
-    if (!this.sheet || !this.sheet.hands.length) return h('p', {}, t('no_hands_yet'));
-    const sides = this.sides || [];
-    const table = h('table', { class: 'sheet-table' });
-    table.append(h('thead', {}, h('tr', {}, h('th', {}, t('hand')), ...sides.map((_, s) => h('th', {}, this.sideName(s))))));
-    const body = h('tbody');
-    for (const hand of this.sheet.hands) {
-      const cells = sides.map((_, s) => {
-        const items = hand.lines.filter((l) => l.side === s).map((l) => `${scoreItemText(l, this)} ${signed(l.points)}`);
-        return h('td', {}, h('div', { class: 'items' }, items.join(t('list_semicolon'))), h('strong', {}, num(hand.totals[s])));
-      });
-      body.append(h('tr', {}, h('th', {}, num(hand.hand)), ...cells));
-    }
-    table.append(body);
-    return table;
-  }
-
-  resignControl() {
-    const box = h('div', { class: 'resign' });
-    if (this.ui.confirmResign) {
-      const yes = h('button', { type: 'button', class: 'button danger', 'data-action': 'resign-yes' }, t('resign_yes'));
-      const no = h('button', { type: 'button', class: 'button' }, t('resign_no'));
-      yes.addEventListener('click', () => this.resign());
-      no.addEventListener('click', () => {
-        this.ui.confirmResign = false;
-        this.render();
-      });
-      box.append(h('p', {}, t(this.view.status === 'waiting' ? 'leave_really' : 'resign_really')), yes, no);
-    } else {
-      const waiting = this.view.status === 'waiting';
-      const button = h('button', { type: 'button', class: 'button ghost', 'data-action': 'resign' }, t(waiting ? 'leave_table' : 'resign'));
-      button.addEventListener('click', () => {
-        this.ui.confirmResign = true;
-        this.render();
-      });
-      box.append(button);
-    }
-    return box;
+    return this.game.your_seat === null || this.game.your_seat === undefined;
   }
 }
 
-function signed(points) {
-  return signedNum(points);
-}
-
-export function scoreItemText(line, table) {
-  switch (line.item) {
-    case 'basra':
-      return t('item_basra', { card: cardsText([line.card]) });
-    case 'majority':
-      return t('item_majority', { n: line.cards });
-    case 'card_points':
-      return t('item_card_points', { cards: cardsText(line.cards) });
-    case 'life_lost':
-      return t(`item_life_lost_${line.cause}`);
-    case 'cards_left':
-      return t('item_cards_left', { who: table.seatName(line.seat), cards: cardsText(line.cards) });
-    case 'rummy':
-      return t('item_rummy');
-    case 'contract':
-      return t(line.made ? 'item_contract_made' : 'item_contract_set', {
-        who: table.seatName(line.declarer), bid: line.bid, tricks: line.tricks,
-      });
-    default:
-      return line.item;
-  }
-}
-
-/** "A, B and C" in the page's language. */
-function listText(names) {
-  if (names.length <= 1) return names.join('');
-  return t('list_and', { first: names.slice(0, -1).join(t('list_comma')), last: names[names.length - 1] });
-}
-
+/** @param {unknown} a @param {unknown} b */
 function sameEvent(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -8,35 +8,57 @@ import { h } from './ui.js';
 import { houseRulesText } from './house_rules.js';
 import { levelName, timerText } from './names.js';
 
+/**
+ * A tournament's terms as termsLines reads them: a tournament as the API answers it, or the
+ * tournament form's description of the one it would make.
+ * @typedef {{
+ *   format: Api<'TournamentFormat'>, teams?: boolean | null, kind: Api<'GameKind'>, variant?: Api<'VariantName'> | null,
+ *   seats: number, options?: Record<string, Api<'OptionValue'>>, rounds?: number | null, minutes?: number | null,
+ *   starts_at?: string | null, fill?: string | null, turn: Api<'TurnPolicy'>, rated?: boolean | null,
+ *   private?: boolean | null,
+ * }} Terms
+ */
+
+/** The game and variant of its tables, in words.
+ * @param {Api<'TournamentSummary'>} tournament */
 export function gameName(tournament) {
   return `${t(`kind_${tournament.kind}`)} · ${t(`variant_${tournament.kind}_${tournament.variant}`)}`;
 }
 
-/** The format's name: team matches are a duplicate of their own. */
+/** The format's name: team matches are a duplicate of their own.
+ * @param {Api<'TournamentSummary'>} tournament */
 export function formatName(tournament) {
   return t(`format_${tournament.teams ? 'teams' : tournament.format}`);
 }
 
-/** What a tournament is, in a few words: format, rounds or minutes, entrants. */
+/** What a tournament is, in a few words: format, rounds or minutes, entrants.
+ * @param {Api<'TournamentSummary'>} tournament */
 export function shape(tournament) {
+  // (An arena always has its minutes and the others their rounds: the server sets the one the
+  // format takes when it makes the tournament, api/src/play/tournaments/making.rs.)
   const length = tournament.format === 'arena'
-    ? tn('arena_minutes', tournament.minutes)
-    : tn('rounds_count', tournament.rounds);
+    ? tn('arena_minutes', /** @type {number} */ (tournament.minutes))
+    : tn('rounds_count', /** @type {number} */ (tournament.rounds));
   return `${formatName(tournament)} · ${length} · ${tn('entrants_count', tournament.entrants)}`;
 }
 
+/** @param {number} x */
 const matchpointFormat = (x) => num(x / 100, { style: 'percent', maximumFractionDigits: 1 });
 
-/** The entrant line of the reader, by name. */
+/** The entrant line of the reader, by name.
+ * @param {Api<'Tournament'>} tournament @param {string | undefined} me */
 export function mine(tournament, me) {
   return me ? tournament.players.find((p) => p.name === me && !p.withdrawn) : undefined;
 }
 
+/** The standings as a table (the reader's line marked).
+ * @param {Api<'Tournament'>} tournament @param {string | undefined} me */
 export function standingsTable(tournament, me) {
   const swiss = tournament.format === 'swiss';
   const arena = tournament.format === 'arena';
   const { teams } = tournament;
   const matchpoints = tournament.format === 'duplicate' && !teams;
+  /** @param {number} x */
   const points = (x) => (matchpoints ? matchpointFormat(x) : num(x));
   return h('table', { class: 'records standings' },
     h('caption', { class: 'visually-hidden' }, t('standings')),
@@ -59,10 +81,11 @@ export function standingsTable(tournament, me) {
     h('td', { 'data-value': String(line.games) }, num(line.games)),
     swiss ? h('td', {}, num(line.buchholz ?? 0)) : null,
     // (Words, not an emoji: the page needs no emoji font.)
-    arena ? h('td', {}, num(line.streak ?? 0), line.streak >= 2 ? h('span', { class: 'tag on-fire' }, t('on_fire')) : null) : null))));
+    arena ? h('td', {}, num(line.streak ?? 0), (line.streak ?? 0) >= 2 ? h('span', { class: 'tag on-fire' }, t('on_fire')) : null) : null))));
 }
 
-/** The entrants, in the order they joined (an upcoming tournament has no standings yet). */
+/** The entrants, in the order they joined (an upcoming tournament has no standings yet).
+ * @param {Api<'Tournament'>} tournament @param {string | undefined} me */
 export function entrantsList(tournament, me) {
   const active = tournament.players.filter((p) => !p.withdrawn);
   if (!active.length) return h('p', { class: 'note empty' }, t('no_entrants'));
@@ -71,15 +94,24 @@ export function entrantsList(tournament, me) {
     p.bot ? h('span', { class: 'tag bot-account' }, t('bot_tag')) : null)));
 }
 
-/** Team matches: each team's two pairs, as drawn (yours marked). */
+/** A team's two pairs, as drawn.
+ * @typedef {[Api<'TournamentEntrant'>[], Api<'TournamentEntrant'>[]]} TeamPairs */
+
+/** Team matches: each team's two pairs, as drawn (yours marked).
+ * @param {Api<'Tournament'>} tournament @param {string | undefined} me */
 export function teamsList(tournament, me) {
+  /** Each team's two pairs, by team number.
+   * @type {Map<number, TeamPairs>} */
   const teams = new Map();
   for (const player of tournament.players) {
     if (!player.team) continue;
     if (!teams.has(player.team)) teams.set(player.team, [[], []]);
-    teams.get(player.team)[player.pair - 1].push(player);
+    // (Set just above; and an entrant drawn into a team always has its pair: the draw writes
+    // both, db/src/tournaments/mod.rs draw_teams.)
+    /** @type {TeamPairs} */ (teams.get(player.team))[/** @type {number} */ (player.pair) - 1].push(player);
   }
   // (Every pair was drawn with a person; a short one's other seat is a computer player.)
+  /** @param {Api<'TournamentEntrant'>[]} members */
   const pair = (members) => [
     ...members.map((p) => p.name + (p.withdrawn ? ` (${t('withdrawn')})` : '')),
     ...(members.length < 2 ? [t('computer_player')] : []),
@@ -92,7 +124,8 @@ export function teamsList(tournament, me) {
   h('span', {}, t('pair_two'), ' ', pair(pairs[1])))));
 }
 
-/** How an entrant did at a table, in words: "place 1, score 36", "score 36, 75%". */
+/** How an entrant did at a table, in words: "place 1, score 36", "score 36, 75%".
+ * @param {Api<'Tournament'>} tournament @param {Api<'TournamentSeat'>} seat */
 function outcome(tournament, seat) {
   if (seat.place === null || seat.place === undefined) return null;
   if (tournament.teams) return t('seat_result_margin', { margin: signedNum(seat.result ?? 0) });
@@ -104,6 +137,8 @@ function outcome(tournament, seat) {
     : t('seat_result_place', { place: seat.place + 1, score: seat.result });
 }
 
+/** A table of a round, with how each entrant at it did.
+ * @param {Api<'Tournament'>} tournament @param {Api<'TournamentTable'>} table */
 function tableResult(tournament, table) {
   return h('li', { class: 'game-row table-result', 'data-game': String(table.game_id) },
     h('a', { href: `#/game/${table.game_id}` }, t('table_game', { id: table.game_id })),
@@ -115,20 +150,29 @@ function tableResult(tournament, table) {
 }
 
 /** Team matches: a round's tables two by two (a match's tables play one board), each match
- * with every team's result on the board once both tables are over. */
+ * with every team's result on the board once both tables are over.
+ * @param {Api<'Tournament'>} tournament @param {Api<'TournamentRound'>} round */
 function matchesOf(tournament, round) {
   const team = new Map(tournament.players.map((p) => [p.entrant_id, p.team]));
+  /** The round's tables by game (a table with no match looks up none, and finds none).
+   * @type {Map<number | null | undefined, Api<'TournamentTable'>>} */
   const byId = new Map(round.tables.map((table) => [table.game_id, table]));
+  /** @type {Set<number>} */
   const done = new Set();
+  /** @type {HTMLLIElement[]} */
   const matches = [];
   for (const table of round.tables) {
     if (done.has(table.game_id)) continue;
     const other = byId.get(table.match_game_id);
     const both = other ? [table, other] : [table];
     both.forEach((x) => done.add(x.game_id));
+    /** Each team's result on the board, by team number.
+     * @type {Map<number, number>} */
     const boards = new Map();
     for (const seat of both.flatMap((x) => x.seats)) {
-      if (seat.board !== null && seat.board !== undefined) boards.set(team.get(seat.entrant_id), seat.board);
+      // (A seat with a board's result is a team match's, whose every entrant has a team.)
+      if (seat.board !== null && seat.board !== undefined) boards.set(/** @type {number} */ (team.get(seat.entrant_id)),
+        seat.board);
     }
     matches.push(h('li', { class: 'team-match' },
       h('p', { class: 'board-result', 'data-boards': JSON.stringify([...boards].sort(([a], [b]) => a - b).map(([, b]) => b)) }, boards.size
@@ -140,7 +184,8 @@ function matchesOf(tournament, round) {
 }
 
 /** Duplicate: a round's board with every table's result side by side, seat by seat — who sat
- * there, their score and their matchpoints against the others in that seat. */
+ * there, their score and their matchpoints against the others in that seat.
+ * @param {Api<'Tournament'>} tournament @param {Api<'TournamentRound'>} round */
 function boardTable(tournament, round) {
   const seats = Math.max(0, ...round.tables.flatMap((table) => table.seats.map((s) => s.seat + 1)));
   return h('div', { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-label': t('board_n', { n: round.round }) },
@@ -159,6 +204,8 @@ function boardTable(tournament, round) {
         }))))));
 }
 
+/** Every round paired, the latest first: its tables and results, and its byes.
+ * @param {Api<'Tournament'>} tournament */
 export function roundsList(tournament) {
   const names = new Map(tournament.players.map((p) => [p.entrant_id, p.name]));
   const duplicate = tournament.format === 'duplicate' && !tournament.teams;
@@ -174,18 +221,21 @@ export function roundsList(tournament) {
       : null));
 }
 
-/** The names of the standings' first place (a team: its members). */
+/** The names of the standings' first place (a team: its members).
+ * @param {Api<'Tournament'>} tournament */
 function firstPlace(tournament) {
   return tournament.standings.filter((line) => line.rank === 1).map((line) => line.name);
 }
 
-/** "A", "A and B", "A, B and C" in the page's language. */
+/** "A", "A and B", "A, B and C" in the page's language.
+ * @param {string[]} names */
 export function listText(names) {
   if (names.length <= 1) return names.join('');
   return t('list_and', { first: names.slice(0, -1).join(t('list_comma')), last: names[names.length - 1] });
 }
 
-/** A finished tournament's winner, in a sentence. */
+/** A finished tournament's winner, in a sentence.
+ * @param {Api<'Tournament'>} tournament */
 export function winnerText(tournament) {
   const first = firstPlace(tournament);
   if (!first.length) return t('tournament_no_winner');
@@ -196,8 +246,10 @@ export function winnerText(tournament) {
   return first.length === 1 ? t('tournament_won', { name: first[0] }) : t('tournament_shared_win', { names: listText(first) });
 }
 
-/** The podium: the first three places (teams once each). */
+/** The podium: the first three places (teams once each).
+ * @param {Api<'Tournament'>} tournament */
 export function podium(tournament) {
+  /** @type {{ key: string, rank: number, names: string[], points: number, team?: number | null }[]} */
   const places = [];
   for (const line of tournament.standings) {
     if (line.rank > 3 || (line.withdrawn && line.games === 0)) continue;
@@ -215,7 +267,8 @@ export function podium(tournament) {
     ' ', h('span', { class: 'note' }, matchpoints ? matchpointFormat(p.points) : tn('points_count', p.points)))));
 }
 
-/** Why a cancelled tournament was called off. */
+/** Why a cancelled tournament was called off.
+ * @param {Api<'TournamentSummary'>} tournament */
 export function cancelledText(tournament) {
   const why = tournament.cancelled;
   if (!why) return t('cancelled_generic');
@@ -228,6 +281,8 @@ export function cancelledText(tournament) {
  * What comes next for `me` (a name; none: a visitor), in a sentence: the table that waits for
  * them, how many tables the next round waits for, a bye, an arena's next pairing, the winner of
  * one that is over. None when there is nothing to say.
+ * @param {Api<'Tournament'>} tournament @param {string | undefined} me
+ * @returns {string | null}
  */
 export function nextText(tournament, me) {
   if (tournament.status === 'cancelled') return cancelledText(tournament);
@@ -243,7 +298,8 @@ export function nextText(tournament, me) {
   }
   if (!last) return null;
   const playing = last.tables.filter((table) => !table.over).length;
-  const more = tournament.round < tournament.rounds;
+  // (Not an arena, so it has its rounds: see shape.)
+  const more = tournament.round < /** @type {number} */ (tournament.rounds);
   const bye = entrant && last.byes.includes(entrant.entrant_id) ? `${t('you_have_a_bye', { n: last.round })} ` : '';
   if (playing) {
     return bye + (more
@@ -253,7 +309,8 @@ export function nextText(tournament, me) {
   return bye + (more ? t('next_round_pairing', { round: last.round + 1 }) : t('results_counting'));
 }
 
-/** "in 2 h 10 min", "in 45 min", "now". */
+/** "in 2 h 10 min", "in 45 min", "now".
+ * @param {Date} date */
 function fromNow(date) {
   const minutes = Math.round((date.getTime() - Date.now()) / 60000);
   if (minutes <= 0) return t('starts_now');
@@ -268,13 +325,14 @@ function fromNow(date) {
  * its tables, every house rule, the start, empty seats, the timer, rated or not, private or
  * public. From a tournament as the API answers it (or a form's description of one);
  * `variant` is the catalogue's entry of its variant (for the house rules).
+ * @param {Terms} terms @param {Api<'VariantInfo'> | undefined} variant
  */
 export function termsLines(terms, variant) {
   const format = terms.teams ? 'teams' : terms.format;
   const lines = [
     format === 'arena'
-      ? t('tf_says_arena', { minutes: tn('arena_minutes', terms.minutes) })
-      : t(`tf_says_${format}`, { rounds: tn('rounds_count', terms.rounds) }),
+      ? t('tf_says_arena', { minutes: tn('arena_minutes', /** @type {number} */ (terms.minutes)) })
+      : t(`tf_says_${format}`, { rounds: tn('rounds_count', /** @type {number} */ (terms.rounds)) }),
     t('tf_says_game', { game: `${t(`kind_${terms.kind}`)} · ${t(`variant_${terms.kind}_${terms.variant}`)}`, n: terms.seats }),
     ...(variant ? houseRulesText(variant, terms.options || {}, terms.seats) : []),
     terms.starts_at
@@ -288,14 +346,16 @@ export function termsLines(terms, variant) {
   return lines;
 }
 
-/** The parts of a tournament that are its terms (what its organiser may change). */
+/** The parts of a tournament that are its terms (what its organiser may change).
+ * @param {Api<'Tournament'>} tournament */
 export function termsOf(tournament) {
   const { name, format, teams, kind, variant, seats, options, rounds, minutes, starts_at: at, fill, turn, rated } = tournament;
   return JSON.stringify([name, format, teams, kind, variant, seats, options, rounds, minutes, at, fill, turn, rated]);
 }
 
 /** When an upcoming tournament starts, in the reader's own time: "Starts Friday 28 November at
- * 21:00". */
+ * 21:00".
+ * @param {Api<'TournamentSummary'>} tournament */
 export function startsText(tournament) {
   return t('starts_at', { time: when(tournament.starts_at, { dateStyle: 'full', timeStyle: 'short' }) });
 }

@@ -17,7 +17,11 @@ import {
 } from './tournament_views.js';
 import { soundOn, setSound } from './sound.js';
 
-/** The stream the page follows now (one tournament at a time). */
+/** Joins (with a private one's code) or withdraws the reader, and draws the answer.
+ * @typedef {(path: 'join' | 'withdraw', body?: Api<'JoinTournament'>) => Promise<void>} Act */
+
+/** The stream the page follows now (one tournament at a time).
+ * @type {AbortController | null} */
 let following = null;
 
 export function leaveTournament() {
@@ -25,7 +29,8 @@ export function leaveTournament() {
   following = null;
 }
 
-/** "in 3:05" until `iso`, or "" once it has passed (digits in the page's language). */
+/** "in 3:05" until `iso`, or "" once it has passed (digits in the page's language).
+ * @param {string} iso */
 function countdown(iso) {
   const left = Math.round((new Date(iso).getTime() - Date.now()) / 1000);
   if (left <= 0) return '';
@@ -36,6 +41,8 @@ function countdown(iso) {
   return t('starts_in', { clock: digits(clock) });
 }
 
+/** A tournament's line in the lobby's list.
+ * @param {Api<'TournamentSummary'>} tournament */
 function tournamentRow(tournament) {
   return h('li', { class: 'game-row tournament-row', 'data-status': tournament.status, 'data-id': String(tournament.id) },
     h('a', { href: `#/tournament/${tournament.id}` }, h('strong', {}, h('bdi', {}, tournament.name))),
@@ -62,7 +69,7 @@ export function tournamentsPanel() {
             location.hash = `#/tournament/${made.id}/${made.code}`;
           },
         }));
-        maker.querySelector('#tf-name')?.focus();
+        /** @type {HTMLInputElement | null} */ (maker.querySelector('#tf-name'))?.focus();
       } catch (error) {
         complain(error);
         open.hidden = false;
@@ -74,9 +81,12 @@ export function tournamentsPanel() {
   }
   const box = h('section', { class: 'panel tournaments' },
     h('h2', {}, t('tournaments')), h('p', { class: 'note' }, t('tournaments_note')), list, maker);
+  /** A status and its tournaments.
+   * @typedef {[string, Api<'TournamentSummary'>[]]} Group */
+  /** @param {Api<'TournamentSummary'>[]} tournaments */
   const draw = (tournaments) => {
     const groups = ['running', 'upcoming', 'finished']
-      .map((status) => [status, tournaments.filter((x) => x.status === status)])
+      .map((status) => /** @type {Group} */ ([status, tournaments.filter((x) => x.status === status)]))
       .filter(([, items]) => items.length);
     list.replaceChildren(...(groups.length
       ? groups.flatMap(([status, items]) => [
@@ -89,7 +99,9 @@ export function tournamentsPanel() {
 
 /** Join (a name asked for first when there is no account) and Withdraw, while it takes
  * entrants; and the sound that says a table is ready, for an entrant. `identity` is the name
- * box, kept from one drawing to the next so that what is being typed stays. */
+ * box, kept from one drawing to the next so that what is being typed stays.
+ * @param {Api<'Tournament'>} tournament @param {string | undefined} code @param {Act} act
+ * @param {() => HTMLElement} identity */
 function entry(tournament, code, act, identity) {
   const box = h('section', { class: 'panel entry' });
   if (tournament.joined) {
@@ -98,7 +110,7 @@ function entry(tournament, code, act, identity) {
     const sound = h('input', { type: 'checkbox', id: 'tournament-sound', checked: soundOn() });
     sound.addEventListener('change', () => setSound(sound.checked));
     box.append(h('p', { class: 'you-are-in' }, t('you_are_in')),
-      ['upcoming', 'running'].includes(tournament.status) ? leave : null,
+      ['upcoming', 'running'].includes(tournament.status) ? leave : '',
       h('p', { class: 'row' }, sound, h('label', { for: 'tournament-sound' }, t('sound_when_ready'))));
     return box;
   }
@@ -121,7 +133,8 @@ function entry(tournament, code, act, identity) {
   return box;
 }
 
-/** What an entrant gets, in sentences (as the form that made it said it), until it starts. */
+/** What an entrant gets, in sentences (as the form that made it said it), until it starts.
+ * @param {Api<'Tournament'>} tournament @param {Api<'Catalogue'> | null} catalogue */
 function terms(tournament, catalogue) {
   const kind = catalogue?.kinds.find((k) => k.kind === tournament.kind);
   const variant = kind?.variants.find((v) => v.name === tournament.variant);
@@ -130,12 +143,14 @@ function terms(tournament, catalogue) {
     h('ul', {}, termsLines(tournament, variant).map((line) => h('li', {}, line))));
 }
 
-/** For its maker and admins: change its terms before it starts, call it off until it is over. */
+/** For its maker and admins: change its terms before it starts, call it off until it is over.
+ * @param {Api<'Tournament'>} tournament @param {(id: number) => void} redraw */
 function management(tournament, redraw) {
   if (!tournament.manageable || !['upcoming', 'running'].includes(tournament.status)) return null;
   const box = h('section', { class: 'panel manage', 'aria-labelledby': 'manage-title' },
     h('h2', { id: 'manage-title' }, t('manage_tournament')));
   const place = h('div');
+  /** @param {HTMLFormElement} form */
   const show = (form) => {
     place.replaceChildren(form);
     form.querySelector('input')?.focus();
@@ -156,8 +171,14 @@ function management(tournament, redraw) {
   return box;
 }
 
+/**
+ * Draws tournament `tournament` into `root`, all of it, for whoever reads it.
+ * @param {HTMLElement} root @param {Api<'Tournament'>} tournament @param {string | undefined} code
+ * @param {Act} act @param {() => Promise<void>} refetch @param {() => HTMLElement} identity
+ * @param {Api<'Catalogue'> | null} catalogue
+ */
 function page(root, tournament, code, act, refetch, identity, catalogue) {
-  const me = (api.currentUser() || {}).name;
+  const me = /** @type {Partial<Api<'UserInfo'>>} */ (api.currentUser() || {}).name;
   const status = tournament.status;
   const clock = h('p', { class: 'countdown', 'aria-live': 'off' });
   const tick = () => {
@@ -213,6 +234,8 @@ function page(root, tournament, code, act, refetch, identity, catalogue) {
  * Follows tournament `id`'s event stream (SSE over fetch, which can send the token — or none,
  * for a visitor): each `tournament` event calls `redraw`. Ends when `stop` is aborted, or when
  * the token is no longer good (the stream's `stream_end`, or a 401 on opening).
+ * @param {number} id @param {string | null | undefined} code @param {AbortController} stop
+ * @param {(tournament: Api<'Tournament'>) => void} redraw
  */
 function stream(id, code, stop, redraw) {
   const query = code ? `?code=${encodeURIComponent(code)}` : '';
@@ -231,30 +254,39 @@ function stream(id, code, stop, redraw) {
           const lines = block.split('\n');
           const kind = (lines.find((l) => l.startsWith('event:')) || '').slice(6).trim();
           const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
-          if (!stop.signal.aborted && kind === 'tournament' && data) redraw(JSON.parse(data));
+          if (!stop.signal.aborted && kind === 'tournament' && data) redraw(/** @type {Api<'Tournament'>} */ (JSON.parse(data)));
           // (Its token is no longer good: asking again would only be refused.)
           if (kind === 'stream_end') return;
         }
       } catch (error) {
-        if (error.name === 'AbortError') return;
+        // (What fetch, the stream and the drawing throw are Errors; fetch's DOMException too.)
+        if (/** @type {Error} */ (error).name === 'AbortError') return;
       }
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
   })();
 }
 
+/** Tournament `id`'s page (`code`: a private one's, from its link), kept current by its stream.
+ * @param {HTMLElement} root @param {number} id @param {string} [code] */
 export async function showTournament(root, id, code) {
   const shown = location.hash;
+  /** @type {Api<'Tournament'> | null} */
   let last = null;
+  /** @type {string | null} */
   let lastJson = null;
+  /** @type {number | null} */
   let seenTable = null;
+  /** @type {HTMLElement | null} */
   let nameBox = null;
   const identity = () => {
     nameBox ??= identityPanel(() => {}, { lead: t('tournament_join_lead') });
     return nameBox;
   };
   const catalogue = await api.knownCatalogue().catch(() => null);
+  /** @type {string | null} */
   let lastTerms = null;
+  /** @param {Api<'Tournament'>} tournament */
   const redraw = (tournament) => {
     // (An answer that comes after the address changed belongs to no page now.)
     if (location.hash !== shown) return;
@@ -282,9 +314,10 @@ export async function showTournament(root, id, code) {
     if (typing) document.getElementById(typing)?.focus();
   };
   const refetch = async () => redraw(await api.tournament(id, code));
+  /** @type {Act} */
   const act = async (path, body) => {
     try {
-      redraw(await api.request('POST', `/tournaments/${id}/${path}`, body));
+      redraw(/** @type {Api<'Tournament'>} */ (await api.request('POST', `/tournaments/${id}/${path}`, body)));
       // (A first join may have made the account: its stream follows from now on.)
       follow();
     } catch (error) {
@@ -311,6 +344,7 @@ export async function showTournament(root, id, code) {
  * For a finished table of a tournament: what comes next, in a sentence kept current by the
  * tournament's stream ("round 3 starts when the last 2 tables finish"), and the way back to
  * its page. Stops following once it leaves the page.
+ * @param {Api<'GameTournament'>} mark
  */
 export function tournamentNextBox(mark) {
   const text = h('p', { class: 'next-step', role: 'status' }, t('tournament_next_loading'));
@@ -321,7 +355,8 @@ export function tournamentNextBox(mark) {
     text, go,
     h('a', { href: `#/tournament/${mark.id}`, class: 'button', 'data-action': 'to-tournament' }, t('back_to_tournament')));
   const stop = new AbortController();
-  const me = (api.currentUser() || {}).name;
+  const me = /** @type {Partial<Api<'UserInfo'>>} */ (api.currentUser() || {}).name;
+  /** @param {Api<'Tournament'>} tournament */
   const draw = (tournament) => {
     if (!box.isConnected && box.dataset.drawn) {
       stop.abort();

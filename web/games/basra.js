@@ -6,11 +6,39 @@ import { t } from '../i18n.js';
 import { h } from '../ui.js';
 import { cardEl, backs, handRow, sortCards, cardsText } from '../cards.js';
 
+/**
+ * The screen state: the card whose captures are offered (classic44), none when no choice is
+ * open.
+ * @typedef {object} BasraUi
+ * @property {string | null} [choosing] The card chosen, its captures offered as buttons.
+ * @property {null} [hover] Cleared when a card is chosen; nothing reads it now.
+ */
+/**
+ * What the page adds to the view's table while it shows events.
+ * @typedef {object} BasraShown
+ * @property {{ card: string, captured: string[] } | null} [staging] Another player's card on its
+ *   way, and what it will take.
+ * @property {{ seat: number, card: string, captured: string[], basra?: number | null }} [just]
+ *   The card played last, what it took and the basra it made.
+ */
+/** The page's picture of the table. @typedef {import('./renderer.js').TableOf<'basra'> & BasraShown} BasraTable */
+/** @typedef {import('./renderer.js').DrawContext<'basra', BasraUi, BasraTable>} Context */
+/**
+ * A legal move: the server names the capture of each (core/src/games/basra/game.rs,
+ * `legal_moves`), though the document marks `capture` optional, as a move sent may leave it out.
+ * @typedef {Api<'BasraMove'> & { capture: Api<'CardSet'> }} LegalPlay
+ */
+
+/** @param {BasraTable} table @param {number} seat */
 function sideOfSeat(table, seat) {
   const index = table.sides.findIndex((side) => side.seats.includes(seat));
   return index < 0 ? null : table.sides[index];
 }
 
+/**
+ * @type {import('./renderer.js').Renderer<'basra', BasraUi, BasraTable>
+ *   & { sideInfo: (ctx: Context, seat: number) => HTMLDivElement | null }}
+ */
 export default {
   reset() {
     return {};
@@ -85,8 +113,9 @@ export default {
     return ctx.table ? this.sideInfo(ctx, seat) : null;
   },
 
+  // (`seat` and `mySeat` call it once dealt: `ctx.table` is there.)
   sideInfo(ctx, seat) {
-    const side = sideOfSeat(ctx.table, seat);
+    const side = sideOfSeat(/** @type {BasraTable} */ (ctx.table), seat);
     if (!side) return null;
     const marks = side.basras.map((b) => h('span', { class: 'basra-mark', title: t('basra') }, `★ ${cardsText([b.card])} ${b.points}`));
     return h('div', { class: 'side-info' },
@@ -121,7 +150,7 @@ export default {
   hand(ctx) {
     const table = ctx.table;
     if (!table) return null;
-    const legal = ctx.legal;
+    const legal = /** @type {LegalPlay[]} */ (ctx.legal);
     const hand = sortCards(table.hand);
     return handRow(hand.map((card) => {
       const moves = legal.filter((m) => m.card === card);
@@ -150,7 +179,7 @@ export default {
   actions(ctx) {
     const card = ctx.ui.choosing;
     if (!card) return null;
-    const moves = ctx.legal.filter((m) => m.card === card);
+    const moves = /** @type {LegalPlay[]} */ (ctx.legal).filter((m) => m.card === card);
     const box = h('div', { class: 'choices' }, h('p', {}, t('capture_with', { card: cardsText([card]) })));
     for (const mv of moves) {
       const button = h('button', { type: 'button', class: 'button choice legal', 'data-focus': `capture-${mv.capture.join('-')}` },
@@ -179,10 +208,12 @@ export default {
   },
 };
 
-/** Marks the floor cards a hovered or focused card would take, without redrawing. */
+/** Marks the floor cards a hovered or focused card would take, without redrawing.
+ * @param {string[]} cards */
 function highlightFloor(cards) {
-  for (const node of document.querySelectorAll('.floor .card')) {
-    node.classList.toggle('target', cards.includes(node.dataset.card));
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.floor .card'))) {
+    // (Every card on the floor is face up: cardEl gave it its `data-card`.)
+    node.classList.toggle('target', cards.includes(/** @type {string} */ (node.dataset.card)));
   }
 }
 

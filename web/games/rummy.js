@@ -9,9 +9,30 @@ import { t } from '../i18n.js';
 import { h } from '../ui.js';
 import { cardEl, backs, handRow, sortCards, cardText, cardsText } from '../cards.js';
 
+/**
+ * The screen state: the cards selected, the face-up card being taken (a card to give up is
+ * chosen next), and the hand's order, which outlives a hand.
+ * @typedef {object} RummyUi
+ * @property {string[]} [order] The cards in the order the player moved them to (the rest follow,
+ *   sorted).
+ * @property {boolean} [byRank] Sorted by rank rather than by suit.
+ * @property {string[]} [selected] The cards selected for a meld, a lay-off or a discard.
+ * @property {boolean} [taking] Taking the face-up card: the hand offers the cards to give up.
+ */
+/**
+ * What the page adds to the view's table while it shows events.
+ * @typedef {object} RummyShown
+ * @property {string} [arrived] The card just discarded, drawn arriving on the pile.
+ */
+/** The page's picture of the table.
+ * @typedef {import('./renderer.js').TableOf<'rummy'> & RummyShown} RummyTable */
+/** @typedef {Api<'RummyMove'>} RummyMove */
+
+/** @param {string[]} a @param {string[]} b */
 const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
 const RANKS = 'A23456789TJQK';
 
+/** @param {RummyUi} ui @param {string[]} hand @param {boolean} bySuit */
 function ordered(ui, hand, bySuit) {
   const order = (ui.order || []).filter((c) => hand.includes(c));
   const rest = hand.filter((c) => !order.includes(c));
@@ -21,18 +42,24 @@ function ordered(ui, hand, bySuit) {
   return [...order, ...sorted];
 }
 
+/** @type {import('./renderer.js').Renderer<'rummy', RummyUi, RummyTable>} */
 export default {
   reset(ui) {
     return { order: ui.order, byRank: ui.byRank };
   },
 
   applyEvent(table, event, view) {
-    const mine = event.seat === view.your_seat;
-    const player = table.players[event.seat];
+    // (An event without a seat reads `seat` as undefined: not mine, and no player; the cases
+    // below that use them are all events with a seat.)
+    const mine = /** @type {{ seat?: number }} */ (event).seat === view.your_seat;
+    /** @type {Api<'RummyPlayerInfo'> | undefined} */
+    const player = table.players[/** @type {{ seat: number }} */ (event).seat];
+    /** @param {string[]} cards */
     const removeMine = (cards) => {
       if (mine) table.hand = table.hand.filter((c) => !cards.includes(c));
       if (player) player.cards = Math.max(0, player.cards - cards.length);
     };
+    /** @param {string} card */
     const pushDiscard = (card) => {
       table.discards = [...table.discards, card];
       table.discard_top = card;
@@ -135,8 +162,10 @@ export default {
     }
   },
 
+  // (The table draws the seats, the middle, the hand and the buttons only once dealt:
+  // `ctx.table` is there.)
   seat(ctx, seat) {
-    const table = ctx.table;
+    const table = /** @type {RummyTable} */ (ctx.table);
     const player = table.players[seat];
     const shown = (table.shown || []).find((s) => s.seat === seat);
     return h('div', { class: 'seat-info' },
@@ -147,12 +176,12 @@ export default {
   },
 
   mySeat(ctx, seat) {
-    const player = ctx.table.players[seat];
+    const player = /** @type {RummyTable} */ (ctx.table).players[seat];
     return h('div', { class: 'seat-info' }, h('span', { class: 'total' }, t('points_n', { n: player.total })));
   },
 
   center(ctx) {
-    const table = ctx.table;
+    const table = /** @type {RummyTable} */ (ctx.table);
     const legal = ctx.legal;
     const selected = ctx.ui.selected || [];
     const stockMove = legal.find((m) => m.type === 'draw_stock');
@@ -208,7 +237,7 @@ export default {
   },
 
   hand(ctx) {
-    const table = ctx.table;
+    const table = /** @type {RummyTable} */ (ctx.table);
     const legal = ctx.legal;
     const ui = ctx.ui;
     const selected = ui.selected || [];
@@ -251,9 +280,15 @@ export default {
     const ui = ctx.ui;
     const selected = ui.selected || [];
     const box = h('div', { class: 'rummy-actions' });
+    /**
+     * A button that makes a move or does something on the page; enabled only with its move.
+     * @param {string} label @param {string} action
+     * @param {RummyMove | (() => void) | false | undefined} mv @param {boolean} [enabled]
+     */
     const button = (label, action, mv, enabled = true) => {
       const node = h('button', { type: 'button', class: `button${enabled ? ' legal' : ''}`, 'data-action': action, 'data-focus': action, disabled: !enabled }, label);
-      if (enabled) node.addEventListener('click', () => (typeof mv === 'function' ? mv() : ctx.act(mv)));
+      if (enabled) node.addEventListener('click', () => (typeof mv === 'function' ? mv()
+        : ctx.act(/** @type {RummyMove} */ (mv))));
       return node;
     };
     const meld = legal.find((m) => m.type === 'meld' && sameSet(m.cards, selected));
@@ -261,7 +296,9 @@ export default {
     if (anyMeld) {
       box.append(button(t('meld'), 'meld', meld, Boolean(meld)));
       const suggestion = legal.find((m) => m.type === 'meld') || legal.find((m) => m.type === 'lay_off');
-      box.append(button(t('suggest'), 'suggest', () => ctx.update({ selected: suggestion.cards, taking: false })));
+      // (`anyMeld`: there is a meld or a lay-off to suggest.)
+      box.append(button(t('suggest'), 'suggest', () => ctx.update({
+        selected: /** @type {NonNullable<typeof suggestion>} */ (suggestion).cards, taking: false })));
     }
     const discard = selected.length === 1 && legal.find((m) => m.type === 'discard' && m.card === selected[0]);
     if (legal.some((m) => m.type === 'discard')) box.append(button(t('discard'), 'discard', discard, Boolean(discard)));
@@ -275,7 +312,8 @@ export default {
     sort.addEventListener('click', () => ctx.update({ byRank: !ui.byRank, order: [] }));
     box.append(sort);
     if (selected.length === 1) {
-      const hand = ordered(ui, ctx.table.hand, !ui.byRank);
+      const hand = ordered(ui, /** @type {RummyTable} */ (ctx.table).hand, !ui.byRank);
+      /** @param {number} by */
       const shift = (by) => {
         const i = hand.indexOf(selected[0]);
         const j = Math.max(0, Math.min(hand.length - 1, i + by));

@@ -5,29 +5,53 @@ import { t, tn, num } from '../i18n.js';
 import { h } from '../ui.js';
 import { cardEl, backs, handRow, sortCards, cardText, SUITS } from '../cards.js';
 
+/**
+ * The screen state: Tarneeb keeps none (every choice is a single click).
+ * @typedef {Record<string, never>} TarneebUi
+ */
+/**
+ * What the page adds to the view's table while it shows events.
+ * @typedef {object} TarneebShown
+ * @property {string} [arrived] The card just played, drawn arriving on the trick.
+ * @property {Api<'TrickInfo'>} [shownTrick] The trick just won, kept in view until the next card.
+ */
+/** The page's picture of the table.
+ * @typedef {import('./renderer.js').TableOf<'tarneeb'> & TarneebShown} TarneebTable */
+/** @typedef {import('./renderer.js').DrawContext<'tarneeb', TarneebUi, TarneebTable>} Context */
+
+/** @type {Api<'Denomination'>[]} */
 const DENOMINATIONS = ['C', 'D', 'H', 'S', 'NT'];
 
+/** @param {Api<'Denomination'>} suit */
 function suitName(suit) {
   return suit === 'NT' ? t('no_trump') : `${SUITS[suit]} ${t(`suit_${suit}`)}`;
 }
 
+/** @param {Api<'Denomination'>} suit */
 function suitMark(suit) {
   return suit === 'NT' ? t('nt_short') : SUITS[suit];
 }
 
+/** @param {Api<'Bid'>} bid */
 function bidText(bid) {
   return bid.suit ? `${num(bid.tricks)} ${suitMark(bid.suit)}` : num(bid.tricks);
 }
 
+/** @param {Api<'CallRecord'>} record */
 function callText(record) {
   return record.call === 'pass' ? t('pass') : bidText(record);
 }
 
-/** Where a seat sits as seen from `me`: me, left, across, right. */
+/** Where a seat sits as seen from `me`: me, left, across, right.
+ * @param {number} seat @param {number} me */
 function placeOf(seat, me) {
   return ['me', 'left', 'across', 'right'][(seat - me + 4) % 4];
 }
 
+/**
+ * @type {import('./renderer.js').Renderer<'tarneeb', TarneebUi, TarneebTable>
+ *   & { auction: (ctx: Context) => HTMLOListElement }}
+ */
 export default {
   applyEvent(table, event, view) {
     switch (event.type) {
@@ -94,8 +118,10 @@ export default {
     }
   },
 
+  // (The table draws the seats, the middle, the hand and the score note only once dealt:
+  // `ctx.table` is there.)
   seat(ctx, seat) {
-    const table = ctx.table;
+    const table = /** @type {TarneebTable} */ (ctx.table);
     const calls = table.auction.filter((c) => c.seat === seat);
     const last = calls[calls.length - 1];
     return h('div', { class: 'seat-info' },
@@ -106,14 +132,14 @@ export default {
   },
 
   mySeat(ctx, seat) {
-    const table = ctx.table;
+    const table = /** @type {TarneebTable} */ (ctx.table);
     return h('div', { class: 'seat-info' },
       h('span', { class: 'team' }, t('team_n', { n: (seat % 2) + 1 })),
       table.contract && table.phase !== 'bidding' && table.contract.declarer === seat ? h('span', { class: 'tag' }, t('declarer')) : null);
   },
 
   center(ctx) {
-    const table = ctx.table;
+    const table = /** @type {TarneebTable} */ (ctx.table);
     const me = ctx.me ?? 0;
     const contract = table.contract
       ? h('div', { class: 'contract' },
@@ -145,8 +171,9 @@ export default {
     return box;
   },
 
+  // (`center` calls it: dealt.)
   auction(ctx) {
-    const table = ctx.table;
+    const table = /** @type {TarneebTable} */ (ctx.table);
     const list = h('ol', { class: 'auction', 'aria-label': t('auction'), tabindex: '0' });
     for (const record of table.auction) list.append(h('li', {}, `${ctx.seatName(record.seat)}: ${callText(record)}`));
     if (!table.auction.length) list.append(h('li', { class: 'empty' }, t('no_bid_yet')));
@@ -154,8 +181,9 @@ export default {
   },
 
   hand(ctx) {
-    const table = ctx.table;
+    const table = /** @type {TarneebTable} */ (ctx.table);
     const plays = ctx.legal.filter((m) => m.type === 'play');
+    /** @param {string[]} cards */
     const trumpFirst = (cards) => sortCards(cards, true);
     return handRow(trumpFirst(table.hand).map((card) => {
       const mv = plays.find((m) => m.card === card);
@@ -179,7 +207,8 @@ export default {
       for (const level of levels) {
         if (!denominated) {
           const mv = bids.find((b) => b.tricks === level);
-          grid.append(bidButton(ctx, mv, num(level), t('bid_n', { n: level })));
+          // (`level` is a bid's own: there is one.)
+          grid.append(bidButton(ctx, /** @type {Api<'TarneebMoveBid'>} */ (mv), num(level), t('bid_n', { n: level })));
           continue;
         }
         const row = h('div', { class: 'bid-row' }, h('span', { class: 'level' }, num(level)));
@@ -217,11 +246,12 @@ export default {
   },
 
   scoreNote(ctx) {
-    const target = ctx.table.config.target;
+    const target = /** @type {TarneebTable} */ (ctx.table).config.target;
     return target ? t('target_is', { n: target }) : null;
   },
 };
 
+/** @param {Context} ctx @param {Api<'TarneebMoveBid'>} mv @param {string} text @param {string} label */
 function bidButton(ctx, mv, text, label) {
   const button = h('button', {
     type: 'button', class: 'button bid legal', 'aria-label': label,

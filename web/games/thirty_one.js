@@ -5,8 +5,25 @@ import { t } from '../i18n.js';
 import { h } from '../ui.js';
 import { cardEl, backs, handRow, sortCards, cardText, cardsText } from '../cards.js';
 
+/**
+ * The screen state: 31 keeps none (every choice is a single click).
+ * @typedef {Record<string, never>} ThirtyOneUi
+ */
+/**
+ * What the page adds to the view's table while it shows events.
+ * @typedef {object} ThirtyOneShown
+ * @property {{ seat: number, drew?: Api<'Pile'>, discarded?: string }} [just] The last draw or
+ *   discard and its seat (nothing reads it yet).
+ * @property {string} [arrived] The card just discarded, drawn arriving on the pile.
+ */
+/** The page's picture of the table.
+ * @typedef {import('./renderer.js').TableOf<'thirty_one'> & ThirtyOneShown} ThirtyOneTable */
+
+/** A hand's value in half points (30½ is 61), as shown; a dash when unknown.
+ * @param {Api<'HandValue'> | null | undefined} value */
 const points = (value) => (value === null || value === undefined ? '—' : String(value / 2).replace('.5', '½'));
 
+/** @param {Api<'ThirtyOnePlayerInfo'>} player @param {Api<'ThirtyOneConfig'>} config */
 function lives(player, config) {
   const box = h('span', { class: 'lives', 'aria-label': t('lives_n', { n: player.lives }) });
   for (let i = 0; i < player.lives; i++) box.append(h('span', { class: 'token', 'aria-hidden': 'true' }, '●'));
@@ -15,10 +32,14 @@ function lives(player, config) {
   return box;
 }
 
+/** @type {import('./renderer.js').Renderer<'thirty_one', ThirtyOneUi, ThirtyOneTable>} */
 export default {
   applyEvent(table, event, view) {
-    const mine = event.seat === view.your_seat;
-    const player = table.players[event.seat];
+    // (An event without a seat reads `seat` as undefined: not mine, and no player; the cases
+    // below that use them are all events with a seat.)
+    const mine = /** @type {{ seat?: number }} */ (event).seat === view.your_seat;
+    /** @type {Api<'ThirtyOnePlayerInfo'> | undefined} */
+    const player = table.players[/** @type {{ seat: number }} */ (event).seat];
     switch (event.type) {
       case 'knocked':
         table.knocker = event.seat;
@@ -67,8 +88,9 @@ export default {
       case 'knocked':
         return say('t31_knocked', event.seat);
       case 'drew':
+        // (A draw from the discard pile names its card: core/src/games/thirty_one/game.rs.)
         return event.from === 'discard'
-          ? say('t31_drew_discard', event.seat, { card: cards([event.card]) })
+          ? say('t31_drew_discard', event.seat, { card: cards([/** @type {string} */ (event.card)]) })
           : say('t31_drew_stock', event.seat);
       case 'drew_card':
         return t('t31_you_drew', { card: cards([event.card]) });
@@ -89,8 +111,9 @@ export default {
     }
   },
 
+  // (The table draws the seats, the middle and the hand only once dealt: `ctx.table` is there.)
   seat(ctx, seat) {
-    const table = ctx.table;
+    const table = /** @type {ThirtyOneTable} */ (ctx.table);
     const player = table.players[seat];
     const shown = (table.shown || []).find((s) => s.seat === seat);
     return h('div', { class: 'seat-info' },
@@ -103,7 +126,7 @@ export default {
   },
 
   mySeat(ctx, seat) {
-    const table = ctx.table;
+    const table = /** @type {ThirtyOneTable} */ (ctx.table);
     const player = table.players[seat];
     return h('div', { class: 'seat-info' },
       lives(player, table.config),
@@ -112,7 +135,7 @@ export default {
   },
 
   center(ctx) {
-    const table = ctx.table;
+    const table = /** @type {ThirtyOneTable} */ (ctx.table);
     const stockMove = ctx.legal.find((m) => m.type === 'draw' && m.from === 'stock');
     const discardMove = ctx.legal.find((m) => m.type === 'draw' && m.from === 'discard');
     const stock = stockMove
@@ -136,7 +159,7 @@ export default {
   },
 
   hand(ctx) {
-    const table = ctx.table;
+    const table = /** @type {ThirtyOneTable} */ (ctx.table);
     return handRow(sortCards(table.hand, true).map((card) => {
       const mv = ctx.legal.find((m) => m.type === 'discard' && m.card === card);
       const taken = card === table.taken;

@@ -54,7 +54,7 @@ export default {
   buchholz: 'بوخهولز', streak: 'سلسلة الفوز', withdrawn: 'منسحب', no_entrants: 'لم يشارك أحد بعد.',
   pairings: 'التوزيع والنتائج', round_n: 'الجولة {n}', table_game: 'اللعبة {id}',
   table_over: 'انتهت', table_playing: 'تُلعب', byes: 'استراحة: {names}',
-  format_teams: 'مباراة فرق', team: 'الفريق', team_n: 'الفريق {n}', teams: 'الفرق', boards_total: 'فارق التوزيعات',
+  format_teams: 'مباراة فرق', team: 'الفريق', teams: 'الفرق', boards_total: 'فارق التوزيعات',
   pair_one: 'الزوج 1:', pair_two: 'الزوج 2:', computer_player: 'لاعب كمبيوتر',
   board_pending: 'التوزيعة تُلعب على الطاولتين.',
   tournament_round: '{name} · الجولة {n}', a_tournament_round: 'بطولة · الجولة {n}',

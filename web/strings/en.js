@@ -55,7 +55,7 @@ export default {
   buchholz: 'Buchholz', streak: 'Streak', withdrawn: 'withdrawn', no_entrants: 'Nobody has entered yet.',
   pairings: 'Pairings and results', round_n: 'Round {n}', table_game: 'Game {id}',
   table_over: 'over', table_playing: 'playing', byes: 'Sat out (a bye): {names}',
-  format_teams: 'Team match', team: 'Team', team_n: 'Team {n}', teams: 'Teams', boards_total: 'Boards',
+  format_teams: 'Team match', team: 'Team', teams: 'Teams', boards_total: 'Boards',
   pair_one: 'Pair 1:', pair_two: 'Pair 2:', computer_player: 'a computer player',
   board_pending: 'The board is being played at both tables.',
   tournament_round: '{name} · round {n}', a_tournament_round: 'Tournament · round {n}',
