@@ -87,6 +87,15 @@ export async function createGame(page, { name = uniqueName(), kind, variant, pla
 
 const random = (items) => items[Math.floor(Math.random() * items.length)];
 
+/** The game as the server shows it to `page`'s player now (their token, the table's game). */
+async function pageView(page) {
+  const id = Number((page.url().match(/#\/game\/(\d+)/) || [])[1]);
+  const token = await page.evaluate(() => localStorage.getItem('cardroom.token'));
+  const response = await fetch(`${BASE}/api/v1/games/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+  const view = await response.json();
+  return { status: response.status, version: view.version, game: view.status, to_act: view.to_act, your_seat: view.your_seat };
+}
+
 async function status(page) {
   return page.$eval('.table', (el) => el.dataset.status);
 }
@@ -188,6 +197,7 @@ export async function playToEnd(page, kind, { maxMoves = 4000, shotName } = {}) 
   let shotTaken = false;
   let handOverAt = null;
   let missedDeals = 0;
+  let redrawn = 0;
   for (let step = 0; step < maxMoves * 3; step++) {
     await idle(page);
     const now = await status(page);
@@ -213,22 +223,45 @@ export async function playToEnd(page, kind, { maxMoves = 4000, shotName } = {}) 
         await shot(page, `${shotName}-table`);
         shotTaken = true;
       }
-      await playOne(page, kind, stats);
+      try {
+        await playOne(page, kind, stats);
+      } catch (error) {
+        // News drawn between the look and the click (another table's round, a late answer):
+        // a person looks again. Said in the log, and never more than a few times running.
+        if (!/not attached to the DOM/.test(String(error.message)) || ++redrawn > 3) throw error;
+        stats.redrawnUnderClick = (stats.redrawnUnderClick || 0) + 1;
+        console.log(`${kind}: the table was drawn again under a click (${stats.redrawnUnderClick})`);
+        continue;
+      }
+      redrawn = 0;
       stats.moves += 1;
       if (stats.moves > maxMoves) throw new Error(`${kind}: over ${maxMoves} moves`);
       continue;
     }
     // Someone else's turn: the events endpoint brings it. (Their move may already have landed
     // since the look above: then it is this player's turn, and that is the change awaited.)
+    const version = await page.$eval('.table', (el) => el.dataset.version);
     await page.waitForFunction(
       ([v, s]) => {
         const table = document.querySelector('.table');
         const mine = document.body.dataset.state === 'idle' && document.querySelector('.status-line .your-turn');
         return table && (table.dataset.version !== v || table.dataset.status !== s || Boolean(mine));
       },
-      [await page.$eval('.table', (el) => el.dataset.version), now],
+      [version, now],
       { timeout: 30000 },
-    );
+    ).catch(async (error) => {
+      // What the page showed while nothing came, for the report: a screenshot, and the state.
+      await shot(page, `${kind}-stuck`).catch(() => {});
+      const state = await page.evaluate(() => ({
+        body: document.body.dataset.state,
+        version: document.querySelector('.table')?.getAttribute('data-version'),
+        status: document.querySelector('.table')?.getAttribute('data-status'),
+        line: document.querySelector('.status-line')?.textContent,
+      })).catch(() => null);
+      const view = await pageView(page).catch((e) => `(no view: ${e.message})`);
+      throw new Error(`${kind}: nothing changed for 30 s at version ${version} (${now}); the page: ${JSON.stringify(state)}; `
+        + `the server: ${JSON.stringify(view)}; after ${stats.moves} moves (${error.message.split('\n')[0]})`);
+    });
   }
   throw new Error(`${kind}: did not finish`);
 }

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, player, idle, playToEnd, shot, uniqueName, BASE,
+  launch, player, idle, playToEnd, shot, uniqueName, apiCreate, BASE,
 } from './harness.mjs';
 
 let browser;
@@ -157,4 +157,29 @@ test('two strangers meet through quick match, chat, play to the end and rematch;
   await watcher.waitForSelector('[data-action="watch-rematch"]', { timeout: 15000 });
   assert.deepEqual([...pages, watcher].flatMap((page) => page.problems), [], 'no script errors');
   for (const page of [...pages, watcher]) await page.context().close();
+});
+
+test('a lobby list that a listing leaves unchanged is not drawn again under the pointer', async () => {
+  const bob = await player(browser);
+  await bob.goto(`${BASE}/#/`);
+  await idle(bob);
+  // What the lists show now (tournaments, or that there are none), marked on the elements.
+  await bob.waitForSelector('.tournament-list > *');
+  await bob.evaluate(() => {
+    for (const node of document.querySelectorAll('.tournament-list > *')) node.dataset.kept = 'yes';
+  });
+  // Someone opens a public table: the lobby's stream brings a new listing, whose tournaments
+  // are the same. The new table appears; the tournaments' elements are the ones marked.
+  const response = await fetch(`${BASE}/api/v1/auth/guest`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: uniqueName('Cai') }),
+  });
+  const { token } = await response.json();
+  const created = await apiCreate(token, {
+    kind: 'basra', variant: 'standard', seats: [{}, {}], options: { target: 31 }, visibility: 'public',
+  });
+  await bob.waitForSelector(`.open-tables .open-table[data-game="${created.id}"]`, { timeout: 10000 });
+  const kept = await bob.$$eval('.tournament-list > *', (nodes) => nodes.map((n) => n.dataset.kept || 'drawn again'));
+  assert.ok(kept.length > 0);
+  assert.deepEqual(kept, kept.map(() => 'yes'), 'the tournaments were drawn again though unchanged');
+  await bob.context().close();
 });

@@ -4,15 +4,17 @@
 // a turn timer running), seen by a seated player, a spectator and an admin's replay, each in
 // English at 1280×900 and in Arabic at 390×844. Every cell must hold what cells.mjs checks, and
 // its state's own assertions; each cell's screenshot lands in the contact sheet
-// (target/browser-artifacts/matrix/index.html).
+// (target/browser-artifacts/matrix/index.html). MATRIX_KINDS ("rummy", "basra thirty_one")
+// checks only those games (scripts/browser-test runs the matrix as two lanes so), its contact
+// sheet in matrix-KIND-KIND/.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch } from './harness.mjs';
 import { Client, playUntil, twoPeople } from './states.mjs';
-import { LOOKS, watchedPage, visit, writeContactSheet } from './cells.mjs';
+import { LOOKS, watchedPage, visit, writeContactSheet, useSheet } from './cells.mjs';
 
-const VARIANTS = [
+const EVERY_VARIANT = [
   { kind: 'basra', variant: 'standard', seats: 2, options: { target: 31 }, long: { target: 501 }, waiting: 4 },
   { kind: 'basra', variant: 'classic44', seats: 2, options: { target: 31 }, long: { target: 501 }, waiting: 2 },
   { kind: 'basra', variant: 'cse231', seats: 2, options: {}, waiting: 2, oneHand: true },
@@ -24,6 +26,12 @@ const VARIANTS = [
   { kind: 'tarneeb', variant: 'classic', seats: 4, options: {}, waiting: 4, auction: true },
 ];
 
+const ONLY = (process.env.MATRIX_KINDS || '').split(/\s+/).filter(Boolean);
+for (const kind of ONLY) {
+  if (!EVERY_VARIANT.some((v) => v.kind === kind)) throw new Error(`MATRIX_KINDS names no game of the matrix: ${kind}`);
+}
+const VARIANTS = ONLY.length ? EVERY_VARIANT.filter((v) => ONLY.includes(v.kind)) : EVERY_VARIANT;
+
 const ADMIN_PASSWORD = process.env.CARDROOM_TEST_ADMIN_PASSWORD || 'browser admin passphrase';
 
 let browser;
@@ -33,6 +41,10 @@ const pages = new Map();
 let checked = 0;
 
 before(async () => {
+  if (ONLY.length) {
+    useSheet(`matrix-${ONLY.join('-')}`, `the page's state matrix: ${ONLY.join(', ')}`,
+      'Every variant × state × role of these games, in English at 1280×900 and Arabic at 390×844.');
+  }
   browser = await launch();
   const tag = Math.random().toString(36).slice(2, 7);
   people = {
@@ -50,7 +62,7 @@ before(async () => {
 
 after(async () => {
   const { cells, failed } = writeContactSheet();
-  console.log(`state matrix: ${cells} cells checked, ${failed} failing; contact sheet: matrix/index.html`);
+  console.log(`state matrix: ${cells} cells checked, ${failed} failing; contact sheet: ${ONLY.length ? `matrix-${ONLY.join('-')}` : 'matrix'}/index.html`);
   await browser?.close();
 });
 

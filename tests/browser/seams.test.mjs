@@ -110,6 +110,42 @@ test('the chat holds back a message the server would refuse, and says for how lo
   await page.context().close();
 });
 
+test('a message the server refuses as too fast waits as long as the server says, not the page\'s guess', async () => {
+  const page = await player(browser);
+  const token = await signedInGuest(page);
+  const game = await apiCreate(token, { kind: 'basra', seats: [{}, { bot: 'easy' }] });
+  // The page's own guess of the pace is a minute here (the server's real list, its window
+  // stretched), so a wait it shows of ten seconds or less can only be the server's Retry-After.
+  await page.route('**/api/v1/chat/presets', async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    await route.fulfill({ response, json: { ...body, burst_seconds: 60 } });
+  });
+  await page.goto(`${BASE}/#/game/${game.id}`);
+  await idle(page);
+  // The same person has written from elsewhere (another tab, a program) up to the limit.
+  const pace = await (await fetch(`${BASE}/api/v1/chat/presets`)).json();
+  for (let n = 0; n < pace.burst; n++) {
+    const sent = await fetch(`${BASE}/api/v1/games/${game.id}/chat`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ text: `elsewhere ${n}` }),
+    });
+    assert.equal(sent.status, 201);
+  }
+  const refused = page.waitForResponse((r) => r.url().endsWith(`/games/${game.id}/chat`) && r.request().method() === 'POST');
+  await page.fill('#chat-input', 'one more');
+  await page.press('#chat-input', 'Enter');
+  const answer = await refused;
+  assert.equal(answer.status(), 429);
+  const wait = Number(answer.headers()['retry-after']);
+  assert.ok(wait >= 1 && wait <= pace.burst_seconds, `Retry-After ${wait}`);
+  await page.waitForSelector('.chat-pace:not([hidden])');
+  assert.equal(await page.textContent('.chat-pace'), `Not so fast: you can write again in ${wait} s.`);
+  assert.equal(await page.$eval('#chat-input', (n) => n.value), 'one more', 'what was typed is kept');
+  await page.context().close();
+});
+
 test('a guest is never offered a rating; a member sees which tables are rated', async () => {
   const member = await player(browser);
   const memberName = uniqueName('Member');
@@ -153,6 +189,14 @@ test('house rules are explained in the page\'s language; the move limit is not o
   assert.ok(!(await page.isVisible('[data-option="partnerships"]')), 'partnerships only with four players');
   await page.selectOption('#seat-count', '4');
   assert.ok(await page.isVisible('[data-option="partnerships"]'));
+  // The seats say their team while the four play as two teams, and not once they do not.
+  const teams = () => page.$$eval('.seat-rows .team', (nodes) => nodes.filter((n) => !n.hidden).map((n) => n.textContent));
+  assert.equal(await page.isChecked('[data-option="partnerships"]'), true);
+  assert.deepEqual(await teams(), ['Team 1', 'Team 2', 'Team 1', 'Team 2']);
+  await page.uncheck('[data-option="partnerships"]');
+  assert.deepEqual(await teams(), [], 'everyone for themselves: no teams');
+  await page.check('[data-option="partnerships"]');
+  assert.equal((await teams()).length, 4);
   const english = await visible(page);
   assert.doesNotMatch(english, /seats 0\+2|false: each|Safety limit|safety limit/);
   assert.match(english, /partners sit opposite/);
