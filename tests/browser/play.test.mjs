@@ -278,15 +278,31 @@ test('computer moves arrive one at a time, each announced while it is thought ov
   const logBefore = await page.$$eval('.log li', (n) => n.length);
   await page.click('.felt [data-pile="stock"].legal');
   await idle(page);
+  // The two computer players' turns are shown in turn: first "is thinking…" at one seat, and
+  // while it is, the page is busy (inert, no card to click). All three are read by an observer
+  // in the page, in the instant the words appear: a computer move at the fast speed lasts
+  // 300 ms, less than a screenshot or a round trip takes on a loaded machine.
+  await page.evaluate(() => {
+    const observer = new MutationObserver(() => {
+      const words = [...document.querySelectorAll('.seat .thinking')]
+        .find((el) => el.textContent.includes('is thinking'));
+      if (!words) return;
+      observer.disconnect();
+      window.firstThinking = {
+        thinker: words.closest('.seat').dataset.seat,
+        state: document.body.dataset.state,
+        cards: document.querySelectorAll('.hand button.card').length,
+      };
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
   await page.click('.hand button.card.legal');
-  // The two computer players' turns are shown in turn: first "is thinking…" at one seat...
-  const first = await page.waitForSelector('.seat .thinking:text("is thinking")');
-  const thinker = await first.evaluate((el) => el.closest('.seat').dataset.seat);
-  await shot(page, 'thirty-one-thinking');
-  // ...and the page is busy (inert) until the last of them has played.
-  assert.equal(await page.evaluate(() => document.body.dataset.state), 'busy');
-  assert.equal(await page.$$eval('.hand button.card', (n) => n.length), 0);
+  const seen = await page.waitForFunction(() => window.firstThinking);
+  const { thinker, state, cards } = await seen.jsonValue();
+  assert.equal(state, 'busy');
+  assert.equal(cards, 0);
   await idle(page);
+  await shot(page, 'thirty-one-after-computers');
   const lines = await page.$$eval('.log li', (n) => n.map((li) => li.textContent));
   assert.ok(lines.length >= logBefore + 4, lines.join('\n'));
   assert.ok(['1', '2'].includes(thinker));
