@@ -369,10 +369,19 @@ export function tournamentNextBox(mark) {
     go.hidden = !waiting;
     if (waiting) go.setAttribute('href', `#/game/${waiting.game_id}`);
   };
-  api.tournament(mark.id).then(draw, () => {
-    text.textContent = t('tournament_next_wait');
+  // The stream's first item is the tournament as it is when the stream opens, and each later
+  // one newer: a read sent at the same time only draws if the stream has not yet (its answer
+  // can come second and be older: "the last results are being counted" after the end).
+  let streamed = false;
+  api.tournament(mark.id).then((tournament) => {
+    if (!streamed) draw(tournament);
+  }, () => {
+    if (!streamed) text.textContent = t('tournament_next_wait');
   });
-  stream(mark.id, null, stop, draw);
+  stream(mark.id, null, stop, (tournament) => {
+    streamed = true;
+    draw(tournament);
+  });
   return box;
 }
 

@@ -1,6 +1,7 @@
 // A tournament's page and its credentials: a page signed in with a personal API token stops
 // following the tournament when the token is revoked, whether the stream was open or refused
-// at opening. (A whole tournament night through the page is night.test.mjs; every format,
+// at opening; and the word under a finished table on what comes next is not set back by a
+// read of the tournament that answers after its stream. (A whole tournament night through the page is night.test.mjs; every format,
 // state and reader is tournament_matrix.test.mjs.)
 
 import { test, before, after } from 'node:test';
@@ -108,5 +109,64 @@ test('a tournament page whose stream is refused at opening (token revoked) does 
   assert.equal(streams.length, 1, 'no stream asked for after the refusal');
   // (The browser reports the refused request itself as a failed load; nothing else may fail.)
   assert.deepEqual(page.problems.filter((p) => !/status of 401/.test(p)), [], 'no script errors');
+  await page.context().close();
+});
+
+test('a finished table\'s word on its tournament is not set back by a read that answers late', async () => {
+  // The note under a finished table reads the tournament and follows its stream at once. Here
+  // the read's answer is held back and comes after the stream said the tournament is over,
+  // carrying the tournament as it was before (still running): the note must stay at the end.
+  const admin = (await call('POST', '/auth/login', null, { name: 'root', password: PASSWORD })).body.token;
+  const terms = { name: `Late ${uniqueName('')}`, format: 'swiss', kind: 'thirty_one', variant: 'classic', rounds: 1 };
+  const made = await call('POST', '/tournaments', admin, { ...terms, starts_in: 3600 });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const id = made.body.id;
+  const guests = [];
+  for (const name of [uniqueName('Mine'), uniqueName('Rival')]) {
+    const guest = (await call('POST', '/auth/guest', null, { name })).body;
+    assert.equal((await call('POST', `/tournaments/${id}/join`, guest.token, {})).status, 200);
+    guests.push(guest);
+  }
+  assert.equal((await call('PUT', `/tournaments/${id}`, admin, { ...terms, starts_in: 0 })).status, 200);
+  let running;
+  for (let i = 0; i < 100 && !running?.your_table; i++) {
+    running = (await call('GET', `/tournaments/${id}`, guests[0].token)).body;
+    if (!running.your_table) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.ok(running.your_table, 'the round is paired');
+  const game = running.your_table.game_id;
+
+  const page = await player(browser);
+  await page.context().addInitScript(([tk, u]) => {
+    localStorage.setItem('cardroom.token', tk);
+    localStorage.setItem('cardroom.user', u);
+  }, [guests[0].token, JSON.stringify(guests[0].user)]);
+  await page.goto(`${BASE}/#/game/${game}`);
+  await idle(page);
+  await page.waitForSelector('.table[data-status="active"]');
+  // From now on, the page's read of the tournament answers only when let go, with the
+  // tournament as the server gave it while the game was being played.
+  let release;
+  const released = new Promise((resolve) => { release = resolve; });
+  let held = 0;
+  await page.route(`**/api/v1/tournaments/${id}`, async (route) => {
+    if ((route.request().headers().accept || '').includes('text/event-stream')) return route.continue();
+    held += 1;
+    await released;
+    return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(running) });
+  });
+  assert.equal((await call('POST', `/games/${game}/resign`, guests[1].token)).status, 200);
+  await page.waitForSelector('.tournament-next[data-status="finished"]', { timeout: 15000 });
+  assert.equal(held, 1, 'the note read the tournament once, and its answer is held');
+  // The late answer lands (a request that is answered is drawn within a frame or two)...
+  const answered = page.waitForEvent('requestfinished', {
+    predicate: (r) => new URL(r.url()).pathname === `/api/v1/tournaments/${id}` && !(r.headers().accept || '').includes('text/event-stream'),
+  });
+  release();
+  await answered;
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  // ...and the note still says the tournament is over.
+  assert.equal(await page.$eval('.tournament-next', (el) => el.dataset.status), 'finished');
+  assert.match(await page.textContent('.tournament-next .next-step'), /The tournament is over/);
   await page.context().close();
 });
