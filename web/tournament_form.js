@@ -19,6 +19,16 @@ const TIMERS = [15, 30, 60, 120, 300, 600];
  * @typedef {Api<'CreateTournament'>
  *   & { seats: number, options: Record<string, Api<'OptionValue'>>, turn: Api<'TurnPolicy'> }} Sent */
 
+/** A start this far back is taken as now (the server allows a minute: a form sent slowly). */
+const START_GRACE_MS = 30000;
+
+/** Whether the start typed in `field` has passed, beyond the grace a form sent now has.
+ * @param {HTMLInputElement} field */
+function startPassed(field) {
+  const starts = new Date(field.value).getTime();
+  return !Number.isNaN(starts) && starts < Date.now() - START_GRACE_MS;
+}
+
 /** A moment as the value of a `datetime-local` field: in the reader's own time.
  * @param {Date} date */
 function localValue(date) {
@@ -146,7 +156,7 @@ function formFields(catalogue, existing, admin) {
     minutes: h('input', { id: 'tf-minutes', type: 'number', min: '1', max: '1440', step: '1', required: true, value: String(existing?.minutes || 30) }),
     start: h('input', {
       id: 'tf-start', type: 'datetime-local', required: true, step: '1',
-      value: localValue(existing ? new Date(existing.starts_at) : soon), min: localValue(new Date()),
+      value: localValue(existing ? new Date(existing.starts_at) : soon), min: localValue(new Date(Date.now() - START_GRACE_MS)),
     }),
     fill: h('select', { id: 'tf-fill', name: 'fill' }),
     rated: h('input', { id: 'tf-rated', type: 'checkbox', checked: existing ? existing.rated : true }),
@@ -238,8 +248,8 @@ function preview(form, f, chosen, existing, admin) {
     private: existing ? existing.private : !admin || /** @type {HTMLInputElement} */ (f.privacy).checked,
   }, chosen.variant());
   if (format === 'teams' && !pairsOfTwo(b.kind, b.seats, b.options)) lines.unshift(t('tf_says_teams_need_pairs'));
-  // (A start already past is refused when the form is sent.)
-  if (!Number.isNaN(starts.getTime()) && starts.getTime() < Date.now()) lines.unshift(t('tf_start_passed'));
+  // (A start already past is refused when the form is sent; one a moment ago is now.)
+  if (startPassed(f.start)) lines.unshift(t('tf_start_passed'));
   /** @type {Element} */ (form.querySelector('#tf-preview')).replaceChildren(...lines.map((line) => h('li', {}, line)));
 }
 
@@ -260,7 +270,7 @@ async function submitForm(form, f, body, existing, onDone) {
     form.reportValidity();
     return;
   }
-  if (new Date(start.value).getTime() < Date.now()) {
+  if (startPassed(start)) {
     status.textContent = t('tf_start_passed');
     status.hidden = false;
     start.focus();

@@ -1,6 +1,7 @@
 // A club's tournament night, through the page alone (no API call in the test): an admin makes
 // a Swiss of three rounds with the form on /admin; three newcomers arrive at the lobby for the
-// first time, find it, type their names and join; every round takes each of them to their
+// first time, find it, type their names and join; the admin brings its start forward to now
+// with the form's Change; every round takes each of them to their
 // table, and a finished table says what comes next; they play to the end and see the winner; a
 // visitor who opened the tournament before the start watches it end without reloading; each
 // player opens the analysis of a game and walks through their mistakes. Then a fresh visitor
@@ -63,9 +64,19 @@ async function playTheNight(page) {
   throw new Error('the night did not end');
 }
 
+/** The page's local time `seconds` from now, as a datetime-local field takes it. */
+async function localTime(page, seconds) {
+  return page.evaluate((ahead) => {
+    const at = new Date(Date.now() + ahead * 1000);
+    const pad = (n) => String(n).padStart(2, '0');
+    return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+  }, seconds);
+}
+
 test('a tournament night: made with the form, joined by newcomers, played round by round, won, analysed', async () => {
   const name = `Friday ${uniqueName('')}`;
-  // The admin makes a Swiss of three rounds of 31 at tables of three, starting in 40 s.
+  // The admin makes a Swiss of three rounds of 31 at tables of three, starting in an hour (and
+  // brings the start forward once everyone is in, below).
   const admin = await player(browser);
   await admin.goto(`${BASE}/admin#/tournaments`);
   await admin.fill('#admin-name', 'root');
@@ -78,12 +89,7 @@ test('a tournament night: made with the form, joined by newcomers, played round 
   await admin.selectOption('#tf-variant', 'standard');
   await admin.selectOption('#tf-seats', '3');
   await admin.fill('#tf-rounds', '3');
-  const start = await admin.evaluate(() => {
-    const at = new Date(Date.now() + 40000);
-    const pad = (n) => String(n).padStart(2, '0');
-    return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
-  });
-  await admin.fill('#tf-start', start);
+  await admin.fill('#tf-start', await localTime(admin, 3600));
   // Before confirming, the form says what an entrant gets.
   const preview = await admin.textContent('#tf-preview');
   assert.match(preview, /Swiss tournament of 3 rounds/);
@@ -125,6 +131,16 @@ test('a tournament night: made with the form, joined by newcomers, played round 
   assert.deepEqual((await visitor.$$eval('.entrants li bdi', (l) => l.map((e) => e.textContent))).sort(), [...names].sort());
   assert.equal(await visitor.evaluate(() => localStorage.getItem('cardroom.token')), null, 'looking made no account');
   await shot(people[0], 'night-joined');
+  // Everyone is in: the admin changes its start to now, from the list of tournaments (a time
+  // five minutes gone is refused; the present moment is not).
+  await admin.click(`#tournament-list [data-edit="${id}"]`);
+  await admin.fill('#tf-start', await localTime(admin, -300));
+  await admin.click('#tf-submit');
+  assert.equal(await admin.$eval('#tf-start', (el) => el.validity.rangeUnderflow), true, 'the field refuses a past start');
+  assert.ok(await admin.$('.tournament-editor form'), 'the form stays open, nothing sent');
+  await admin.fill('#tf-start', await localTime(admin, 0));
+  await admin.click('#tf-submit');
+  await admin.waitForSelector('#toast.shown:has-text("is changed")');
 
   // The night: every round takes each to their table, until the last finished table says
   // who won.
@@ -225,9 +241,10 @@ test('a round that seats someone busy at another game of theirs says so, in the 
     return { status: response.status, body: await response.json() };
   };
   const admin = (await call('POST', '/auth/login', null, { name: 'root', password: PASSWORD })).body.token;
-  const made = await call('POST', '/tournaments', admin, {
-    name: `Busy ${uniqueName('')}`, format: 'swiss', kind: 'basra', rounds: 1, options: { target: 31 }, starts_in: 6,
-  });
+  // It starts once both are in and the person is at their own game (a start a few seconds
+  // ahead raced the steps before it on a busy machine).
+  const terms = { name: `Busy ${uniqueName('')}`, format: 'swiss', kind: 'basra', rounds: 1, options: { target: 31 } };
+  const made = await call('POST', '/tournaments', admin, { ...terms, starts_in: 3600 });
   assert.equal(made.status, 201, JSON.stringify(made.body));
   const page = await player(browser);
   await page.goto(`${BASE}/#/tournament/${made.body.id}`);
@@ -243,6 +260,8 @@ test('a round that seats someone busy at another game of theirs says so, in the 
   await page.click('#create');
   await page.waitForSelector('.table[data-status="active"]');
   const own = gameOf(page);
+  const started = await call('PUT', `/tournaments/${made.body.id}`, admin, { ...terms, starts_in: 0 });
+  assert.equal(started.status, 200, JSON.stringify(started.body));
   await page.waitForSelector('#notice:not([hidden]) [data-action="notice-go"]', { timeout: 30000 });
   assert.equal(gameOf(page), own, 'not pulled away from their own game');
   assert.match(await page.textContent('#notice'), /Round 1 of your tournament: your table is ready/);

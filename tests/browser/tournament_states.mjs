@@ -63,7 +63,10 @@ async function playOut(game, everyone) {
 async function build(format, state, maker, admin) {
   const base = { ...FORMATS[format], name: `${format} ${state} ${tag()}`, private: true, turn: LONG_TURN, rated: false };
   const upcoming = state === 'upcoming' || (state === 'cancelled' && format !== 'arena' && format !== 'teams');
-  const made = await maker.ok('POST', '/tournaments', { ...base, starts_in: upcoming ? 3600 : 2 });
+  // Made to start in an hour, and (unless it is to stay upcoming) started once its entrants
+  // are in: a start a few seconds ahead could come before the last of them joined, on a busy
+  // machine.
+  const made = await maker.ok('POST', '/tournaments', { ...base, starts_in: 3600 });
   const { id, code } = made;
   // How many enter: two tables for a round whose other table still plays; one short of a
   // start for the tournaments cancelled for want of entrants.
@@ -78,6 +81,7 @@ async function build(format, state, maker, admin) {
     await guest.ok('POST', `/tournaments/${id}/join`, { code });
     guests.push(guest);
   }
+  if (!upcoming) await maker.ok('PUT', `/tournaments/${id}`, { ...base, starts_in: 0 });
   let entrant = guests[0];
   if (state === 'cancelled') {
     if (format === 'swiss') await maker.ok('POST', `/tournaments/${id}/cancel`, { reason: 'The club is closed tonight' });
@@ -130,9 +134,10 @@ export async function tournamentStates(adminPassword) {
   // The arena that finishes: a minute of pairing, its games played as they come.
   const arenaFinished = (async () => {
     const base = { ...FORMATS.arena, minutes: 1, name: `arena finished ${tag()}`, private: true, turn: LONG_TURN, rated: false };
-    const { id, code } = await maker.ok('POST', '/tournaments', { ...base, starts_in: 1 });
+    const { id, code } = await maker.ok('POST', '/tournaments', { ...base, starts_in: 3600 });
     const guests = [await Client.guest(`Efinal${tag()}`), await Client.guest(`Efinal${tag()}`)];
     for (const guest of guests) await guest.ok('POST', `/tournaments/${id}/join`, { code });
+    await maker.ok('PUT', `/tournaments/${id}`, { ...base, starts_in: 0 });
     for (let i = 0; i < 1200; i++) {
       const now = await maker.ok('GET', `/tournaments/${id}?code=${code}`);
       if (now.status === 'finished') break;
