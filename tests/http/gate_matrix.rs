@@ -143,12 +143,13 @@ fn secrets(server: &Server, admin: &str, state: &State) -> Vec<(String, bool)> {
 /// A tournament of four registered players at Basra (two tables), its first round paired:
 /// the tournament, the two tables, and a player at each.
 fn two_tables(server: &Server, admin: &str, format: &str, tag: &str) -> (i64, [(i64, Player); 2]) {
-    let id = make(
+    let made = make(
         server,
         admin,
         json!({"name": format!("Gate {tag}"), "format": format, "kind": "basra",
                "options": {"target": 31}, "rounds": 2}),
     );
+    let id = made.id;
     let mut players = Vec::new();
     for i in 0..4 {
         let name = format!("{tag}{i}");
@@ -161,6 +162,7 @@ fn two_tables(server: &Server, admin: &str, format: &str, tag: &str) -> (i64, [(
         assert_eq!(joined.status, 200, "{joined:?}");
         players.push((name, player));
     }
+    made.start(server, admin);
     let state = tournament_until(server, admin, id, |s| {
         s["round_tables"][0]["tables"]
             .as_array()

@@ -60,12 +60,13 @@ fn results_of_round(state: &Value, round: usize) -> Vec<Value> {
 fn a_board_is_sealed_until_its_last_table_is_over(backend: Backend) {
     let server = Server::start_with(backend, &[ADMIN, SWEEP, crate::analysis::ANALYSIS]);
     let admin = admin_token(&server);
-    let id = make(
+    let made = make(
         &server,
         &admin,
         json!({"name": "Sealed board", "format": "duplicate", "kind": "basra",
                "options": {"target": 31}, "rounds": 2}),
     );
+    let id = made.id;
     // Registered players: their games are rated, and their profiles are anyone's to read.
     let entrants: Vec<Entrant> = (0..4)
         .map(|i| {
@@ -80,6 +81,7 @@ fn a_board_is_sealed_until_its_last_table_is_over(backend: Backend) {
             Entrant { name, player }
         })
         .collect();
+    made.start(&server, &admin);
     let paired = tournament_until(&server, &admin, id, |s| {
         s["round_tables"][0]["tables"]
             .as_array()

@@ -46,14 +46,40 @@ pub(crate) fn enter(server: &Server, id: i64, guests: usize, bots: usize) -> Vec
     entrants
 }
 
-/// Makes a tournament as the admin, starting in a second.
-pub(crate) fn make(server: &Client, admin: &str, body: Value) -> i64 {
-    let mut body = body;
-    body["starts_in"] = json!(1);
-    let made = server.post("/api/v1/tournaments", Some(admin), &body);
+/// A tournament made by the admin, starting in an hour until [`Upcoming::start`] brings its
+/// start to now: entrants join first, however long that takes on a busy machine (a start a
+/// second ahead could come before the last of them).
+pub(crate) struct Upcoming {
+    pub(crate) id: i64,
+    terms: Value,
+}
+
+impl Upcoming {
+    /// Brings the start to now (the admin changes the terms); the sweep starts it.
+    pub(crate) fn start(&self, server: &Client, admin: &str) {
+        start_now(server, admin, self.id, self.terms.clone());
+    }
+}
+
+/// Brings tournament `id`'s start to now, as its maker (`token`) changing its `terms` (the
+/// whole description, as it was made).
+pub(crate) fn start_now(server: &Client, token: &str, id: i64, mut terms: Value) {
+    terms["starts_in"] = json!(0);
+    let changed = server.put_json(&format!("/api/v1/tournaments/{id}"), Some(token), &terms);
+    assert_eq!(changed.status, 200, "{changed:?}");
+}
+
+/// Makes a tournament as the admin, starting in an hour (see [`Upcoming`]).
+pub(crate) fn make(server: &Client, admin: &str, body: Value) -> Upcoming {
+    let mut terms = body;
+    terms["starts_in"] = json!(3600);
+    let made = server.post("/api/v1/tournaments", Some(admin), &terms);
     assert_eq!(made.status, 201, "{made:?}");
     assert_eq!(made.body["status"], "upcoming");
-    made.body["id"].as_i64().unwrap()
+    Upcoming {
+        id: made.body["id"].as_i64().unwrap(),
+        terms,
+    }
 }
 
 /// Plays every entrant's turns (the first legal move; dealing when a hand is over) through the

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::admin::{ADMIN, admin_token};
 use crate::on_both_backends;
 use crate::support::{Backend, Server};
-use crate::tournament_checks::{SWEEP, enter, make};
+use crate::tournament_checks::{SWEEP, enter, make, start_now};
 
 pub(crate) fn create(server: &Server, token: &str, body: Value) -> crate::support::Reply {
     server.post("/api/v1/tournaments", Some(token), &body)
@@ -129,12 +129,14 @@ fn joining_in_every_stage(backend: Backend) {
     let server = Server::start_with(backend, &[ADMIN, SWEEP]);
     let admin = admin_token(&server);
     // One entrant of a two-seat game: cancelled at the start.
-    let lonely = make(
+    let made = make(
         &server,
         &admin,
         json!({"name": "Lonely", "format": "swiss", "kind": "basra"}),
     );
+    let lonely = made.id;
     let entrants = enter(&server, lonely, 1, 0);
+    made.start(&server, &admin);
     let state = wait_for(&server, Some(&admin), lonely, "cancelled");
     assert_eq!(state["round_tables"], json!([]));
     let late = server.guest("latecomer");
@@ -154,12 +156,14 @@ fn joining_in_every_stage(backend: Backend) {
         .assert_problem(409, "tournament_closed");
     // A Swiss tournament under way takes nobody new; with a fill level, two entrants of a
     // four-seat game play with two computer players.
-    let swiss = make(
+    let made = make(
         &server,
         &admin,
         json!({"name": "Filled", "format": "swiss", "kind": "tarneeb", "fill": "easy"}),
     );
+    let swiss = made.id;
     enter(&server, swiss, 2, 0);
+    made.start(&server, &admin);
     let state = wait_for(&server, Some(&admin), swiss, "running");
     let table = &state["round_tables"][0]["tables"][0];
     assert_eq!(table["seats"].as_array().unwrap().len(), 2, "{state}");
@@ -191,13 +195,15 @@ fn joining_in_every_stage(backend: Backend) {
         )
         .assert_problem(409, "tournament_closed");
     // An arena under way takes a newcomer, who is seated once someone is free to play them.
-    let arena = make(
+    let made = make(
         &server,
         &admin,
         json!({"name": "Open arena", "format": "arena", "kind": "basra", "minutes": 5,
                "fill": "easy"}),
     );
+    let arena = made.id;
     enter(&server, arena, 2, 0);
+    made.start(&server, &admin);
     wait_for(&server, Some(&admin), arena, "running");
     let joined = server.post(
         &format!("/api/v1/tournaments/{arena}/join"),
@@ -311,13 +317,14 @@ fn a_pairing_that_dies_half_done_leaves_nothing(backend: Backend) {
     // This server never sweeps within the test: the steps are the test's.
     let server = Server::start_with(backend, &[ADMIN, ("CARDROOM_SWEEP_MS", "3600000")]);
     let admin = admin_token(&server);
-    let id = make(
+    let made = make(
         &server,
         &admin,
         json!({"name": "Crash", "format": "swiss", "kind": "basra"}),
     );
+    let id = made.id;
     enter(&server, id, 4, 0);
-    std::thread::sleep(Duration::from_millis(1100));
+    made.start(&server, &admin);
     let pool = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5)).unwrap();
     let mut pooled = pool.get().unwrap();
     let conn: &mut cardroom_db::AnyConnection = &mut pooled;
@@ -381,15 +388,16 @@ fn a_tournament_game_names_its_tournament(backend: Backend) {
     let server = Server::start_with(backend, &[ADMIN, SWEEP]);
     let admin = admin_token(&server);
     let nadia = server.register("nadia");
+    // (Each starts once its entrants are in: see `start_now`.)
     let swiss = json!({"format": "swiss", "kind": "basra", "rounds": 1, "fill": "easy",
-                       "starts_in": 2});
-    let mut public = swiss.clone();
-    public["name"] = json!("Open Basra");
-    let public = create(&server, &admin, public);
-    let mut private = swiss.clone();
-    private["name"] = json!("Nadia's night");
-    private["private"] = json!(true);
-    let private = create(&server, &nadia.token, private);
+                       "starts_in": 3600});
+    let mut public_terms = swiss.clone();
+    public_terms["name"] = json!("Open Basra");
+    let public = create(&server, &admin, public_terms.clone());
+    let mut private_terms = swiss.clone();
+    private_terms["name"] = json!("Nadia's night");
+    private_terms["private"] = json!(true);
+    let private = create(&server, &nadia.token, private_terms.clone());
     let watcher = server.guest("watcher");
     // Two entrants each (one alone is no tournament), entered before either starts.
     let mut entered = Vec::new();
@@ -413,6 +421,8 @@ fn a_tournament_game_names_its_tournament(backend: Backend) {
         }
         entered.push((id, name, private, pair));
     }
+    start_now(&server, &admin, entered[0].0, public_terms);
+    start_now(&server, &nadia.token, entered[1].0, private_terms);
     for (id, name, private, pair) in &entered {
         let running = wait_for(&server, Some(&pair[0].token), *id, "running");
         let game = running["your_table"]["game_id"].as_i64().unwrap();
@@ -456,14 +466,15 @@ fn a_team_match_starts_with_two_teams_or_computer_players(backend: Backend) {
     let mut made = Vec::new();
     for (entrants, fill) in [(4, None), (5, None), (2, Some("easy"))] {
         let mut body = json!({"name": "Teams", "format": "duplicate", "kind": "tarneeb",
-                              "teams": true, "rounds": 1, "starts_in": 2});
+                              "teams": true, "rounds": 1, "starts_in": 3600});
         if let Some(level) = fill {
             body["fill"] = json!(level);
         }
-        let reply = create(&server, &admin, body);
+        let reply = create(&server, &admin, body.clone());
         assert_eq!(reply.status, 201, "{reply:?}");
         let id = reply.body["id"].as_i64().unwrap();
         enter(&server, id, entrants, 0);
+        start_now(&server, &admin, id, body);
         made.push(id);
     }
     wait_for(&server, Some(&admin), made[0], "cancelled");

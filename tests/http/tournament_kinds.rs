@@ -67,9 +67,11 @@ fn every_variant_in_every_format_plays_to_the_end(backend: Backend) {
                 } else {
                     body["rounds"] = json!(1);
                 }
-                let id = make(&server, &admin, body);
+                let upcoming = make(&server, &admin, body);
+                let id = upcoming.id;
                 let n = if format == "arena" { table } else { 2 * table };
                 entrants.extend(enter(&server, id, n, 0));
+                upcoming.start(&server, &admin);
                 made.push(Made {
                     id,
                     format,

@@ -306,12 +306,14 @@ fn a_maker_runs_their_private_tournament_and_an_admin_may_call_it_off(backend: B
 fn too_few_entrants_is_said_and_a_running_one_called_off_pairs_no_more(backend: Backend) {
     let server = Server::start_with(backend, &[ADMIN, SWEEP]);
     let admin = admin_token(&server);
-    let lonely = make(
+    let made = make(
         &server,
         &admin,
         json!({"name": "Lonely", "format": "swiss", "kind": "basra"}),
     );
+    let lonely = made.id;
     enter(&server, lonely, 1, 0);
+    made.start(&server, &admin);
     let state = wait_for(&server, None, lonely, "cancelled");
     assert_eq!(
         state["cancelled"],
@@ -320,12 +322,14 @@ fn too_few_entrants_is_said_and_a_running_one_called_off_pairs_no_more(backend: 
 
     // A Swiss of two rounds under way, called off in its first: its game goes on as a game,
     // nothing more is paired, and its entrants are told why.
-    let swiss = make(
+    let made = make(
         &server,
         &admin,
         json!({"name": "Short", "format": "swiss", "kind": "basra", "rounds": 2, "options": {"target": 31}}),
     );
+    let swiss = made.id;
     let entrants = enter(&server, swiss, 2, 0);
+    made.start(&server, &admin);
     let running = wait_for(&server, None, swiss, "running");
     assert_eq!(
         running["joinable"], false,

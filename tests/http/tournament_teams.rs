@@ -30,8 +30,10 @@ fn team_match(
     if let Some(level) = fill {
         body["fill"] = json!(level);
     }
-    let id = make(server, &admin, body);
+    let made = make(server, &admin, body);
+    let id = made.id;
     let entrants = enter(server, id, guests, bots);
+    made.start(server, &admin);
     // Mostly the first legal move, every third a later one: the two tables of a match play the
     // board differently, so boards are won and lost, not all tied.
     let choose = |view: &Value| {
@@ -248,13 +250,15 @@ fn a_member_who_withdraws_is_played_by_the_computer_or_the_team_leaves(backend: 
     // board ends at its move cap, a hand or two in: what is checked is who plays the seats of
     // those who left, and the team results as the boards' margins, not whole games, which
     // `ten_entrants_play_three_teams_with_a_bye_a_round` plays.)
-    let id = make(
+    let made = make(
         &server,
         &admin,
         json!({"name": "Teams, withdrawn", "format": "duplicate", "kind": "tarneeb",
                "options": {"target": 31, "move_cap": 100}, "rounds": 2, "teams": true, "fill": "easy"}),
     );
+    let id = made.id;
     let entrants = enter(&server, id, 9, 0);
+    made.start(&server, &admin);
     let state = loop {
         let state = server
             .get(&format!("/api/v1/tournaments/{id}"), Some(&admin))

@@ -20,13 +20,15 @@ use crate::tournament_checks::{
 /// `servers`; checked against the stored games.
 pub(crate) fn whole_swiss(primary: &Server, servers: &[&Client]) {
     let admin = admin_token(primary);
-    let id = make(
+    let made = make(
         primary,
         &admin,
         json!({"name": "Friday Basra", "format": "swiss", "kind": "basra",
                "options": {"target": 31}, "rounds": 3}),
     );
+    let id = made.id;
     let entrants = enter(primary, id, 12, 4);
+    made.start(primary, &admin);
     // A bot account hears of its tables on its account stream.
     let bot_events = primary.ndjson("/api/v1/stream/events", &entrants[15].player.token);
     let state = play_through(servers, &admin, id, &entrants, Duration::from_secs(240));
@@ -93,13 +95,15 @@ fn a_whole_duplicate_tournament_of_sixteen_every_table_dealt_alike(backend: Back
 /// as recomputed.
 fn whole_duplicate(server: &Server, servers: &[&Client]) {
     let admin = admin_token(server);
-    let id = make(
+    let made = make(
         server,
         &admin,
         json!({"name": "Duplicate 31", "format": "duplicate", "kind": "thirty_one",
                "seats": 3, "rounds": 2, "fill": "easy"}),
     );
+    let id = made.id;
     let entrants = enter(server, id, 14, 2);
+    made.start(server, &admin);
     let outsider = server.guest("outsider");
     // While round 1 is played, its tables are private: an outsider cannot watch one.
     let first_game = loop {
@@ -145,13 +149,15 @@ fn whole_duplicate(server: &Server, servers: &[&Client]) {
 fn an_arena_pairs_whoever_is_free_and_scores_streaks(backend: Backend) {
     let server = Server::start_with(backend, &[ADMIN, SWEEP]);
     let admin = admin_token(&server);
-    let id = make(
+    let made = make(
         &server,
         &admin,
         json!({"name": "Quick arena", "format": "arena", "kind": "basra",
                "options": {"target": 31}, "minutes": 1}),
     );
+    let id = made.id;
     let entrants = enter(&server, id, 4, 1);
+    made.start(&server, &admin);
     let state = play_through(&[&server], &admin, id, &entrants, Duration::from_secs(150));
     assert_eq!(state["status"], "finished");
     let rounds = state["round_tables"].as_array().unwrap();
@@ -202,12 +208,14 @@ fn two_replicas_pair_each_round_exactly_once() {
 fn an_arena_never_seats_players_again_with_the_table_they_just_left(backend: Backend) {
     let server = Server::start_with(backend, &[ADMIN, SWEEP]);
     let admin = admin_token(&server);
-    let id = make(
+    let made = make(
         &server,
         &admin,
         json!({"name": "No rematch", "format": "arena", "kind": "basra", "minutes": 10}),
     );
+    let id = made.id;
     let entrants = enter(&server, id, 4, 0);
+    made.start(&server, &admin);
     let token_of = |entrant: i64, state: &serde_json::Value| {
         let name = state["players"]
             .as_array()
