@@ -63,6 +63,23 @@ export async function watchedPage(browser, look, { token, user } = {}) {
   return page;
 }
 
+/**
+ * Makes `page` read as `who` ({ token, user }, or none: a stranger) from its next load: its
+ * origin's storage emptied and the account put in, as a browser of its own would hold it. (A
+ * page reused this way keeps its browser's cache: a context for each cell cost a new renderer
+ * and every script compiled again, the most of a cell's time.)
+ */
+export async function readAs(page, who) {
+  await page.goto(`${BASE}/favicon.svg`);
+  await page.evaluate(([tk, u]) => {
+    localStorage.clear();
+    if (tk) {
+      localStorage.setItem('cardroom.token', tk);
+      localStorage.setItem('cardroom.user', u);
+    }
+  }, [who?.token || null, who?.user ? JSON.stringify(who.user) : null]);
+}
+
 /** Waits until the page has drawn its address and has nothing in flight (see harness `idle`). */
 async function settled(page) {
   await page.waitForFunction(

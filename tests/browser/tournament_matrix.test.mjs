@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch } from './harness.mjs';
-import { LOOKS, watchedPage, visit, writeContactSheet, useSheet } from './cells.mjs';
+import { LOOKS, watchedPage, visit, writeContactSheet, useSheet, readAs } from './cells.mjs';
 import { tournamentStates, STATES, FORMATS } from './tournament_states.mjs';
 
 const ADMIN_PASSWORD = process.env.CARDROOM_TEST_ADMIN_PASSWORD || 'browser admin passphrase';
@@ -106,10 +106,14 @@ function reader(role, tournament) {
 for (const look of LOOKS) {
   test(`a tournament's page in every format, state and reader (${look.name})`, async () => {
     const failing = [];
+    // A page for each reader, which reads as the reader of each cell in turn (cells.mjs readAs).
+    const pages = {};
+    for (const role of ROLES) pages[role] = await watchedPage(browser, look, {});
     for (const tournament of world.tournaments) {
       for (const role of ROLES) {
         const who = reader(role, tournament);
-        const page = await watchedPage(browser, look, who ? { token: who.token, user: who.user } : {});
+        const page = pages[role];
+        await readAs(page, who ? { token: who.token, user: who.user } : null);
         const label = `${tournament.format} · ${tournament.state} · ${role} · ${look.name}`;
         const problems = await visit(page, look, {
           label,
@@ -123,9 +127,9 @@ for (const look of LOOKS) {
           if (token) problems.push('reading the tournament made an account');
         }
         if (problems.length) failing.push(`${label}:\n    ${problems.join('\n    ')}`);
-        await page.context().close();
       }
     }
+    for (const page of Object.values(pages)) await page.context().close();
     // A private tournament without its code: it says it is private, and to ask its maker.
     const page = await watchedPage(browser, look, {});
     const [one] = world.tournaments;
