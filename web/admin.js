@@ -340,8 +340,12 @@ async function showChat(params) {
 
 // ---- tournaments -------------------------------------------------------------------------------
 
-async function showTournaments() {
+/** The tournaments' page. `stay`: asked once the list is read; if it says so, nothing is drawn
+ * (a refresh whose answer comes after an editor was opened, which drawing would take away).
+ * Whether it drew. @param {() => boolean} [stay] */
+async function showTournaments(stay = () => false) {
   const list = /** @type {Api<'TournamentList'>} */ (await api.request('GET', '/tournaments'));
+  if (stay()) return false;
   const place = h('div', { class: 'tournament-editor' });
   /** @param {string} [message] */
   const reload = (message) => {
@@ -391,7 +395,10 @@ async function showTournaments() {
   const again = () => {
     if (location.hash !== shown || !document.getElementById('tournament-list')) return;
     if (place.childElementCount) setTimeout(again, 10000);
-    else showTournaments().catch(() => setTimeout(again, 10000));
+    else {
+      showTournaments(() => place.childElementCount > 0 || location.hash !== shown)
+        .then((drawn) => drawn || setTimeout(again, 10000), () => setTimeout(again, 10000));
+    }
   };
   setTimeout(again, 10000);
   app().replaceChildren(h('div', { class: 'admin' },
