@@ -4,32 +4,14 @@
 // CARDROOM_URL is the service under test (scripts/browser-test starts one);
 // CARDROOM_ARTIFACTS is where screenshots go.
 
-import { chromium } from 'playwright-core';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 export const BASE = process.env.CARDROOM_URL || 'http://127.0.0.1:8080';
 export const ARTIFACTS = process.env.CARDROOM_ARTIFACTS || path.resolve('artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
 
-const FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
-];
-
-/** Chromium's headless shell (Debian's chromium-headless-shell): the browser without its
- * windowing parts, what Playwright itself runs headless; a third less CPU a page than the whole
- * browser in its headless mode (scripts/browser-test installs it). CHROMIUM names another. */
-const EXECUTABLE = process.env.CHROMIUM
-  || ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => existsSync(file));
-
-export async function launch() {
-  return chromium.launch({
-    executablePath: EXECUTABLE,
-    args: FLAGS,
-    headless: true,
-  });
-}
+export { launch } from './chromium.mjs';
 
 /** A new player: its own context (its own localStorage, so its own guest account). */
 export async function player(browser, { lang = 'en', speed = 'instant', viewport } = {}) {

@@ -164,7 +164,11 @@ test('a finished table\'s word on its tournament is not set back by a read that 
   });
   release();
   await answered;
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  // (Nothing shows that the answer was read and ignored: the page is given a quarter of a
+  // second and two frames to draw it, which it did within a frame before the fix.)
+  await page.evaluate(() => new Promise((resolve) => {
+    setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(resolve)), 250);
+  }));
   // ...and the note still says the tournament is over.
   assert.equal(await page.$eval('.tournament-next', (el) => el.dataset.status), 'finished');
   assert.match(await page.textContent('.tournament-next .next-step'), /The tournament is over/);

@@ -6,15 +6,11 @@
 //
 //   node bench/presence.mjs [ROUNDS]
 
-import { chromium } from 'playwright-core';
+import { launch } from '../chromium.mjs';
 
 const A = process.env.CARDROOM_URL_A;
 const B = process.env.CARDROOM_URL_B || A;
 const ROUNDS = Number(process.argv[2] || 10);
-const FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
-];
 
 async function guest(name) {
   const response = await fetch(`${A}/api/v1/auth/guest`, {
@@ -46,8 +42,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
   // Two browsers: the observer's, and the one the others use.
-  const first = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: FLAGS });
-  const second = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: FLAGS });
+  const first = await launch();
+  const second = await launch();
   const tag = Math.random().toString(36).slice(2, 6);
   const [observer, other, watcher] = await Promise.all(['Obs', 'Oth', 'Wat'].map((n) => guest(`${n}${tag}`)));
   const created = await api(observer.token, 'POST', '/games', { kind: 'basra', seats: [{}, {}], visibility: 'public' });
