@@ -390,13 +390,19 @@ async function showTournaments(stay = () => false) {
       h('td', {}, when(tn.starts_at)),
       h('td', {}, actions));
   });
-  // The list keeps itself current (a start, an entrant, an end) while nothing is being edited.
+  const table = h('table', { class: 'history', id: 'tournament-list' },
+    h('thead', {}, h('tr', {}, ['Name', 'Game', 'Format', 'Status', 'Starts', ''].map((c) => h('th', {}, c)))),
+    h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: '6' }, 'No tournaments yet.'))));
+  // The list keeps itself current (a start, an entrant, an end) while nothing is being edited:
+  // one read every ten seconds, by the list on the page. A list drawn again hands the refresh
+  // to the new one; a list no longer shown (another page, or a list drawn after a change)
+  // stops its own.
   const shown = location.hash;
   const again = () => {
-    if (location.hash !== shown || !document.getElementById('tournament-list')) return;
+    if (location.hash !== shown || !table.isConnected) return;
     if (place.childElementCount) setTimeout(again, 10000);
     else {
-      showTournaments(() => place.childElementCount > 0 || location.hash !== shown)
+      showTournaments(() => place.childElementCount > 0 || location.hash !== shown || !table.isConnected)
         .then((drawn) => drawn || setTimeout(again, 10000), () => setTimeout(again, 10000));
     }
   };
@@ -404,10 +410,8 @@ async function showTournaments(stay = () => false) {
   app().replaceChildren(h('div', { class: 'admin' },
     h('h1', {}, 'Tournaments'),
     h('p', { class: 'note' }, 'Public ones are listed in every lobby. Their terms can change until they start; they can be called off until they are over.'),
-    h('p', {}, make), place,
-    h('table', { class: 'history', id: 'tournament-list' },
-      h('thead', {}, h('tr', {}, ['Name', 'Game', 'Format', 'Status', 'Starts', ''].map((c) => h('th', {}, c)))),
-      h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: '6' }, 'No tournaments yet.'))))));
+    h('p', {}, make), place, table));
+  return true;
 }
 
 async function route() {

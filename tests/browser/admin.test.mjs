@@ -146,7 +146,10 @@ test('an admin hides a chat message and mutes its author; the table takes it dow
   await table.context().close();
 });
 
-test('a refresh of the tournaments list that answers while a tournament is being changed leaves the form open', async () => {
+/** An upcoming tournament made by the admin (over the API: the form has its own tests), and a
+ * page signed in as the admin on its list, with the page's clock the test's: the list's
+ * refresh (every ten seconds) comes when told. */
+async function adminOnTournaments(name) {
   const login = await fetch(`${BASE}/api/v1/auth/login`, {
     method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'root', password: PASSWORD }),
   });
@@ -154,18 +157,54 @@ test('a refresh of the tournaments list that answers while a tournament is being
   const made = await fetch(`${BASE}/api/v1/tournaments`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${admin}` },
-    body: JSON.stringify({ name: `Refreshed ${Date.now()}`, format: 'swiss', kind: 'basra', rounds: 1, starts_in: 3600 }),
+    body: JSON.stringify({ name: `${name} ${Date.now()}`, format: 'swiss', kind: 'basra', rounds: 1, starts_in: 3600 }),
   });
   assert.equal(made.status, 201);
   const { id } = await made.json();
   const page = await player(browser);
-  // The page's clock is the test's: the list's refresh (every ten seconds) comes when told.
   await page.clock.install();
   await page.goto(`${BASE}/admin#/tournaments`);
   await page.fill('#admin-name', 'root');
   await page.fill('#admin-password', PASSWORD);
   await page.click('#admin-sign-in');
   await page.waitForSelector(`#tournament-list [data-edit="${id}"]`);
+  return { page, id };
+}
+
+test('the tournaments list is read once every ten seconds, however long it stays open and however often it is changed', async () => {
+  const { page, id } = await adminOnTournaments('Steady');
+  // (From here the page's time moves only when the test moves it.)
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 100));
+  let reads = 0;
+  page.on('requestfinished', (r) => {
+    if (r.method() === 'GET' && new URL(r.url()).pathname === '/api/v1/tournaments') reads += 1;
+  });
+  // Ten seconds on: the list is read and drawn again (a new table in place of the marked one).
+  const tenSeconds = async () => {
+    await page.$eval('#tournament-list', (table) => { table.dataset.old = '1'; });
+    await page.clock.runFor(10000);
+    await page.waitForSelector('#tournament-list:not([data-old])');
+  };
+  for (let i = 0; i < 6; i++) await tenSeconds();
+  // (A read more than one a refresh would have been sent by now: a quarter of a second of real
+  // time for it to finish.)
+  await page.waitForTimeout(250);
+  assert.equal(reads, 6, 'a minute open, six reads');
+  // A change draws the list again at once; the list it replaced stops refreshing.
+  await page.click(`#tournament-list [data-edit="${id}"]`);
+  await page.fill('#tf-name', `Steadier ${Date.now()}`);
+  await page.click('#tf-submit');
+  await page.waitForSelector(`#tournament-list [data-tournament="${id}"] a:text-matches("^Steadier")`);
+  const afterChange = reads;
+  for (let i = 0; i < 3; i++) await tenSeconds();
+  await page.waitForTimeout(250);
+  assert.equal(reads - afterChange, 3, 'thirty seconds after the change, three reads');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a refresh of the tournaments list that answers while a tournament is being changed leaves the form open', async () => {
+  const { page, id } = await adminOnTournaments('Refreshed');
   // The refresh reads the list; its answer is held until the admin has opened the form.
   let arrived;
   const refreshing = new Promise((resolve) => { arrived = resolve; });
