@@ -29,6 +29,12 @@ export async function player(browser, { lang = 'en', speed = 'instant', viewport
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
   page.problems = problems;
+  // (A failed request's console message does not say which: this does. A request the page
+  // gave up on itself — the long-poll of a table it left — is not a problem.)
+  page.on('requestfailed', (request) => {
+    const failure = request.failure()?.errorText || 'failed';
+    if (failure !== 'net::ERR_ABORTED') problems.push(`request: ${request.method()} ${request.url()}: ${failure}`);
+  });
   return page;
 }
 

@@ -27,18 +27,26 @@ let night = null;
 const gameOf = (page) => Number((page.url().match(/#\/game\/(\d+)$/) || [])[1]);
 
 /**
- * Plays every table the tournament gives `page`, as the page takes it there, until a finished
- * table says the tournament is over; returns the games played.
+ * Notes every address `page` is taken to from now on, as it is taken there (a table can be
+ * played out inside one call of playToEnd when the next round takes the page on before it
+ * looks). Begun before the start: the first round can take the page to its table at once.
  */
-async function playTheNight(page) {
-  // Every table the page is taken to, as it is taken there (a table can be played out inside
-  // one call of playToEnd when the next round takes the page on before it looks).
+async function noteTables(page) {
   await page.evaluate(() => {
-    window.addEventListener('hashchange', () => {
+    const note = () => {
       const visited = JSON.parse(sessionStorage.getItem('visited') || '[]');
       sessionStorage.setItem('visited', JSON.stringify([...visited, location.hash]));
-    });
+    };
+    note();
+    window.addEventListener('hashchange', note);
   });
+}
+
+/**
+ * Plays every table the tournament gives `page`, as the page takes it there, until a finished
+ * table says the tournament is over; returns the games it was taken to (see noteTables).
+ */
+async function playTheNight(page) {
   const visited = async () => new Set((await page.evaluate(() => JSON.parse(sessionStorage.getItem('visited') || '[]')))
     .map((hash) => Number((hash.match(/^#\/game\/(\d+)$/) || [])[1])).filter(Boolean));
   const played = new Set();
@@ -124,6 +132,7 @@ test('a tournament night: made with the form, joined by newcomers, played round 
     await page.fill('#player-name', person);
     await page.click('#tournament-join');
     await page.waitForSelector('#tournament-withdraw');
+    await noteTables(page);
     people.push(page);
   }
   // Each entered under the name they typed; the visitor's page says so without a reload.
