@@ -241,21 +241,33 @@ export async function exportGame(id, format) {
   return text;
 }
 
-/** Posts a move; a lost answer (network, 502, 503) is retried with the same Idempotency-Key,
- * so the move applies once whatever happens on the way.
+/** How long a move is sent again before the page gives up on it (a failover of the database
+ * answers 503 for ten seconds at most), and the longest wait between two tries. */
+const MOVE_RETRY_BUDGET_MS = 30000;
+const MOVE_RETRY_MAX_WAIT_MS = 5000;
+
+/** Posts a move. A lost answer (network, 502) and a service that cannot take it for now (503)
+ * are sent again with the same Idempotency-Key, so the move applies once whatever happens on the
+ * way: after a wait that grows with each try, and never shorter than the answer's
+ * `Retry-After`; for up to thirty seconds in all. `onRetry` is told before each wait.
  * @param {number} id @param {number} version @param {Api<'AnyMove'>} mv
+ * @param {(waitMs: number) => void} [onRetry]
  * @returns {Promise<Api<'ActionResponse'>>} */
-export async function move(id, version, mv) {
+export async function move(id, version, mv, onRetry) {
   const key = `${id}-${version}-${crypto.randomUUID ? crypto.randomUUID() : Math.random()}`;
   const body = { expected_version: version, move: mv };
+  let waited = 0;
   for (let attempt = 0; ; attempt++) {
     try {
       return await request('POST', `/games/${id}/moves`, body, { headers: { 'Idempotency-Key': key } });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const transient = error.status === 0 || error.status === 502 || error.status === 503;
-      if (!transient || attempt >= 3) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 300 * (attempt + 1)));
+      const wait = Math.min(MOVE_RETRY_MAX_WAIT_MS, Math.max(300 * (attempt + 1), 1000 * (error.retryAfter ?? 0)));
+      if (!transient || waited + wait > MOVE_RETRY_BUDGET_MS) throw error;
+      onRetry?.(wait);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      waited += wait;
     }
   }
 }

@@ -79,6 +79,8 @@ export class Table {
     this.table = null;
     this.shown = 0;
     this.busy = false;
+    /** A move being sent again, the service having been busy. */
+    this.retrying = false;
     this.animating = false;
     /** The seat whose move is being shown. @type {number | null} */
     this.thinking = null;
@@ -417,11 +419,18 @@ export class Table {
     setBusy(true);
     this.render();
     try {
-      const answer = await api.move(this.id, this.game.version, mv);
+      // (A busy service's answer is waited out and the move sent again: the status says so.)
+      const answer = await api.move(this.id, this.game.version, mv, () => {
+        if (this.retrying) return;
+        this.retrying = true;
+        this.render();
+      });
+      this.retrying = false;
       this.busy = false;
       this.ui = {};
       await this.enqueue(answer.events, answer.view, { ownMove: true });
     } catch (error) {
+      this.retrying = false;
       this.busy = false;
       if (/** @type {ApiError} */ (error).code === 'version_conflict'
         || /** @type {ApiError} */ (error).code === 'not_your_turn') {
@@ -523,13 +532,14 @@ export class Table {
     const drawn = this.drawn;
     return Boolean(drawn && this.sheet && drawn.version === this.game.version
       && drawn.status === this.game.status
-      && drawn.shown === this.shown && drawn.busy === this.busy && drawn.ui === this.ui);
+      && drawn.shown === this.shown && drawn.busy === this.busy && drawn.retrying === this.retrying
+      && drawn.ui === this.ui);
   }
 
   render() {
     if (!this.alive || !this.view) return;
     const view = this.view;
-    this.drawn = { version: view.version, status: view.status, shown: this.shown, busy: this.busy, ui: this.ui };
+    this.drawn = { version: view.version, status: view.status, shown: this.shown, busy: this.busy, retrying: this.retrying, ui: this.ui };
     const focusKey = document.activeElement && /** @type {HTMLElement} */ (document.activeElement).dataset
       ? /** @type {HTMLElement} */ (document.activeElement).dataset.focus
       : null;

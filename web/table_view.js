@@ -200,7 +200,7 @@ function statusLine(table, ctx) {
     const prompt = yours && table.renderer.prompt ? table.renderer.prompt(ctx) : null;
     let text;
     if (yours) text = prompt || t('your_turn');
-    else if (mineToPlay && table.busy) text = t('sending_move');
+    else if (mineToPlay && table.busy) text = t(table.retrying ? 'move_retrying' : 'sending_move');
     else if (table.thinking !== null || !mineToPlay) text = t('waiting_for', {
       // (An active game has a seat to act.)
       who: table.seatName(/** @type {number} */ (table.thinking ?? view.to_act)),

@@ -62,6 +62,73 @@ test('a move being sent says so, never "Waiting for You"', async () => {
   await page.context().close();
 });
 
+/** A table of Basra on the page's clock, whose moves the test answers itself: `answer(route,
+ * n)` for the n-th try (from 1). Returns the page and the tries' page times and keys. */
+async function tableAnsweredBy(answer) {
+  const page = await player(browser);
+  await page.clock.install();
+  const id = await createGame(page, { kind: 'basra', variant: 'standard', options: { target: 31 } });
+  const tries = [];
+  await page.route('**/api/v1/games/*/moves', async (route) => {
+    tries.push({ at: await page.evaluate(() => Date.now()), key: route.request().headers()['idempotency-key'] });
+    await answer(route, tries.length);
+  });
+  return { page, id, tries };
+}
+
+const busy = (route) => route.fulfill({
+  status: 503,
+  headers: { 'Retry-After': '2', 'Content-Type': 'application/problem+json' },
+  body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, code: 'unavailable', detail: 'the database cannot be reached' }),
+});
+const refusedAsBusy = (p) => /status of 503/.test(p);
+
+test('a move the service cannot take for now is sent again once its Retry-After has passed, and the page says so', async () => {
+  const { page, tries } = await tableAnsweredBy((route, n) => (n === 1 ? busy(route) : route.continue()));
+  await page.click('.hand button.card.legal');
+  await page.waitForFunction(() => /busy for a moment/.test(document.querySelector('.status-line').textContent));
+  assert.equal(tries.length, 1, 'not sent again before the wait');
+  // The page's clock two seconds on (the Retry-After): the move goes again, and lands.
+  await page.clock.runFor(2000);
+  await page.waitForSelector('.status-line .your-turn, .table[data-status="hand_over"], .table[data-status="finished"]');
+  assert.equal(tries.length, 2);
+  assert.ok(tries[1].at - tries[0].at >= 2000, `waited as long as asked: ${tries[1].at - tries[0].at} ms`);
+  assert.equal(tries[1].key, tries[0].key, 'the same Idempotency-Key: the move applies once');
+  assert.deepEqual(page.problems.filter((p) => !refusedAsBusy(p)), []);
+  await page.context().close();
+});
+
+test('a move the service keeps refusing is given up after thirty seconds, and the hand can be played again', async () => {
+  const { page, id, tries } = await tableAnsweredBy((route) => busy(route));
+  const token = await page.evaluate(() => localStorage.getItem('cardroom.token'));
+  const version = async () => (await (await fetch(`${BASE}/api/v1/games/${id}`, { headers: { Authorization: `Bearer ${token}` } })).json()).version;
+  const before = await version();
+  await page.click('.hand button.card.legal');
+  await page.waitForFunction(() => /busy for a moment/.test(document.querySelector('.status-line').textContent));
+  // Each wait run out on the page's clock, until the page gives up.
+  const gaveUp = async () => Boolean(await page.$('#toast.shown'));
+  const until = async (done) => {
+    for (let i = 0; i < 400 && !(await done()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  };
+  for (let n = 0; n < 40 && !(await gaveUp()); n++) {
+    const seen = tries.length;
+    await page.clock.runFor(5000);
+    await until(async () => tries.length > seen || gaveUp());
+  }
+  await page.waitForSelector('#toast.shown');
+  assert.ok(tries.length >= 10 && tries.length <= 16, `tried again for thirty seconds: ${tries.length} tries`);
+  // (The test moves the page's clock in steps of five seconds, so a try may come later than
+  // its wait; never sooner.)
+  const span = tries.at(-1).at - tries[0].at;
+  assert.ok(span >= 25000, `not given up before thirty seconds: ${span} ms of the page's time`);
+  assert.ok(new Set(tries.map((t) => t.key)).size === 1, 'one Idempotency-Key');
+  await page.waitForSelector('.status-line .your-turn');
+  assert.ok(await page.$('.hand button.card.legal'), 'the hand can be played again');
+  assert.equal(await version(), before, 'the game is as it was');
+  assert.deepEqual(page.problems.filter((p) => !refusedAsBusy(p)), []);
+  await page.context().close();
+});
+
 test('switching to Arabic retells the whole log, card lists kept left to right', async () => {
   const page = await player(browser);
   await createGame(page, { kind: 'thirty_one', variant: 'classic' });

@@ -242,6 +242,7 @@ export default {
   you_resigned: 'انسحبت.', someone_resigned: 'انسحب {who}.',
   ended_by_resignation: 'حُسمت بالانسحاب لا بالنقاط ({who}).',
   seat_awaited: 'بانتظار لاعب', seats_open_n: 'مقاعد ما زالت شاغرة: {n}',
+  move_retrying: 'الخدمة مشغولة للحظة: نعيد إرسال حركتك…',
   sending_move: 'تُرسَل حركتك…', showing_moves: 'تُعرض الحركات…',
   leave_table: 'أغلق الطاولة', leave_really: 'أتغلق هذه الطاولة؟ لن يستطيع أحد الانضمام إليها.',
   list_and: '{first} و{last}', list_comma: '، ',

@@ -251,6 +251,7 @@ export default {
   you_resigned: 'You resigned.', someone_resigned: '{who} resigned.',
   ended_by_resignation: 'Decided by resignation, not by points ({who}).',
   seat_awaited: 'Waiting for a player', seats_open_n: 'Seats still open: {n}',
+  move_retrying: 'The service is busy for a moment: sending your move again…',
   sending_move: 'Sending your move…', showing_moves: 'Showing the moves…',
   leave_table: 'Close the table', leave_really: 'Close this table? Nobody will be able to join it.',
   list_and: '{first} and {last}', list_comma: ', ',
