@@ -56,7 +56,7 @@ export function followAccount() {
           for (const listener of [...listeners]) listener(event);
         }
       } catch (error) {
-        if (/** @type {Error} */ (error).name === 'AbortError') return;
+        if (api.calledOff(error)) return;
         failures += 1;
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(10000, 500 * (failures + 1))));

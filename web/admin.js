@@ -108,7 +108,7 @@ function winnersText(game) {
 
 /** @param {URLSearchParams} params */
 async function showHistory(params) {
-  const list = /** @type {Api<'AdminGameList'>} */ (await api.request('GET', `/admin/games?${params}`));
+  const list = await api.call('GET', '/admin/games', { search: params });
   const rows = list.games.map((g) => {
     const players = g.seats.map((s) => s.name || (s.bot ? `computer (${s.bot})` : 'open')).join(', ');
     const row = h('tr', { 'data-game': String(g.id) },
@@ -219,7 +219,7 @@ function barChart(title, labels, series, { id } = {}) {
 /** @param {URLSearchParams} params */
 async function showDashboard(params) {
   const started = performance.now();
-  const stats = /** @type {Api<'Stats'>} */ (await api.request('GET', `/admin/stats?${params}`));
+  const stats = await api.call('GET', '/admin/stats', { search: params });
   const elapsed = performance.now() - started;
   const range = days(stats.from, stats.to);
   const kinds = stats.kind ? [stats.kind] : KINDS;
@@ -277,7 +277,7 @@ async function showDashboard(params) {
 
 /** @param {URLSearchParams} params */
 async function showChat(params) {
-  const list = /** @type {Api<'AdminChatList'>} */ (await api.request('GET', `/admin/chat?${params}`));
+  const list = await api.call('GET', '/admin/chat', { search: params });
   const form = h('form', { class: 'panel filters', id: 'chat-filters' },
     h('label', {}, 'Game', h('input', { name: 'game', value: params.get('game') || '', size: '6', inputmode: 'numeric' })),
     h('label', {}, 'Player', h('input', { name: 'player', value: params.get('player') || '', size: '12' })),
@@ -301,14 +301,14 @@ async function showChat(params) {
   };
   const rows = list.messages.map((m) => {
     const hide = h('button', { type: 'button', class: 'button', 'data-hide': String(m.id), disabled: m.hidden }, m.hidden ? 'Hidden' : 'Hide');
-    hide.addEventListener('click', () => act(() => api.request('POST', `/admin/chat/${m.id}/hide`, {}), `Message ${m.id} hidden.`));
+    hide.addEventListener('click', () => act(() => api.call('POST', '/admin/chat/{id}/hide', { path: { id: m.id } }), `Message ${m.id} hidden.`));
     // A muted author is said to be, until when, with the one way out; anyone else can be muted.
     let muting;
     if (m.author_muted_until) {
       const until = new Date(m.author_muted_until);
       const unmute = h('button', { type: 'button', class: 'button ghost', 'data-unmute': m.name }, 'Unmute');
       unmute.addEventListener('click', () => act(
-        () => api.request('POST', `/admin/users/${encodeURIComponent(m.name)}/mute`, { muted: false }),
+        () => api.call('POST', '/admin/users/{name}/mute', { path: { name: m.name }, body: { muted: false } }),
         `${m.name} may chat again.`,
       ));
       muting = h('span', { class: 'muted-state', 'data-muted': m.name },
@@ -316,7 +316,7 @@ async function showChat(params) {
     } else {
       const mute = h('button', { type: 'button', class: 'button', 'data-mute': m.name }, 'Mute 1 h');
       mute.addEventListener('click', () => act(
-        () => api.request('POST', `/admin/users/${encodeURIComponent(m.name)}/mute`, { muted: true, minutes: 60 }),
+        () => api.call('POST', '/admin/users/{name}/mute', { path: { name: m.name }, body: { muted: true, minutes: 60 } }),
         `${m.name} is muted for an hour.`,
       ));
       muting = mute;
@@ -344,7 +344,7 @@ async function showChat(params) {
  * (a refresh whose answer comes after an editor was opened, which drawing would take away).
  * Whether it drew. @param {() => boolean} [stay] */
 async function showTournaments(stay = () => false) {
-  const list = /** @type {Api<'TournamentList'>} */ (await api.request('GET', '/tournaments'));
+  const list = await api.call('GET', '/tournaments');
   if (stay()) return false;
   const place = h('div', { class: 'tournament-editor' });
   /** @param {string} [message] */
@@ -376,8 +376,7 @@ async function showTournaments(stay = () => false) {
       const cancel = h('button', { type: 'button', class: 'button danger', 'data-cancel': String(tn.id) }, 'Call off');
       // (Read afresh: who has entered since the list was read.)
       cancel.addEventListener('click', async () => open(cancelForm(
-        await /** @type {Promise<Api<'Tournament'>>} */ (
-          api.request('GET', `/tournaments/${tn.id}${tn.code ? `?code=${tn.code}` : ''}`)).catch(() => tn),
+        await api.tournament(tn.id, tn.code).catch(() => tn),
         () => reload(`“${tn.name}” is called off.`),
       )));
       actions.push(cancel);
@@ -434,8 +433,7 @@ async function route() {
     else if (parts[0] === 'tournaments') await showTournaments();
     else await showHistory(params);
   } catch (error) {
-    if (/** @type {{ status?: number }} */ (error).status === 401
-      || /** @type {{ status?: number }} */ (error).status === 403) signIn(problemText(error));
+    if (api.refusalStatus(error) === 401 || api.refusalStatus(error) === 403) signIn(problemText(error));
     else app().replaceChildren(h('div', { class: 'panel error' }, h('h1', {}, 'Something went wrong'), h('p', {}, problemText(error))));
   } finally {
     setBusy(false);

@@ -112,7 +112,7 @@ function seatName(seats, seat) {
 
 /** @param {number} id */
 export async function showReplay(id) {
-  const replay = /** @type {Api<'Replay'>} */ (await api.request('GET', `/admin/games/${id}/replay`));
+  const replay = await api.call('GET', '/admin/games/{id}/replay', { path: { id } });
   const steps = /** @type {Step[]} */ (replay.steps);
   /** @param {number} seat */
   const named = (seat) => seatName(replay.seats, seat);

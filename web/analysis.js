@@ -256,14 +256,14 @@ export function analysisPanel(id, seatName, mine = null) {
   const load = async () => {
     if (!panel.isConnected && panel.dataset.analysis !== 'loading') return;
     try {
-      const answer = /** @type {Api<'AnalysisResponse'>} */ (await api.request('GET', `/games/${id}/analysis`));
+      const answer = await api.call('GET', '/games/{id}/analysis', { path: { id } });
       show(answer);
       if (answer.status === 'queued' || answer.status === 'running') setTimeout(load, 1500);
     } catch (error) {
       panel.dataset.analysis = 'error';
       body.replaceChildren(h('p', {}, problemText(error)));
       // A duplicate board still played at another table: it opens when the round is over.
-      if (/** @type {{ code?: string }} */ (error).code === 'board_in_play') setTimeout(load, 15000);
+      if (api.refusalCode(error) === 'board_in_play') setTimeout(load, 15000);
     }
   };
   load();
@@ -274,7 +274,7 @@ export function analysisPanel(id, seatName, mine = null) {
  * @param {number} id
  * @returns {Promise<{ answer: Api<'AnalysisResponse'>, byVersion: Map<number, Api<'AnalysisDecision'>> }>} */
 export async function decisionsByVersion(id) {
-  const answer = /** @type {Api<'AnalysisResponse'>} */ (await api.request('GET', `/games/${id}/analysis`));
+  const answer = await api.call('GET', '/games/{id}/analysis', { path: { id } });
   if (answer.status !== 'done') return { answer, byVersion: new Map() };
   // (A done analysis always has its body, as in analysisPanel.)
   return { answer, byVersion: new Map(/** @type {Api<'Analysis'>} */ (answer.analysis).decisions.map((d) => [d.version, d])) };

@@ -22,7 +22,29 @@ export class ApiError extends Error {
     this.code = problem.code || 'error';
     this.problem = problem;
     this.retryAfter = retryAfter;
+    /** Said beside the field it is about already: not to be said again in a toast. */
+    this.shown = false;
   }
+}
+
+/** The stable `code` of a refusal from the API, or null for anything else thrown (a script
+ * error, a request called off).
+ * @param {unknown} error @returns {string | null} */
+export function refusalCode(error) {
+  return error instanceof ApiError ? error.code : null;
+}
+
+/** The HTTP status of a refusal from the API (0: no answer came), or null for anything else.
+ * @param {unknown} error @returns {number | null} */
+export function refusalStatus(error) {
+  return error instanceof ApiError ? error.status : null;
+}
+
+/** Whether `error` ends a request the page called off itself (its AbortController's signal):
+ * fetch's and a stream reader's DOMException, which is no failure to report.
+ * @param {unknown} error */
+export function calledOff(error) {
+  return typeof error === 'object' && error !== null && 'name' in error && error.name === 'AbortError';
 }
 
 /** The seconds an answer's `Retry-After` header asks to wait, if it gives a number of them.
@@ -93,7 +115,7 @@ function remember({ token, user }) {
  * @param {{ headers?: Record<string, string>, signal?: AbortSignal }} [options]
  * @returns {Promise<T>}
  */
-export async function request(method, path, body, { headers = {}, signal } = {}) {
+async function request(method, path, body, { headers = {}, signal } = {}) {
   const token = localStorage.getItem(TOKEN);
   /** @type {Record<string, string>} */
   const sent = { Accept: 'application/json', ...headers };
@@ -109,7 +131,7 @@ export async function request(method, path, body, { headers = {}, signal } = {})
   try {
     response = await fetch(BASE + path, init);
   } catch (error) {
-    if (error instanceof Error && error.name === 'AbortError') throw error;
+    if (calledOff(error)) throw error;
     const detail = error instanceof Error ? error.message : String(error);
     throw new ApiError(0, { code: 'offline', detail });
   }
@@ -128,6 +150,34 @@ export async function request(method, path, body, { headers = {}, signal } = {})
     throw new ApiError(response.status, /** @type {ProblemBody} */ (data || {}), retryAfter(response));
   }
   return /** @type {T} */ (data);
+}
+
+/**
+ * Calls operation `method` on `route`, a path as the document writes it (`/games/{id}/score`):
+ * its answer is typed as the document's, and the path's parameters, the query and the body are
+ * checked against the operation's (tests/typescript/page.d.ts). The parameters fill the path's
+ * braces; a query parameter left undefined or null is not sent.
+ * @template {Verb} M
+ * @template {RouteOf<M>} R
+ * @param {M} method
+ * @param {R} route
+ * @param {{ path?: PathOf<M, R>, query?: QueryOf<M, R>, body?: RequestBody<M, R>,
+ *   search?: URLSearchParams, headers?: Record<string, string>, signal?: AbortSignal }} [parts]
+ *   `search`: a query passed on as it is (an admin page's filters, from its address), which
+ *   the server checks.
+ * @returns {Promise<Answer<M, R>>}
+ */
+export function call(method, route, parts = {}) {
+  // (Read as plain records: the types above have checked their names and values.)
+  const path = /** @type {Record<string, unknown>} */ (parts.path || {});
+  const query = /** @type {Record<string, unknown>} */ (parts.query || {});
+  const filled = String(route).replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(String(path[name])));
+  const search = new URLSearchParams(parts.search);
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) search.append(name, String(value));
+  }
+  const text = search.toString();
+  return request(method, text ? `${filled}?${text}` : filled, parts.body, { headers: parts.headers, signal: parts.signal });
 }
 
 /** The text of a streamed response, piece by piece: each piece ends at `separator` (a line of
@@ -158,16 +208,16 @@ export async function ensureUser(name) {
   const user = currentUser();
   if (user && localStorage.getItem(TOKEN)) return user;
   const body = name ? { name } : {};
-  return remember(await request('POST', '/auth/guest', body));
+  return remember(await call('POST', '/auth/guest', { body }));
 }
 
 /** @param {string} name @param {string} password @param {boolean} register */
 export async function login(name, password, register) {
-  return remember(await request('POST', register ? '/auth/register' : '/auth/login', { name, password }));
+  const body = { name, password };
+  return remember(await (register ? call('POST', '/auth/register', { body }) : call('POST', '/auth/login', { body })));
 }
 
-/** @type {() => Promise<Api<'Catalogue'>>} */
-export const catalogue = () => request('GET', '/games/kinds');
+export const catalogue = () => call('GET', '/games/kinds');
 /** @type {Promise<Api<'Catalogue'>> | null} */
 let catalogueRead = null;
 /** The catalogue, read once a page (it changes only with the server). */
@@ -178,47 +228,46 @@ export function knownCatalogue() {
   });
   return catalogueRead;
 }
-/** @type {(body: Api<'CreateGame'>) => Promise<Api<'GameCreated'>>} */
-export const createGame = (body) => request('POST', '/games', body);
-/** @type {(id: number, code?: string | null) => Promise<Api<'GameView'>>} */
-export const joinGame = (id, code) => request('POST', `/games/${id}/join`, code ? { invite_code: code } : {});
-/** @type {(body: Api<'SeekRequest'>) => Promise<Api<'Seek'>>} */
-export const seek = (body) => request('POST', '/seeks', body);
-/** @type {(id: number, wait: number, signal?: AbortSignal) => Promise<Api<'Seek'>>} */
-export const seekStatus = (id, wait, signal) => request('GET', `/seeks/${id}?wait=${wait}`, undefined, signal ? { signal } : {});
-/** @type {(id: number) => Promise<Api<'Seek'>>} */
-export const cancelSeek = (id) => request('POST', `/seeks/${id}/cancel`, {});
-/** @type {(kind?: string | null) => Promise<Api<'Lobby'>>} */
-export const lobby = (kind) => request('GET', kind ? `/lobby?kind=${encodeURIComponent(kind)}` : '/lobby');
-/** @type {(id: number) => Promise<Api<'GameView'>>} */
-export const getGame = (id) => request('GET', `/games/${id}`);
-/** @type {(id: number, code?: string | null) => Promise<Api<'Invitation'>>} */
-export const invitation = (id, code) => request('GET', `/games/${id}/invitation${code ? `?code=${encodeURIComponent(code)}` : ''}`);
-/** @type {(id: number, code?: string | null) => Promise<Api<'Tournament'>>} */
-export const tournament = (id, code) => request('GET', `/tournaments/${id}${code ? `?code=${encodeURIComponent(code)}` : ''}`);
-/** @type {(body: Api<'CreateTournament'>) => Promise<Api<'TournamentSummary'>>} */
-export const makeTournament = (body) => request('POST', '/tournaments', body);
-/** @type {(id: number, body: Api<'CreateTournament'>) => Promise<Api<'TournamentSummary'>>} */
-export const changeTournament = (id, body) => request('PUT', `/tournaments/${id}`, body);
-/** @type {(id: number, reason?: string) => Promise<Api<'TournamentSummary'>>} */
-export const cancelTournament = (id, reason) => request('POST', `/tournaments/${id}/cancel`, reason ? { reason } : {});
-/** @type {(page?: number) => Promise<Api<'GameList'>>} */
-export const myGames = (page = 1) => request('GET', `/games?mine=true&page=${page}`);
-/** @type {(id: number) => Promise<Api<'ScoreResponse'>>} */
-export const scoreSheet = (id) => request('GET', `/games/${id}/score`);
+/** @param {Api<'CreateGame'>} body */
+export const createGame = (body) => call('POST', '/games', { body });
+/** @param {number} id @param {string | null} [code] */
+export const joinGame = (id, code) => call('POST', '/games/{id}/join', { path: { id }, body: code ? { invite_code: code } : {} });
+/** @param {Api<'SeekRequest'>} body */
+export const seek = (body) => call('POST', '/seeks', { body });
+/** @param {number} id @param {number} wait @param {AbortSignal} [signal] */
+export const seekStatus = (id, wait, signal) => call('GET', '/seeks/{id}', { path: { id }, query: { wait }, signal });
+/** @param {number} id */
+export const cancelSeek = (id) => call('POST', '/seeks/{id}/cancel', { path: { id } });
+/** @param {Api<'GameKind'> | null} [kind] */
+export const lobby = (kind) => call('GET', '/lobby', { query: { kind } });
+/** @param {number} id */
+export const getGame = (id) => call('GET', '/games/{id}', { path: { id } });
+/** @param {number} id @param {string | null} [code] */
+export const invitation = (id, code) => call('GET', '/games/{id}/invitation', { path: { id }, query: { code } });
+/** @param {number} id @param {string | null} [code] */
+export const tournament = (id, code) => call('GET', '/tournaments/{id}', { path: { id }, query: { code } });
+/** @param {Api<'CreateTournament'>} body */
+export const makeTournament = (body) => call('POST', '/tournaments', { body });
+/** @param {number} id @param {Api<'CreateTournament'>} body */
+export const changeTournament = (id, body) => call('PUT', '/tournaments/{id}', { path: { id }, body });
+/** @param {number} id @param {string} [reason] */
+export const cancelTournament = (id, reason) => call('POST', '/tournaments/{id}/cancel', { path: { id }, body: reason ? { reason } : {} });
+/** @param {number} [page] */
+export const myGames = (page = 1) => call('GET', '/games', { query: { mine: true, page } });
+/** @param {number} id */
+export const scoreSheet = (id) => call('GET', '/games/{id}/score', { path: { id } });
 /** Deals the next hand of the hand over at `version`: a hand another player dealt first answers
  * as a success (the game as it is now), not as a refusal.
- * @type {(id: number, version?: number) => Promise<Api<'ActionResponse'>>} */
-export const deal = (id, version) => request('POST', `/games/${id}/deal`, version === undefined ? undefined : { expected_version: version });
-/** @type {(id: number) => Promise<Api<'ActionResponse'>>} */
-export const resign = (id) => request('POST', `/games/${id}/resign`);
-/** @type {(id: number) => Promise<Api<'ActionResponse'>>} */
-export const reclaim = (id) => request('POST', `/games/${id}/reclaim`);
-/** @type {(name: string) => Promise<Api<'Profile'>>} */
-export const profile = (name) => request('GET', `/players/${encodeURIComponent(name)}`);
-/** @type {(kind: string, pool: string, page?: number) => Promise<Api<'Leaderboard'>>} */
-export const leaderboard = (kind, pool, page = 1) =>
-  request('GET', `/leaderboards/${encodeURIComponent(kind)}?pool=${pool}&page=${page}`);
+ * @param {number} id @param {number} [version] */
+export const deal = (id, version) => call('POST', '/games/{id}/deal', { path: { id }, body: version === undefined ? undefined : { expected_version: version } });
+/** @param {number} id */
+export const resign = (id) => call('POST', '/games/{id}/resign', { path: { id } });
+/** @param {number} id */
+export const reclaim = (id) => call('POST', '/games/{id}/reclaim', { path: { id } });
+/** @param {string} name */
+export const profile = (name) => call('GET', '/players/{name}', { path: { name } });
+/** @param {Api<'GameKind'>} kind @param {string} pool @param {number} [page] */
+export const leaderboard = (kind, pool, page = 1) => call('GET', '/leaderboards/{kind}', { path: { kind }, query: { pool, page } });
 
 /** A finished game's export (`json` or `text`), as the text of a file to save.
  * @param {number} id @param {'json' | 'text'} format */
@@ -250,16 +299,19 @@ const MOVE_RETRY_MAX_WAIT_MS = 5000;
  * are sent again with the same Idempotency-Key, so the move applies once whatever happens on the
  * way: after a wait that grows with each try, and never shorter than the answer's
  * `Retry-After`; for up to thirty seconds in all. `onRetry` is told before each wait.
- * @param {number} id @param {number} version @param {Api<'AnyMove'>} mv
+ * @param {number} id @param {number} version @param {Api<'GameKind'>} kind The game's, named
+ *   so the server checks the move is for it. @param {Api<'AnyMove'>} mv A move of that kind.
  * @param {(waitMs: number) => void} [onRetry]
  * @returns {Promise<Api<'ActionResponse'>>} */
-export async function move(id, version, mv, onRetry) {
+export async function move(id, version, kind, mv, onRetry) {
   const key = `${id}-${version}-${crypto.randomUUID ? crypto.randomUUID() : Math.random()}`;
-  const body = { expected_version: version, move: mv };
+  // (The document pairs each kind with its own moves; the table's game is of the move's kind,
+  // which TypeScript cannot follow from two separate values.)
+  const body = /** @type {RequestBody<'POST', '/games/{id}/moves'>} */ ({ kind, expected_version: version, move: mv });
   let waited = 0;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await request('POST', `/games/${id}/moves`, body, { headers: { 'Idempotency-Key': key } });
+      return await call('POST', '/games/{id}/moves', { path: { id }, body, headers: { 'Idempotency-Key': key } });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const transient = error.status === 0 || error.status === 502 || error.status === 503;
@@ -279,39 +331,42 @@ export async function move(id, version, mv, onRetry) {
  * @param {{ connected: number[], spectators: number }} [known]
  * @returns {Promise<Api<'EventsPage'>>} */
 export const events = (id, after, chatAfter, wait, signal, known) => {
-  const chat = chatAfter === null || chatAfter === undefined ? '' : `&chat_after=${chatAfter}`;
-  // What the page shows of who is at the table: the answer also comes when that changes.
-  const presence = known ? `&known_connected=${known.connected.join(',')}&known_spectators=${known.spectators}` : '';
-  return request('GET', `/games/${id}/events?after=${after}${chat}&wait=${wait}${presence}`, undefined, signal ? { signal } : {});
+  const query = {
+    after, wait, chat_after: chatAfter,
+    // What the page shows of who is at the table: the answer also comes when that changes.
+    known_connected: known?.connected.join(','), known_spectators: known?.spectators,
+  };
+  return call('GET', '/games/{id}/events', { path: { id }, query, signal });
 };
 
-/** @type {() => Promise<Api<'Presets'>>} */
-export const chatPresets = () => request('GET', '/chat/presets');
-/** @type {(id: number) => Promise<Api<'ChatPage'>>} */
-export const chat = (id) => request('GET', `/games/${id}/chat`);
-/** @type {(id: number, body: Api<'ChatRequest'>) => Promise<Api<'ChatMessage'>>} */
-export const say = (id, body) => request('POST', `/games/${id}/chat`, body);
-/** @type {() => Promise<Api<'MuteList'>>} */
-export const mutes = () => request('GET', '/mutes');
-/** @type {(name: string) => Promise<Api<'MuteList'>>} */
-export const mute = (name) => request('PUT', `/mutes/${encodeURIComponent(name)}`);
-/** @type {(name: string) => Promise<Api<'MuteList'>>} */
-export const unmute = (name) => request('DELETE', `/mutes/${encodeURIComponent(name)}`);
-/** @type {(id: number, accept: boolean) => Promise<Api<'RematchState'>>} */
-export const rematch = (id, accept) => request('POST', `/games/${id}/rematch`, { accept });
-/** @type {() => Promise<Api<'ChallengeList'>>} */
-export const challenges = () => request('GET', '/challenges');
-/** @type {(body: Api<'ChallengeRequest'>) => Promise<Api<'Challenge'>>} */
-export const challenge = (body) => request('POST', '/challenges', body);
-/** @type {(id: number) => Promise<Api<'Challenge'>>} */
-export const getChallenge = (id) => request('GET', `/challenges/${id}`);
-/** @type {(id: number, action: 'accept' | 'decline' | 'cancel', body?: Api<'ChallengeCode'> | Api<'DeclineRequest'>) => Promise<Api<'Challenge'>>} */
-export const answerChallenge = (id, action, body) => request('POST', `/challenges/${id}/${action}`, body);
-/** @type {() => Promise<Api<'TokenList'>>} */
-export const tokens = () => request('GET', '/account/tokens');
-/** @type {(body: Api<'NewTokenRequest'>) => Promise<Api<'TokenCreated'>>} */
-export const createToken = (body) => request('POST', '/account/tokens', body);
-/** @type {(id: number) => Promise<null>} */
-export const revokeToken = (id) => request('DELETE', `/account/tokens/${id}`);
-/** @type {() => Promise<Api<'UserInfo'>>} */
-export const becomeBot = () => request('POST', '/account/bot', {});
+export const chatPresets = () => call('GET', '/chat/presets');
+/** @param {number} id */
+export const chat = (id) => call('GET', '/games/{id}/chat', { path: { id } });
+/** @param {number} id @param {Api<'ChatRequest'>} body */
+export const say = (id, body) => call('POST', '/games/{id}/chat', { path: { id }, body });
+export const mutes = () => call('GET', '/mutes');
+/** @param {string} name */
+export const mute = (name) => call('PUT', '/mutes/{name}', { path: { name } });
+/** @param {string} name */
+export const unmute = (name) => call('DELETE', '/mutes/{name}', { path: { name } });
+/** @param {number} id @param {boolean} accept */
+export const rematch = (id, accept) => call('POST', '/games/{id}/rematch', { path: { id }, body: { accept } });
+export const challenges = () => call('GET', '/challenges');
+/** @param {Api<'ChallengeRequest'>} body */
+export const challenge = (body) => call('POST', '/challenges', { body });
+/** @param {number} id */
+export const getChallenge = (id) => call('GET', '/challenges/{id}', { path: { id } });
+/** @param {number} id @param {'accept' | 'decline' | 'cancel'} action
+ * @param {Api<'ChallengeCode'> | Api<'DeclineRequest'>} [body] */
+export const answerChallenge = (id, action, body) => {
+  const path = { id };
+  if (action === 'accept') return call('POST', '/challenges/{id}/accept', { path, body: /** @type {Api<'ChallengeCode'>} */ (body) });
+  if (action === 'decline') return call('POST', '/challenges/{id}/decline', { path, body: /** @type {Api<'DeclineRequest'>} */ (body) });
+  return call('POST', '/challenges/{id}/cancel', { path });
+};
+export const tokens = () => call('GET', '/account/tokens');
+/** @param {Api<'NewTokenRequest'>} body */
+export const createToken = (body) => call('POST', '/account/tokens', { body });
+/** @param {number} id */
+export const revokeToken = (id) => call('DELETE', '/account/tokens/{id}', { path: { id } });
+export const becomeBot = () => call('POST', '/account/bot');

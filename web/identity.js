@@ -7,10 +7,6 @@ import { t } from './i18n.js';
 import { h, toast } from './ui.js';
 import { problemText } from './problems.js';
 
-/** What may be thrown, as read here: an Error (an ApiError has the problem's `code` and the HTTP
- * `status`), marked `shown` once said beside its field; an abort is named `AbortError`.
- * @typedef {{ name?: string, code?: string, status?: number, shown?: boolean }} Thrown */
-
 /** The identity box: a name for a guest, or sign in / register with a password. `onChange`
  * runs after signing in or out; `lead`, a line said above the name.
  * @param {() => void} onChange @param {{ lead?: string }} [settings]
@@ -70,10 +66,7 @@ function nameProblem(text) {
 /** An error already said beside its field.
  * @param {string} code */
 function shown(code) {
-  const error = /** @type {Error & { code: string, shown: boolean }} */ (new Error(t('name_needed')));
-  error.code = code;
-  error.shown = true;
-  return error;
+  return Object.assign(new Error(t('name_needed')), { code, shown: true });
 }
 
 /**
@@ -98,10 +91,10 @@ export async function ensureNamedUser() {
   try {
     return await api.ensureUser(name);
   } catch (error) {
-    if (field && (/** @type {Thrown} */ (error).code === 'name_taken' || /** @type {Thrown} */ (error).status === 422)) {
-      nameProblem(t(/** @type {Thrown} */ (error).code === 'name_taken' ? 'name_taken_inline' : 'name_rules'));
+    if (field && error instanceof api.ApiError && (error.code === 'name_taken' || error.status === 422)) {
+      nameProblem(t(error.code === 'name_taken' ? 'name_taken_inline' : 'name_rules'));
       field.focus();
-      /** @type {Thrown} */ (error).shown = true;
+      error.shown = true;
     }
     throw error;
   }
@@ -110,6 +103,6 @@ export async function ensureNamedUser() {
 /** Says an error in words unless it was said beside its field already.
  * @param {unknown} error @param {string} [context] */
 export function complain(error, context) {
-  if (!/** @type {Thrown} */ (error).shown && /** @type {Thrown} */ (error).name !== 'AbortError')
-    toast(problemText(error, context), 'error');
+  const said = typeof error === 'object' && error !== null && 'shown' in error && error.shown === true;
+  if (!said && !api.calledOff(error)) toast(problemText(error, context), 'error');
 }

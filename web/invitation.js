@@ -68,11 +68,11 @@ export async function showInvitation(root, id, code, wantedSeat) {
     join.disabled = true;
     try {
       await ensureNamedUser();
-      await api.request('POST', `/games/${id}/join`, { invite_code: code, seat });
+      await api.call('POST', '/games/{id}/join', { path: { id }, body: { invite_code: code, seat } });
       location.hash = `#/game/${id}`;
     } catch (error) {
-      // (ensureNamedUser and api.request throw errors with a `code`.)
-      if (/** @type {{ code?: string }} */ (error).code === 'already_seated') {
+      // (ensureNamedUser and api.call throw errors with a `code`.)
+      if (api.refusalCode(error) === 'already_seated') {
         location.hash = `#/game/${id}`;
         return;
       }

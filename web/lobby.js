@@ -227,7 +227,7 @@ async function quickMatch(form, choice, quick, looking) {
       await stopLooking();
     }
   } catch (error) {
-    if (/** @type {{ name?: string }} */ (error).name !== 'AbortError') complain(error);
+    if (!api.calledOff(error)) complain(error);
     await stopLooking();
   }
 }
@@ -309,7 +309,7 @@ function openTableRow(table) {
       await api.joinGame(table.id);
       location.hash = `#/game/${table.id}`;
     } catch (error) {
-      if (/** @type {{ code?: string }} */ (error).code === 'already_seated') {
+      if (api.refusalCode(error) === 'already_seated') {
         location.hash = `#/game/${table.id}`;
         return;
       }

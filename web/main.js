@@ -4,7 +4,7 @@
 // speed switches, and the account's event stream while someone is signed in.
 
 import { t, setLanguage, language, onLanguageChange } from './i18n.js';
-import { currentUser, onAccountChange } from './api.js';
+import { currentUser, onAccountChange, ApiError, refusalStatus } from './api.js';
 import { problemText } from './problems.js';
 import { showLobby, leaveLobby } from './lobby.js';
 import { showInvitation } from './invitation.js';
@@ -55,7 +55,7 @@ async function route() {
     } else if (['game', 'tournament'].includes(parts[0]) && parts[1] && !/^\d+$/.test(parts[1])) {
       // (A link with no number where a table's or tournament's belongs names nothing.)
       closeTable();
-      throw Object.assign(new Error('not found'), { status: 404 });
+      throw new ApiError(404, { code: 'not_found' });
     } else {
       closeTable();
       if (parts[0] === 'join' && /^\d+$/.test(parts[1] || '') && parts[2]) await showInvitation(app, Number(parts[1]), parts[2], parts[3]);
@@ -89,9 +89,9 @@ function unreachable(what, error) {
     game: { 404: 'table_not_found', 403: 'table_not_yours', 401: 'table_not_public' },
     tournament: { 404: 'tournament_not_found', 403: 'tournament_private', 401: 'tournament_private' },
   };
-  // (An ApiError, or the not-found error route throws, has a `status`; any other error's
-  // undefined names no reason.)
-  const reason = (reasons[what] || {})[/** @type {{ status: number }} */ (error).status];
+  // (Anything thrown but a refusal from the API names no reason.)
+  const status = refusalStatus(error);
+  const reason = status === null ? undefined : (reasons[what] || {})[status];
   return h('div', { class: `panel error${reason ? ' not-yours' : ''}`, 'data-reason': reason || 'error' },
     h('h1', {}, t(reason || 'something_wrong')),
     h('p', {}, reason ? t(`${reason}_note`) : problemText(error)),

@@ -6,6 +6,7 @@ import { t, when, num } from './i18n.js';
 import { h } from './ui.js';
 import { challengeForm } from './account.js';
 
+/** @type {Api<'GameKind'>[]} */
 const KINDS = ['basra', 'thirty_one', 'rummy', 'tarneeb'];
 const POOLS = ['people', 'computers', 'bots'];
 
@@ -87,9 +88,9 @@ export async function showProfile(root, name) {
 }
 
 /** The leaderboard of `kind` and `pool` in `root`, at `page` (a known kind and pool when not one).
- * @param {HTMLElement} root @param {string} [kind] @param {string} [pool] @param {number} [page] */
-export async function showLeaderboard(root, kind = 'basra', pool = 'people', page = 1) {
-  if (!KINDS.includes(kind)) kind = 'basra';
+ * @param {HTMLElement} root @param {string} [asked] @param {string} [pool] @param {number} [page] */
+export async function showLeaderboard(root, asked = 'basra', pool = 'people', page = 1) {
+  const kind = KINDS.find((k) => k === asked) || 'basra';
   if (!POOLS.includes(pool)) pool = 'people';
   const board = await api.leaderboard(kind, pool, page);
   const tabs = h('nav', { class: 'tabs', 'aria-label': t('leaderboards') },

@@ -3,11 +3,9 @@
 // they happen: `unauthorized` on the sign-in form is a wrong name or password.
 
 import { t, has, language, clock } from './i18n.js';
+import { ApiError, calledOff } from './api.js';
 
-/** What may be thrown, as read here: an ApiError (api.js) has a `code` and the `problem` the
- * server answered (any of whose fields may be missing); an abort is named `AbortError`. (Read
- * as `Required<Thrown>` where the problem was checked to be there just before.)
- * @typedef {{ name?: string, code?: string, problem?: Partial<Api<'Problem'>> }} Thrown */
+/** @typedef {import('./api.js').ProblemBody} ProblemBody */
 
 /**
  * The sentence for `error` (an ApiError, or anything thrown). `context` names where it
@@ -18,15 +16,19 @@ import { t, has, language, clock } from './i18n.js';
  * @returns {string}
  */
 export function problemText(error, context) {
-  if (!error || /** @type {Thrown} */ (error).name === 'AbortError') return '';
-  const code = /** @type {Thrown} */ (error).code;
+  if (!error || calledOff(error)) return '';
+  // (A refusal's code; the page's own errors may carry one too, as the name form's does.)
+  const code = error instanceof ApiError ? error.code
+    : typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : null;
   if (!code || code === 'error') return t('problem_error');
-  if (code === 'muted' && /** @type {Thrown} */ (error).problem?.muted_until) {
-    return t('problem_muted_until', { time: clock(/** @type {Required<Thrown>} */ (error).problem.muted_until) });
+  /** @type {ProblemBody} */
+  const problem = error instanceof ApiError ? error.problem : {};
+  if (code === 'muted' && typeof problem.muted_until === 'string') {
+    return t('problem_muted_until', { time: clock(problem.muted_until) });
   }
   if (context && has(`problem_${code}_${context}`)) return t(`problem_${code}_${context}`);
-  const precise = ['validation_failed', 'illegal_move'].includes(code) && /** @type {Thrown} */ (error).problem?.detail;
-  if (language() === 'en' && precise) return sentence(/** @type {Required<Thrown>} */ (error).problem.detail);
+  const precise = ['validation_failed', 'illegal_move'].includes(code) && problem.detail;
+  if (language() === 'en' && precise) return sentence(precise);
   return has(`problem_${code}`) ? t(`problem_${code}`) : t('problem_error');
 }
 

@@ -210,9 +210,9 @@ export class Table {
         if (newer.length || news.version > seen) this.enqueue(newer, null, { passive: true });
         fetched = Math.max(seen, news.version);
       } catch (error) {
-        if (!this.alive || /** @type {ApiError} */ (error).name === 'AbortError') return;
+        if (!this.alive || api.calledOff(error)) return;
         // No longer one's table to follow (the seat was given up, the table closed to them).
-        if (/** @type {ApiError} */ (error).status === 403 || /** @type {ApiError} */ (error).status === 404) return;
+        if (api.refusalStatus(error) === 403 || api.refusalStatus(error) === 404) return;
         failures += 1;
         await sleep(Math.min(5000, 500 * failures));
       }
@@ -420,7 +420,7 @@ export class Table {
     this.render();
     try {
       // (A busy service's answer is waited out and the move sent again: the status says so.)
-      const answer = await api.move(this.id, this.game.version, mv, () => {
+      const answer = await api.move(this.id, this.game.version, this.game.kind, mv, () => {
         if (this.retrying) return;
         this.retrying = true;
         this.render();
@@ -432,8 +432,7 @@ export class Table {
     } catch (error) {
       this.retrying = false;
       this.busy = false;
-      if (/** @type {ApiError} */ (error).code === 'version_conflict'
-        || /** @type {ApiError} */ (error).code === 'not_your_turn') {
+      if (api.refusalCode(error) === 'version_conflict' || api.refusalCode(error) === 'not_your_turn') {
         await this.enqueue([], null);
       }
       this.fail(error);
@@ -453,7 +452,7 @@ export class Table {
       await this.enqueue(answer.events || [], answer.view || null);
     } catch (error) {
       this.busy = false;
-      if (/** @type {ApiError} */ (error).status === 409) await this.enqueue([], null);
+      if (api.refusalStatus(error) === 409) await this.enqueue([], null);
       else this.fail(error);
     }
   }

@@ -259,8 +259,7 @@ function stream(id, code, stop, redraw) {
           if (kind === 'stream_end') return;
         }
       } catch (error) {
-        // (What fetch, the stream and the drawing throw are Errors; fetch's DOMException too.)
-        if (/** @type {Error} */ (error).name === 'AbortError') return;
+        if (api.calledOff(error)) return;
       }
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
@@ -317,7 +316,9 @@ export async function showTournament(root, id, code) {
   /** @type {Act} */
   const act = async (path, body) => {
     try {
-      redraw(/** @type {Api<'Tournament'>} */ (await api.request('POST', `/tournaments/${id}/${path}`, body)));
+      redraw(await (path === 'join'
+        ? api.call('POST', '/tournaments/{id}/join', { path: { id }, body })
+        : api.call('POST', '/tournaments/{id}/withdraw', { path: { id } })));
       // (A first join may have made the account: its stream follows from now on.)
       follow();
     } catch (error) {

@@ -49,11 +49,12 @@ export default {
   },
 
   applyEvent(table, event, view) {
-    // (An event without a seat reads `seat` as undefined: not mine, and no player; the cases
-    // below that use them are all events with a seat.)
-    const mine = /** @type {{ seat?: number }} */ (event).seat === view.your_seat;
+    // (An event without a seat is nobody's: not mine, and no player; the cases below that use
+    // them are all events with a seat.)
+    const seat = 'seat' in event && typeof event.seat === 'number' ? event.seat : null;
+    const mine = seat !== null && seat === view.your_seat;
     /** @type {Api<'RummyPlayerInfo'> | undefined} */
-    const player = table.players[/** @type {{ seat: number }} */ (event).seat];
+    const player = seat === null ? undefined : table.players[seat];
     /** @param {string[]} cards */
     const removeMine = (cards) => {
       if (mine) table.hand = table.hand.filter((c) => !cards.includes(c));

@@ -35,11 +35,12 @@ function lives(player, config) {
 /** @type {import('./renderer.js').Renderer<'thirty_one', ThirtyOneUi, ThirtyOneTable>} */
 export default {
   applyEvent(table, event, view) {
-    // (An event without a seat reads `seat` as undefined: not mine, and no player; the cases
-    // below that use them are all events with a seat.)
-    const mine = /** @type {{ seat?: number }} */ (event).seat === view.your_seat;
+    // (An event without a seat is nobody's: not mine, and no player; the cases below that use
+    // them are all events with a seat.)
+    const seat = 'seat' in event && typeof event.seat === 'number' ? event.seat : null;
+    const mine = seat !== null && seat === view.your_seat;
     /** @type {Api<'ThirtyOnePlayerInfo'> | undefined} */
-    const player = table.players[/** @type {{ seat: number }} */ (event).seat];
+    const player = seat === null ? undefined : table.players[seat];
     switch (event.type) {
       case 'knocked':
         table.knocker = event.seat;
@@ -90,7 +91,7 @@ export default {
       case 'drew':
         // (A draw from the discard pile names its card: core/src/games/thirty_one/game.rs.)
         return event.from === 'discard'
-          ? say('t31_drew_discard', event.seat, { card: cards([/** @type {string} */ (event.card)]) })
+          ? say('t31_drew_discard', event.seat, { card: cards(event.card ? [event.card] : []) })
           : say('t31_drew_stock', event.seat);
       case 'drew_card':
         return t('t31_you_drew', { card: cards([event.card]) });
