@@ -1,10 +1,10 @@
 //! §1.2 `classic44`.
 
-use crate::helpers::{
+use super::helpers::{
     basra, captured, card, majority_points, play, play_taking, practice, score_lines, seat, set,
     stock_of, table,
 };
-use crate::standard_scoring::{TWENTY_FOUR_PLAIN, last_play_scores};
+use super::standard_scoring::{TWENTY_FOUR_PLAIN, last_play_scores};
 use cardroom_core::CardSet;
 use cardroom_core::game::Game;
 use cardroom_core::games::basra::Basra;

@@ -1,10 +1,10 @@
 //! §1.3 `cse231`.
 
-use crate::helpers::{
+use super::helpers::{
     Events, basra, captured, card, config, majority_points, play, practice, score_lines, seat, set,
     table,
 };
-use crate::standard_scoring::{TWENTY_FOUR_PLAIN, cards_avoiding};
+use super::standard_scoring::{TWENTY_FOUR_PLAIN, cards_avoiding};
 use cardroom_core::game::{Event, Game};
 use cardroom_core::games::basra::{Basra, BasraEvent};
 use cardroom_core::table::{EndReason, ScoreItem, Setup, Status};

@@ -1,6 +1,6 @@
 //! Positions set up by hand, and hostile moves.
 
-use crate::helpers::{card, config, seat, set, table};
+use super::helpers::{card, config, seat, set, table};
 use cardroom_core::game::{Game, MoveError};
 use cardroom_core::games::basra::{Basra, BasraMove, BasraPosition, BasraRejection};
 use cardroom_core::{CardSet, Seed};

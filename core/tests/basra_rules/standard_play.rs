@@ -1,6 +1,6 @@
 //! §1.1 `standard`: the deck and seats, the deal, the play, basras.
 
-use crate::helpers::{
+use super::helpers::{
     basra, captured, card, config, play, play_taking, practice, practice_with, score_lines, seat,
     set, stock_of, table, table_with,
 };

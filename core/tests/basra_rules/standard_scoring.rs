@@ -1,7 +1,7 @@
 //! §1.1 `standard`: the end of a deal, its scoring, the end of the game; §5 resigning; a
 //! practice deck of several decks' worth.
 
-use crate::helpers::{
+use super::helpers::{
     Events, card, config, majority_points, play, practice, score_lines, seat, set, table,
     table_with,
 };
