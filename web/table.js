@@ -298,31 +298,33 @@ export class Table {
     if (fresh.length) setBusy(true);
     let handScored = false;
     let rematch = null;
-    for (const entry of fresh) {
-      if (entry.event.type === 'rematch_started') rematch = entry.event.game_id;
-      // (A move's event names its seat; the others have none to read.)
-      const { event } = /** @type {{ event: EventEntry['event'] & { seat?: number } }} */ (entry);
-      const other = !still && MOVES.has(event.type) && event.seat !== undefined
-        && event.seat !== this.game.your_seat;
-      const pause = other ? delayFor() : 0;
-      if (pause) {
-        this.thinking = /** @type {number} */ (event.seat);
-        // A renderer may show the move coming before it lands (Basra: what it will take).
-        if (this.renderer.stage && this.table) this.renderer.stage(this.table, event, this.game);
-        this.render();
-        await sleep(pause / 2);
-      }
-      if (this.renderer.applyEvent && this.table) this.renderer.applyEvent(this.table, event, this.game);
-      this.thinking = null;
-      this.record(entry);
-      if (event.type === 'hand_scored' || event.type === 'game_over') handScored = true;
-      this.shown = Math.max(this.shown, entry.version);
-      this.render();
-      if (pause) await sleep(pause / 2);
-    }
     /** @type {View} */
     let next;
+    // (Whatever is thrown on the way — a drawing's error, a read that failed — the table is
+    // left inert no longer: the error is said, and the player can go on.)
     try {
+      for (const entry of fresh) {
+        if (entry.event.type === 'rematch_started') rematch = entry.event.game_id;
+        // (A move's event names its seat; the others have none to read.)
+        const { event } = /** @type {{ event: EventEntry['event'] & { seat?: number } }} */ (entry);
+        const other = !still && MOVES.has(event.type) && event.seat !== undefined
+          && event.seat !== this.game.your_seat;
+        const pause = other ? delayFor() : 0;
+        if (pause) {
+          this.thinking = /** @type {number} */ (event.seat);
+          // A renderer may show the move coming before it lands (Basra: what it will take).
+          if (this.renderer.stage && this.table) this.renderer.stage(this.table, event, this.game);
+          this.render();
+          await sleep(pause / 2);
+        }
+        if (this.renderer.applyEvent && this.table) this.renderer.applyEvent(this.table, event, this.game);
+        this.thinking = null;
+        this.record(entry);
+        if (event.type === 'hand_scored' || event.type === 'game_over') handScored = true;
+        this.shown = Math.max(this.shown, entry.version);
+        this.render();
+        if (pause) await sleep(pause / 2);
+      }
       next = view || (await api.getGame(this.id));
       // The table moved on while these were shown: what happened in between is told too (the
       // log, a hand scored, a rematch), though not drawn move by move.
@@ -336,6 +338,7 @@ export class Table {
       }
     } finally {
       this.animating = false;
+      this.thinking = null;
     }
     if (!this.alive) return;
     // The long-poll bringing news a move's own answer already brought: nothing changed, so

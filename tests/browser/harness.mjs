@@ -35,6 +35,11 @@ export async function player(browser, { lang = 'en', speed = 'instant', viewport
     const failure = request.failure()?.errorText || 'failed';
     if (failure !== 'net::ERR_ABORTED') problems.push(`request: ${request.method()} ${request.url()}: ${failure}`);
   });
+  // The requests under way, for the report of a page that stopped changing.
+  page.inFlight = new Set();
+  page.on('request', (request) => page.inFlight.add(request));
+  page.on('requestfinished', (request) => page.inFlight.delete(request));
+  page.on('requestfailed', (request) => page.inFlight.delete(request));
   return page;
 }
 
@@ -251,10 +256,13 @@ export async function playToEnd(page, kind, { maxMoves = 4000, shotName } = {}) 
         version: document.querySelector('.table')?.getAttribute('data-version'),
         status: document.querySelector('.table')?.getAttribute('data-status'),
         line: document.querySelector('.status-line')?.textContent,
+        toast: document.querySelector('#toast.shown')?.textContent,
       })).catch(() => null);
       const view = await pageView(page).catch((e) => `(no view: ${e.message})`);
+      const pending = [...(page.inFlight || [])].map((r) => `${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
       throw new Error(`${kind}: nothing changed for 30 s at version ${version} (${now}); the page: ${JSON.stringify(state)}; `
-        + `the server: ${JSON.stringify(view)}; after ${stats.moves} moves (${error.message.split('\n')[0]})`);
+        + `the server: ${JSON.stringify(view)}; after ${stats.moves} moves (${error.message.split('\n')[0]}); `
+        + `requests under way: ${JSON.stringify(pending)}; problems: ${JSON.stringify((page.problems || []).slice(-5))}`);
     });
   }
   throw new Error(`${kind}: did not finish`);
