@@ -155,30 +155,25 @@ async function request(method, path, body, { headers = {}, signal } = {}) {
 /**
  * Calls operation `method` on `route`, a path as the document writes it (`/games/{id}/score`):
  * its answer is typed as the document's, and the path's parameters, the query and the body are
- * checked against the operation's (tests/typescript/page.d.ts). The parameters fill the path's
- * braces; a query parameter left undefined or null is not sent.
- * @template {Verb} M
- * @template {RouteOf<M>} R
- * @param {M} method
- * @param {R} route
- * @param {{ path?: PathOf<M, R>, query?: QueryOf<M, R>, body?: RequestBody<M, R>,
- *   search?: URLSearchParams, headers?: Record<string, string>, signal?: AbortSignal }} [parts]
- *   `search`: a query passed on as it is (an admin page's filters, from its address), which
- *   the server checks.
- * @returns {Promise<Answer<M, R>>}
+ * checked against the operation's, the parameters and a required body required
+ * (tests/typescript/page.d.ts, `CallParts`). The parameters fill the path's braces; a query
+ * parameter left undefined, null or empty is not sent; `search`, a query passed on as it is (an
+ * admin page's filters, from its address), is the server's to check.
+ * @type {<M extends Verb, R extends RouteOf<M>>(method: M, route: R, ...rest: CallRest<M, R>) => Promise<Answer<M, R>>}
  */
-export function call(method, route, parts = {}) {
+export const call = (method, route, ...rest) => {
   // (Read as plain records: the types above have checked their names and values.)
-  const path = /** @type {Record<string, unknown>} */ (parts.path || {});
-  const query = /** @type {Record<string, unknown>} */ (parts.query || {});
+  const parts = /** @type {{ path?: Record<string, unknown>, query?: Record<string, unknown>, body?: unknown,
+    search?: URLSearchParams, headers?: Record<string, string>, signal?: AbortSignal }} */ (rest[0] || {});
+  const path = parts.path || {};
   const filled = String(route).replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(String(path[name])));
   const search = new URLSearchParams(parts.search);
-  for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null) search.append(name, String(value));
+  for (const [name, value] of Object.entries(parts.query || {})) {
+    if (value !== undefined && value !== null && value !== '') search.append(name, String(value));
   }
   const text = search.toString();
   return request(method, text ? `${filled}?${text}` : filled, parts.body, { headers: parts.headers, signal: parts.signal });
-}
+};
 
 /** The text of a streamed response, piece by piece: each piece ends at `separator` (a line of
  * newline-delimited JSON, or a blank line after a Server-Sent Event), which is left out.
@@ -290,36 +285,39 @@ export async function exportGame(id, format) {
   return text;
 }
 
-/** How long a move is sent again before the page gives up on it (a failover of the database
- * answers 503 for ten seconds at most), and the longest wait between two tries. */
+/** How long a move is tried before the page gives up on it, from its first sending (a failover
+ * of the database answers 503 for ten seconds at most), and the longest the page waits between
+ * two tries of its own accord. */
 const MOVE_RETRY_BUDGET_MS = 30000;
-const MOVE_RETRY_MAX_WAIT_MS = 5000;
+const MOVE_RETRY_BACKOFF_MAX_MS = 5000;
 
 /** Posts a move. A lost answer (network, 502) and a service that cannot take it for now (503)
  * are sent again with the same Idempotency-Key, so the move applies once whatever happens on the
- * way: after a wait that grows with each try, and never shorter than the answer's
- * `Retry-After`; for up to thirty seconds in all. `onRetry` is told before each wait.
+ * way: after a wait that grows with each try (up to 5 s) and is never shorter than the answer's
+ * `Retry-After`, as long as the next try comes within thirty seconds of the first sending (the
+ * time the answers took counts). `onRetry` is told before each wait; `signal` (the table's,
+ * aborted when the player leaves it) stops the tries.
  * @param {number} id @param {number} version @param {Api<'GameKind'>} kind The game's, named
  *   so the server checks the move is for it. @param {Api<'AnyMove'>} mv A move of that kind.
- * @param {(waitMs: number) => void} [onRetry]
+ * @param {(waitMs: number) => void} [onRetry] @param {AbortSignal} [signal]
  * @returns {Promise<Api<'ActionResponse'>>} */
-export async function move(id, version, kind, mv, onRetry) {
+export async function move(id, version, kind, mv, onRetry, signal) {
   const key = `${id}-${version}-${crypto.randomUUID ? crypto.randomUUID() : Math.random()}`;
   // (The document pairs each kind with its own moves; the table's game is of the move's kind,
   // which TypeScript cannot follow from two separate values.)
   const body = /** @type {RequestBody<'POST', '/games/{id}/moves'>} */ ({ kind, expected_version: version, move: mv });
-  let waited = 0;
+  const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
-      return await call('POST', '/games/{id}/moves', { path: { id }, body, headers: { 'Idempotency-Key': key } });
+      return await call('POST', '/games/{id}/moves', { path: { id }, body, headers: { 'Idempotency-Key': key }, signal });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const transient = error.status === 0 || error.status === 502 || error.status === 503;
-      const wait = Math.min(MOVE_RETRY_MAX_WAIT_MS, Math.max(300 * (attempt + 1), 1000 * (error.retryAfter ?? 0)));
-      if (!transient || waited + wait > MOVE_RETRY_BUDGET_MS) throw error;
+      const wait = Math.max(Math.min(MOVE_RETRY_BACKOFF_MAX_MS, 300 * (attempt + 1)), 1000 * (error.retryAfter ?? 0));
+      if (!transient || Date.now() - started + wait > MOVE_RETRY_BUDGET_MS || signal?.aborted) throw error;
       onRetry?.(wait);
       await new Promise((resolve) => setTimeout(resolve, wait));
-      waited += wait;
+      if (signal?.aborted) throw new DOMException('the table was left', 'AbortError');
     }
   }
 }

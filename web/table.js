@@ -427,7 +427,7 @@ export class Table {
         if (this.retrying) return;
         this.retrying = true;
         this.render();
-      });
+      }, this.abort.signal);
       this.retrying = false;
       this.busy = false;
       this.ui = {};
@@ -435,6 +435,8 @@ export class Table {
     } catch (error) {
       this.retrying = false;
       this.busy = false;
+      // (A table left while its move was being tried again says nothing on the next page.)
+      if (!this.alive || api.calledOff(error)) return;
       if (api.refusalCode(error) === 'version_conflict' || api.refusalCode(error) === 'not_your_turn') {
         await this.enqueue([], null);
       }

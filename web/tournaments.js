@@ -317,7 +317,7 @@ export async function showTournament(root, id, code) {
   const act = async (path, body) => {
     try {
       redraw(await (path === 'join'
-        ? api.call('POST', '/tournaments/{id}/join', { path: { id }, body })
+        ? api.call('POST', '/tournaments/{id}/join', { path: { id }, body: body ?? {} })
         : api.call('POST', '/tournaments/{id}/withdraw', { path: { id } })));
       // (A first join may have made the account: its stream follows from now on.)
       follow();

@@ -116,11 +116,11 @@ test('a move the service keeps refusing is given up after thirty seconds, and th
     await until(async () => tries.length > seen || gaveUp());
   }
   await page.waitForSelector('#toast.shown');
-  assert.ok(tries.length >= 10 && tries.length <= 16, `tried again for thirty seconds: ${tries.length} tries`);
-  // (The test moves the page's clock in steps of five seconds, so a try may come later than
-  // its wait; never sooner.)
+  assert.ok(tries.length >= 4, `tried again: ${tries.length} tries`);
+  // Tried again until the next try would come more than thirty seconds after the first sending
+  // (waits of two to five seconds), by the page's clock; not after.
   const span = tries.at(-1).at - tries[0].at;
-  assert.ok(span >= 25000, `not given up before thirty seconds: ${span} ms of the page's time`);
+  assert.ok(span >= 24000 && span <= 31000, `tries over thirty seconds of the page's time: ${span} ms`);
   assert.ok(new Set(tries.map((t) => t.key)).size === 1, 'one Idempotency-Key');
   await page.waitForSelector('.status-line .your-turn');
   assert.ok(await page.$('.hand button.card.legal'), 'the hand can be played again');

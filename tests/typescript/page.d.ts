@@ -43,7 +43,7 @@ declare global {
     : Operation<M, R> extends { requestBody?: { content: { "application/json": infer B } } } ? B
     : undefined;
 
-  /** The query parameters operation `M` on `R` takes (one null or undefined is not sent). */
+  /** The query parameters operation `M` on `R` takes (one null, undefined or empty is not sent). */
   type QueryOf<M extends Verb, R extends Route> =
     Operation<M, R> extends { parameters: { query?: infer Q } }
       ? { [K in keyof NonNullable<Q>]?: NonNullable<Q>[K] | null }
@@ -52,4 +52,19 @@ declare global {
   /** The parameters in the path of operation `M` on `R` (`{ id: number }`). */
   type PathOf<M extends Verb, R extends Route> =
     Operation<M, R> extends { parameters: { path: infer P } } ? P : never;
+
+  /** What `call` (web/api.js) takes after the route: the path's parameters when it has some
+   * and the body when the operation requires one, each then required; the query, a query
+   * passed on as it is (`search`), headers and an abort signal. */
+  type CallParts<M extends Verb, R extends Route> = {
+    query?: QueryOf<M, R>;
+    search?: URLSearchParams;
+    headers?: Record<string, string>;
+    signal?: AbortSignal;
+  } & ([PathOf<M, R>] extends [never] ? { path?: undefined } : { path: PathOf<M, R> })
+    & (Operation<M, R> extends { requestBody: object } ? { body: RequestBody<M, R> } : { body?: RequestBody<M, R> });
+
+  /** `call`'s arguments after the route: left out when nothing in them is required. */
+  type CallRest<M extends Verb, R extends Route> =
+    {} extends CallParts<M, R> ? [parts?: CallParts<M, R>] : [parts: CallParts<M, R>];
 }
