@@ -329,8 +329,10 @@ class Table(threading.Thread):
 
     def new_game(self):
         body = {"kind": self.kind, "seats": [{}] * self.seats, "options": self.options}
+        # (With a key, a retry of a request that landed answers with its game, and the service
+        # may make it again itself when the database went away under it.)
         status, game = self.http.retrying("POST", "/games", body, self.tokens[0], what="create",
-                                          give_up=stop_load)
+                                          key=str(uuid.uuid4()), give_up=stop_load)
         if status != 201:
             raise RuntimeError("create: %s %s" % (status, game))
         gid = game["id"]

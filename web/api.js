@@ -223,8 +223,10 @@ export function knownCatalogue() {
   });
   return catalogueRead;
 }
-/** @param {Api<'CreateGame'>} body */
-export const createGame = (body) => call('POST', '/games', { body });
+/** A new table. Its Idempotency-Key lets the service make it again by itself when the database
+ * went away under the request (a switchover), and never twice.
+ * @param {Api<'CreateGame'>} body */
+export const createGame = (body) => call('POST', '/games', { body, headers: { 'Idempotency-Key': uniqueKey('table') } });
 /** @param {number} id @param {string | null} [code] */
 export const joinGame = (id, code) => call('POST', '/games/{id}/join', { path: { id }, body: code ? { invite_code: code } : {} });
 /** @param {Api<'SeekRequest'>} body */
@@ -285,6 +287,12 @@ export async function exportGame(id, format) {
   return text;
 }
 
+/** An Idempotency-Key no other request of this page sends: `prefix` and a random UUID.
+ * @param {string} prefix */
+function uniqueKey(prefix) {
+  return `${prefix}-${crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`}`;
+}
+
 /** How long a move is tried before the page gives up on it, from its first sending (a failover
  * of the database answers 503 for ten seconds at most), and the longest the page waits between
  * two tries of its own accord. */
@@ -302,7 +310,7 @@ const MOVE_RETRY_BACKOFF_MAX_MS = 5000;
  * @param {(waitMs: number) => void} [onRetry] @param {AbortSignal} [signal]
  * @returns {Promise<Api<'ActionResponse'>>} */
 export async function move(id, version, kind, mv, onRetry, signal) {
-  const key = `${id}-${version}-${crypto.randomUUID ? crypto.randomUUID() : Math.random()}`;
+  const key = uniqueKey(`${id}-${version}`);
   // (The document pairs each kind with its own moves; the table's game is of the move's kind,
   // which TypeScript cannot follow from two separate values.)
   const body = /** @type {RequestBody<'POST', '/games/{id}/moves'>} */ ({ kind, expected_version: version, move: mv });

@@ -50,17 +50,23 @@ pub async fn run_within<T: Send + 'static>(
 /// [`run`], made again on a fresh connection when the database went away under it, for as long
 /// as the database's hold lasts (`CARDROOM_DB_HOLD_MS`, within `CARDROOM_DB_TIMEOUT_MS`): a
 /// request in flight when the primary was stopped for a switchover is then answered by the new
-/// one. Only for work that may safely run twice — a read, or a write whose repeat answers as
-/// the first did (a move with an `Idempotency-Key`, a deal, which a second time deals nothing).
+/// one. Only for work that may safely run twice — every read, and a write whose repeat answers
+/// as the first did (a move or a new game with an `Idempotency-Key`, a deal, which a second time
+/// deals nothing, a join, which a second time finds its seat taken by the caller).
 pub async fn run_retrying<T: Send + 'static>(
     state: &web::Data<AppState>,
-    work: impl Fn(&mut AnyConnection, &AppState) -> Result<T, ApiError> + Send + Sync + Clone + 'static,
+    work: impl Fn(&mut AnyConnection, &AppState) -> Result<T, ApiError> + Send + Sync + 'static,
 ) -> Result<T, ApiError> {
     let until = Instant::now() + state.settings.db_hold.min(state.settings.db_timeout);
+    let work = std::sync::Arc::new(work);
     loop {
         let attempt = work.clone();
-        match run(state, attempt).await {
-            Err(ApiError::Unavailable) if Instant::now() < until => {
+        match run(state, move |conn, state| attempt(conn, state)).await {
+            // (Not once the database has been away longer than the hold: then every request
+            // fails fast, however lately it came.)
+            Err(ApiError::Unavailable)
+                if Instant::now() < until && !state.db_health.failing_fast() =>
+            {
                 actix_web::rt::time::sleep(Duration::from_millis(100)).await;
             }
             other => return other,

@@ -14,7 +14,7 @@ use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use sha2::{Digest, Sha256};
 
 use crate::auth::{Caller, Credential, Scope};
-use crate::blocking::run;
+use crate::blocking::{run, run_retrying};
 use crate::error::{ApiError, ProblemCode};
 use crate::state::AppState;
 use crate::tokens;
@@ -145,7 +145,7 @@ async fn token_caller(
 ) -> Result<(Caller, bool), ApiError> {
     let invalid = || ApiError::Unauthorized("the token is invalid or revoked".to_owned());
     let public = tokens::public_id(&token).ok_or_else(invalid)?.to_owned();
-    let found = run(state, move |conn, _| {
+    let found = run_retrying(state, move |conn, _| {
         tokens::live_caller(conn, &public, &token)
     })
     .await?;

@@ -209,7 +209,8 @@ pub struct Reveal {
     pub seed: String,
 }
 
-/// The answer to store under an idempotency key.
+/// The answer to store under an idempotency key. (A new game's is stored without a body, 201:
+/// a retry is answered from the game as it is then.)
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct NewIdempotency {
     pub user_id: i64,

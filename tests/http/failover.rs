@@ -1,15 +1,12 @@
-//! The database machine lost, and a database that will not take writes.
+//! The database machine lost, or its primary moved.
 //!
 //! Two replicas run on a multi-host URL (`…@standby,primary/…?target_session_attrs=read-write`)
 //! over a primary and its synchronous streaming standby. The primary is killed as a lost
 //! machine would be (no shutdown), the standby is promoted, and the service carries on by
 //! itself: 503 `unavailable` (never a 500) while there is no primary, every move it answered
 //! 200 is in the new primary's log, the games replay to their snapshots, and an event stream
-//! on the other replica goes on with every version once, in order.
-//!
-//! A database made read-only (as an operator does with `default_transaction_read_only`, or a
-//! standby reached by mistake) answers 503 and changes nothing; a full disk under an SQLite
-//! file likewise, until space returns.
+//! on the other replica goes on with every version once, in order. A planned switchover within
+//! the hold is not seen at all. (A database that will not take writes: `unwritable.rs`.)
 //!
 //! Each test runs its own clusters (`scripts/pg-cluster`), so killing one disturbs no other.
 
@@ -24,14 +21,14 @@ use crate::support::{Cluster, Player, Reply, Server, SseEvent};
 /// legal move, with an `Idempotency-Key` of `prefix` and the version it was read at (so that a
 /// retry of the same move is the same request). On a move answered 200, the version it made
 /// and the move; on any other answer, the reply.
-enum Step {
+pub(crate) enum Step {
     Moved(i64, Value),
     Dealt,
     Finished,
     Refused(Reply),
 }
 
-fn step(server: &Server, player: &Player, id: i64, prefix: &str) -> Step {
+pub(crate) fn step(server: &Server, player: &Player, id: i64, prefix: &str) -> Step {
     let view = server.get(&format!("/api/v1/games/{id}"), Some(&player.token));
     if view.status != 200 {
         return Step::Refused(view);
@@ -72,7 +69,7 @@ fn step(server: &Server, player: &Player, id: i64, prefix: &str) -> Step {
 }
 
 /// Asserts a refusal is the documented one for a database that cannot take the request.
-fn assert_unavailable(reply: &Reply) {
+pub(crate) fn assert_unavailable(reply: &Reply) {
     assert_eq!(reply.status, 503, "{reply:?}");
     assert_eq!(reply.body["code"], "unavailable", "{reply:?}");
     assert!(reply.header("Retry-After").is_some(), "{reply:?}");
@@ -80,7 +77,7 @@ fn assert_unavailable(reply: &Reply) {
 
 /// Plays `actions` actions, each retried on 503 until it succeeds (within `patience` in all);
 /// returns the moves answered 200 and how many 503s were seen on the way.
-fn play(
+pub(crate) fn play(
     servers: &[&Server],
     player: &Player,
     id: i64,
@@ -267,10 +264,11 @@ fn a_promoted_standby_carries_every_acknowledged_move_and_the_streams_follow() {
 
 /// A planned switchover (the primary stopped cleanly, its synchronous standby promoted) within
 /// the hold: a request sent while there is no primary waits for the new one and succeeds, and
-/// one that met a connection the old primary closed is made again (a read, a move with an
-/// `Idempotency-Key`, a deal that names its version, a join, a stream's reads) — the first
-/// requests after the stop are a join and a stream's opening, which meet the pooled
-/// connections the old primary closed.
+/// one that met a connection the old primary closed is made again (every read, a move or a new
+/// game with an `Idempotency-Key`, a deal that names its version, a join, a stream's opening
+/// and reads) — the first requests after the stop, all at once, are a join, a new game, a
+/// stream's opening and every read a player makes, which meet the pooled connections the old
+/// primary closed.
 #[test]
 fn a_switchover_within_the_hold_is_not_seen() {
     let primary = Cluster::init("switchover-primary");
@@ -312,29 +310,122 @@ fn a_switchover_within_the_hold_is_not_seen() {
     let waiting = made.body["id"].as_i64().unwrap();
     let code = made.body["invite_code"].as_str().unwrap().to_owned();
     let bilal = server.guest("bilal");
+    // A registered player reading through the page (a session) and through a program's token.
+    let dalia = server.register("dalia");
+    let program = crate::programs::api_token(&server, &dalia, &["read"]);
 
-    primary.stop();
-    let stopped = Instant::now();
-    let promotion = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(1500));
-        standby.promote();
-        standby
+    // Everything a player's page reads.
+    let amira_reads = [
+        format!("/api/v1/games/{id}"),
+        "/api/v1/games".to_owned(),
+        format!("/api/v1/games/{id}/log"),
+        format!("/api/v1/games/{id}/score"),
+        format!("/api/v1/games/{id}/chat"),
+        format!("/api/v1/games/{id}/events?wait=0"),
+        format!("/api/v1/games/{waiting}/invitation?code={code}"),
+        "/api/v1/lobby".to_owned(),
+        format!(
+            "/api/v1/players/{}",
+            made.body["view"]["seats"][0]["name"].as_str().unwrap()
+        ),
+        "/api/v1/leaderboards/basra".to_owned(),
+        "/api/v1/tournaments".to_owned(),
+        "/api/v1/challenges".to_owned(),
+        "/api/v1/mutes".to_owned(),
+    ];
+    let reads: Vec<(String, &str)> = amira_reads
+        .into_iter()
+        .map(|path| (path, amira.token.as_str()))
+        .chain([
+            ("/api/v1/account/tokens".to_owned(), dalia.token.as_str()),
+            ("/api/v1/games".to_owned(), program.as_str()),
+        ])
+        .collect();
+    // Each read sent again and again by its own client from before the stop until the new
+    // primary has answered for a while: some meet a pooled connection the old primary closed
+    // under them, others wait for a connection while there is none. Meanwhile, at once after
+    // the stop: a join, a new game and a stream's opening.
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let (joined, created, reads_made, refused_reads, stopped) = std::thread::scope(|scope| {
+        let readers: Vec<_> = reads
+            .iter()
+            .map(|(path, token)| {
+                let (done, server) = (&done, &server);
+                scope.spawn(move || {
+                    let (mut made, mut refused) = (0, Vec::new());
+                    while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                        let reply = server.get(path, Some(token));
+                        made += 1;
+                        if reply.status != 200 {
+                            refused.push(format!("{path}: {reply:?}"));
+                        }
+                    }
+                    (made, refused)
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        primary.stop();
+        let stopped = Instant::now();
+        let promotion = scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(1500));
+            standby.promote();
+        });
+        let join = scope.spawn(|| {
+            server.post(
+                &format!("/api/v1/games/{waiting}/join"),
+                Some(&bilal.token),
+                &json!({"invite_code": code, "seat": 1}),
+            )
+        });
+        let create = scope.spawn(|| {
+            server.post_with(
+                "/api/v1/games",
+                Some(&bilal.token),
+                &[("Idempotency-Key", "switchover-table")],
+                &json!({"kind": "tarneeb", "seats": [{}, {"bot": "greedy"}, {"bot": "greedy"}, {"bot": "greedy"}]}),
+            )
+        });
+        // (Opening asserts the stream was answered 200.)
+        let stream = scope.spawn(|| {
+            drop(crate::support::RawStream::open(
+                &server,
+                &format!("/api/v1/games/{id}/events"),
+                &amira.token,
+            ))
+        });
+        promotion.join().unwrap();
+        stream.join().unwrap();
+        let (joined, created) = (join.join().unwrap(), create.join().unwrap());
+        std::thread::sleep(Duration::from_millis(500));
+        done.store(true, std::sync::atomic::Ordering::SeqCst);
+        let (mut made, mut refused) = (0, Vec::new());
+        for reader in readers {
+            let (n, r) = reader.join().unwrap();
+            made += n;
+            refused.extend(r);
+        }
+        (joined, created, made, refused, stopped)
     });
-    let joined = server.post(
-        &format!("/api/v1/games/{waiting}/join"),
-        Some(&bilal.token),
-        &json!({"invite_code": code, "seat": 1}),
-    );
     assert_eq!(
         joined.status, 200,
         "a join during the switchover: {joined:?}"
     );
     assert_eq!(joined.body["your_seat"], 1, "{joined:?}");
-    // (Opening asserts the stream was answered 200.)
-    let _stream = crate::support::RawStream::open(
-        &server,
-        &format!("/api/v1/games/{id}/events"),
-        &amira.token,
+    assert_eq!(
+        created.status, 201,
+        "a new game during the switchover: {created:?}"
+    );
+    assert_eq!(created.body["view"]["status"], "active", "{created:?}");
+    assert_eq!(
+        refused_reads,
+        Vec::<String>::new(),
+        "reads refused during the switchover (of {reads_made})"
+    );
+    assert_eq!(
+        server.get("/api/v1/games", Some(&bilal.token)).body["total"],
+        2,
+        "the new game made once, beside the game joined"
     );
     // Sent while no node takes writes: answered once the standby is the primary.
     let refused = play(
@@ -345,213 +436,13 @@ fn a_switchover_within_the_hold_is_not_seen() {
         Duration::from_secs(8),
         &mut acknowledged,
     );
-    let standby = promotion.join().unwrap();
     println!(
-        "switchover: {refused} answers 503; three moves done {:?} after the stop",
+        "switchover: {reads_made} reads, {refused} answers 503; three moves done {:?} after the \
+         stop",
         stopped.elapsed()
     );
     assert_eq!(refused, 0, "a request failed during the switchover");
     assert!(stopped.elapsed() >= Duration::from_millis(1500));
     drop(server);
     drop(standby);
-}
-
-#[test]
-fn a_read_only_database_answers_503_changes_nothing_and_recovers() {
-    let cluster = Cluster::init("read-only");
-    let url = format!("{}?target_session_attrs=read-write", cluster.url());
-    let server = Server::start_on(
-        &url,
-        tempfile::tempdir().unwrap(),
-        &[("CARDROOM_DB_TIMEOUT_MS", "1000")],
-    );
-    let amira = server.guest("amira");
-    let (id, _) = server.create(
-        &amira,
-        json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}]}),
-    );
-    let mut acknowledged = Vec::new();
-    play(
-        &[&server],
-        &amira,
-        id,
-        2,
-        Duration::from_secs(5),
-        &mut acknowledged,
-    );
-    let version = server.view(&amira, id)["version"].clone();
-
-    cluster.execute("ALTER SYSTEM SET default_transaction_read_only = on");
-    cluster.execute("SELECT pg_reload_conf()");
-    // Connections already open see it at their next statement; new ones are refused by
-    // `target_session_attrs`. Either way: 503, and nothing written.
-    for attempt in 0..4 {
-        match step(&server, &amira, id, &format!("read-only-{attempt}")) {
-            Step::Refused(reply) => assert_unavailable(&reply),
-            _ => panic!("a write succeeded on a read-only database"),
-        }
-    }
-    let joined = server.post("/api/v1/auth/guest", None, &json!({"name": "karim"}));
-    assert_unavailable(&joined);
-
-    cluster.execute("ALTER SYSTEM RESET default_transaction_read_only");
-    cluster.execute("SELECT pg_reload_conf()");
-    let start = Instant::now();
-    let view = loop {
-        let reply = server.get(&format!("/api/v1/games/{id}"), Some(&amira.token));
-        if reply.status == 200 {
-            break reply.body;
-        }
-        assert_unavailable(&reply);
-        assert!(start.elapsed() < Duration::from_secs(5), "not back");
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    assert_eq!(
-        view["version"], version,
-        "the refused writes changed the game"
-    );
-    play(
-        &[&server],
-        &amira,
-        id,
-        2,
-        Duration::from_secs(5),
-        &mut acknowledged,
-    );
-    assert_eq!(acknowledged.len(), 4, "{acknowledged:?}");
-}
-
-/// A small filesystem of its own (tmpfs), unmounted when dropped.
-struct SmallDisk {
-    dir: tempfile::TempDir,
-}
-
-impl SmallDisk {
-    fn mount(megabytes: u32) -> SmallDisk {
-        let dir = tempfile::tempdir().unwrap();
-        let status = std::process::Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={megabytes}m"), "tmpfs"])
-            .arg(dir.path())
-            .status()
-            .expect("run mount");
-        assert!(
-            status.success(),
-            "cannot mount a small filesystem (CARDROOM_TEST_MOUNT is set: this needs root)"
-        );
-        SmallDisk { dir }
-    }
-
-    /// Fills what is left of it with one file.
-    fn fill(&self) -> std::path::PathBuf {
-        use std::io::Write;
-        let path = self.dir.path().join("filler");
-        let mut file = std::fs::File::create(&path).unwrap();
-        let block = vec![0u8; 64 * 1024];
-        while file.write_all(&block).is_ok() {}
-        let small = [0u8; 512];
-        while file.write_all(&small).is_ok() {}
-        path
-    }
-}
-
-impl Drop for SmallDisk {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("umount")
-            .arg("-l")
-            .arg(self.dir.path())
-            .status();
-    }
-}
-
-#[test]
-fn a_full_disk_answers_503_damages_nothing_and_recovers_when_space_returns() {
-    // Mounting a filesystem needs root: the test command sets CARDROOM_TEST_MOUNT when it runs
-    // as root (as CI does); docs/testing.md says so.
-    if std::env::var_os("CARDROOM_TEST_MOUNT").is_none() {
-        eprintln!("a_full_disk_…: not run (CARDROOM_TEST_MOUNT unset: it mounts a tmpfs)");
-        return;
-    }
-    let disk = SmallDisk::mount(24);
-    let url = format!("sqlite://{}", disk.dir.path().join("cardroom.db").display());
-    let server = Server::start_on(&url, tempfile::tempdir().unwrap(), &[]);
-    let amira = server.guest("amira");
-    let (id, _) = server.create(
-        &amira,
-        json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}]}),
-    );
-    let mut acknowledged = Vec::new();
-    play(
-        &[&server],
-        &amira,
-        id,
-        2,
-        Duration::from_secs(5),
-        &mut acknowledged,
-    );
-
-    let filler = disk.fill();
-    // The write-ahead log may still have room it made before: write until the disk refuses.
-    // Every answer is a success or 503, never a 500.
-    let mut refusals = 0;
-    for n in 0..400 {
-        match step(&server, &amira, id, &format!("full-{n}")) {
-            Step::Moved(version, mv) => acknowledged.push((version, mv)),
-            Step::Dealt => {}
-            Step::Finished => panic!("the game ended before the disk refused a write"),
-            Step::Refused(reply) => {
-                assert_unavailable(&reply);
-                refusals += 1;
-                if refusals == 3 {
-                    break;
-                }
-            }
-        }
-        let guest = server.post("/api/v1/auth/guest", None, &json!({"name": "karim"}));
-        if guest.status != 201 {
-            assert_unavailable(&guest);
-            refusals += 1;
-        }
-    }
-    assert!(refusals >= 3, "the full disk never refused a write");
-    // Reads go on while the disk is full.
-    let version = server.view(&amira, id)["version"].clone();
-
-    std::fs::remove_file(filler).unwrap();
-    let start = Instant::now();
-    let refused_after = play(
-        &[&server],
-        &amira,
-        id,
-        3,
-        Duration::from_secs(5),
-        &mut acknowledged,
-    );
-    println!(
-        "disk full: {refusals} writes refused; back {:?} after space returned ({refused_after} \
-         more 503s)",
-        start.elapsed()
-    );
-
-    // Nothing was damaged: every acknowledged move is in the log, and the game replays.
-    let log = server.get(&format!("/api/v1/games/{id}/log"), Some(&amira.token));
-    let entries = log.body["entries"].as_array().expect("entries");
-    for (version, mv) in &acknowledged {
-        assert!(
-            entries
-                .iter()
-                .any(|e| e["version"] == *version && e["move"] == *mv),
-            "acknowledged version {version} is lost"
-        );
-    }
-    assert!(entries.iter().any(|e| e["version"] == version));
-    let pool = cardroom_db::connect(&url, 1, Duration::from_secs(5)).unwrap();
-    let mut conn = pool.get().unwrap();
-    let game = cardroom_db::GameId::new(id);
-    assert_eq!(
-        cardroom_api::play::replay(&mut conn, game).unwrap(),
-        cardroom_api::play::snapshot_of(&mut conn, game).unwrap(),
-    );
-    drop(conn);
-    drop(pool);
-    drop(server);
 }

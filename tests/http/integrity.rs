@@ -130,6 +130,92 @@ fn concurrent_idempotent_retries_apply_once(backend: Backend) {
     log_replays_to_snapshot(&server, id);
 }
 
+/// How many games `player` sits in.
+fn games_of(server: &Server, player: &Player) -> i64 {
+    let list = server.get("/api/v1/games", Some(&player.token));
+    assert_eq!(list.status, 200, "{list:?}");
+    list.body["total"].as_i64().expect("a total")
+}
+
+fn the_same_idempotency_key_twice_makes_one_game(backend: Backend) {
+    let server = Server::start(backend);
+    let amira = server.guest("amira");
+    let create = |body: &Value, key: &str| {
+        server.post_with(
+            "/api/v1/games",
+            Some(&amira.token),
+            &[("Idempotency-Key", key)],
+            body,
+        )
+    };
+    // A table waiting for a friend, and one of computer players dealt at once: each made once,
+    // however often the request comes, and answered with the same game.
+    let waiting = json!({"kind": "tarneeb", "seats": [{}, {}, {"bot": "greedy"}, {}]});
+    let dealt = json!({"kind": "rummy", "variant": "classic", "seats": [{}, {"bot": "greedy"}]});
+    for (body, key) in [(&waiting, "table-1"), (&dealt, "table-2")] {
+        let first = create(body, key);
+        assert_eq!(first.status, 201, "{first:?}");
+        let again = create(body, key);
+        assert_eq!(again.status, 201, "{again:?}");
+        assert_eq!(
+            again.body, first.body,
+            "the retry is answered as the first was"
+        );
+        assert_eq!(
+            again.header("Location"),
+            first.header("Location"),
+            "{again:?}"
+        );
+    }
+    assert_eq!(games_of(&server, &amira), 2);
+    // The key with another request, or a move's key, is refused and makes nothing.
+    create(
+        &json!({"kind": "tarneeb", "seats": [{}, {}, {}, {}]}),
+        "table-1",
+    )
+    .assert_problem(409, "idempotency_key_reused");
+    let (id, view) = server.create(
+        &amira,
+        json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}]}),
+    );
+    let moved = server.post_with(
+        &format!("/api/v1/games/{id}/moves"),
+        Some(&amira.token),
+        &[("Idempotency-Key", "move-1")],
+        &json!({"expected_version": view["version"], "move": view["legal_moves"][0]}),
+    );
+    assert_eq!(moved.status, 200, "{moved:?}");
+    create(&waiting, "move-1").assert_problem(409, "idempotency_key_reused");
+    assert_eq!(games_of(&server, &amira), 3);
+    // A key of the wrong form is refused before anything is made.
+    create(&waiting, "has space").assert_problem(400, "validation_failed");
+    assert_eq!(games_of(&server, &amira), 3);
+    // Two at once with one key: one game, and both answered with it.
+    let replies: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..2)
+            .map(|_| scope.spawn(|| create(&waiting, "table-3")))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for reply in &replies {
+        assert_eq!(reply.status, 201, "{reply:?}");
+        assert_eq!(reply.body["id"], replies[0].body["id"], "{replies:?}");
+        assert_eq!(reply.body["invite_code"], replies[0].body["invite_code"]);
+    }
+    assert_eq!(games_of(&server, &amira), 4);
+    // A key is its user's: another player's same key makes their own game.
+    let karim = server.guest("karim");
+    let theirs = server.post_with(
+        "/api/v1/games",
+        Some(&karim.token),
+        &[("Idempotency-Key", "table-1")],
+        &waiting,
+    );
+    assert_eq!(theirs.status, 201, "{theirs:?}");
+    assert_ne!(theirs.body["id"], replies[0].body["id"]);
+    assert_eq!(games_of(&server, &karim), 1);
+}
+
 fn many_clients_racing_have_exactly_one_winner_per_version(backend: Backend) {
     let server = Server::start(backend);
     let amira = server.guest("amira");
@@ -203,5 +289,6 @@ on_both_backends!(
     a_stale_expected_version_is_refused_and_nothing_is_applied,
     the_same_idempotency_key_twice_makes_one_move,
     concurrent_idempotent_retries_apply_once,
+    the_same_idempotency_key_twice_makes_one_game,
     many_clients_racing_have_exactly_one_winner_per_version,
 );

@@ -47,6 +47,7 @@ mod tournament_kinds;
 mod tournament_organising;
 mod tournament_teams;
 mod tournaments;
+mod unwritable;
 mod verification;
 mod visibility;
 mod write_budgets;

@@ -97,7 +97,7 @@ pub enum VisibilityName {
 }
 
 /// One seat in a new game: a person (no `bot`) or a computer player.
-#[derive(Debug, Default, Deserialize, ToSchema)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SeatRequest {
     /// A computer player's level from the catalogue (`random`, `greedy`, …).
@@ -105,8 +105,9 @@ pub struct SeatRequest {
     pub bot: Option<String>,
 }
 
-/// `POST /games`.
-#[derive(Debug, Deserialize, ToSchema)]
+/// `POST /games`. (Serialized only to tell one request from another under an
+/// `Idempotency-Key`.)
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"kind": "basra", "variant": "standard", "seats": [{}, {"bot": "greedy"}]}))]
 pub struct CreateGame {

@@ -433,6 +433,7 @@ pub fn accept(
             request,
             &[(mine, caller.id)],
             None,
+            None,
             metrics,
         )?;
         challenges::set_game(conn, id, game.id)?;

@@ -169,5 +169,14 @@ fn start_rematch(
         }),
         visibility: Some(row.visibility),
     };
-    Ok(create_seated(conn, caller, request, &others, Some(row.id.get()), metrics)?.id)
+    Ok(create_seated(
+        conn,
+        caller,
+        request,
+        &others,
+        Some(row.id.get()),
+        None,
+        metrics,
+    )?
+    .id)
 }

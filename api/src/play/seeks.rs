@@ -278,7 +278,7 @@ fn seat_together(
         .skip(1)
         .map(|(seat, s)| (seat, s.user_id))
         .collect();
-    let created = create_seated(conn, &caller, request, &others, None, metrics)?;
+    let created = create_seated(conn, &caller, request, &others, None, None, metrics)?;
     Ok(created.id)
 }
 

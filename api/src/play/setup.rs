@@ -6,7 +6,9 @@ use cardroom_core::{
 use cardroom_db::GameId;
 use cardroom_db::GameStatus;
 use cardroom_db::Visibility;
-use cardroom_db::games::{self, Commit, GameRecord, LogEntry, NewGame, SeatChange, SeatRow};
+use cardroom_db::games::{
+    self, Commit, GameRecord, LogEntry, NewGame, NewIdempotency, SeatChange, SeatRow,
+};
 use cardroom_db::{AnyConnection, DbError};
 use rand::RngExt;
 
@@ -17,6 +19,7 @@ use super::view;
 use crate::auth::Caller;
 use crate::error::{ApiError, ProblemCode};
 use crate::events::{service_event, stored};
+use crate::input::IdempotencyKey;
 use crate::metrics::Metrics;
 use crate::model::{CreateGame, GameCreated, GameView, JoinRequest, ServiceEvent, TurnPolicy};
 
@@ -66,15 +69,64 @@ fn start(
     Ok(game)
 }
 
-/// `POST /games`.
+/// `POST /games`. With an `Idempotency-Key`, the request made again (the same key, the same
+/// request) is answered with the game the first made, as it is now, and makes no other; the
+/// key with another request is refused (`409 idempotency_key_reused`).
 pub fn create(
     conn: &mut AnyConnection,
     caller: &Caller,
     request: CreateGame,
+    key: Option<&IdempotencyKey>,
     metrics: &Metrics,
 ) -> Result<GameCreated, ApiError> {
+    if let Some(key) = key
+        && let Some(made) = games::idempotent_answer(conn, caller.id, key.key())?
+    {
+        return created_again(conn, caller, made, key, metrics);
+    }
     super::access::may_sit(conn, caller)?;
-    create_seated(conn, caller, request, &[], None, metrics)
+    let stored = key.map(|key| NewIdempotency {
+        user_id: caller.id,
+        key: key.key().to_owned(),
+        request_hash: key.request_hash().to_owned(),
+        status: 201,
+        body: String::new(),
+    });
+    let result = create_seated(conn, caller, request, &[], None, stored.as_ref(), metrics);
+    match (result, key) {
+        // The same key may have raced in through another request and made the game (this one
+        // then made nothing: the key goes in with the game); or the game was made and its first
+        // deal was lost with the connection: answered with that game either way.
+        (Err(error), Some(key)) => match games::idempotent_answer(conn, caller.id, key.key())? {
+            Some(made) => created_again(conn, caller, made, key, metrics),
+            None => Err(error),
+        },
+        (result, _) => result,
+    }
+}
+
+/// The answer to a new game's request made again: the game the first made, dealt now if every
+/// seat is taken and its first deal was lost with the database's connection.
+fn created_again(
+    conn: &mut AnyConnection,
+    caller: &Caller,
+    made: games::IdempotencyRow,
+    key: &IdempotencyKey,
+    metrics: &Metrics,
+) -> Result<GameCreated, ApiError> {
+    if made.request_hash != key.request_hash() || made.status != 201 {
+        return Err(ApiError::Conflict {
+            code: ProblemCode::IdempotencyKeyReused,
+            detail: "this Idempotency-Key was used for a different request".to_owned(),
+        });
+    }
+    deal_seated(conn, made.game_id, metrics)?;
+    let loaded = load(conn, made.game_id)?;
+    Ok(GameCreated {
+        id: made.game_id.get(),
+        invite_code: loaded.record.game.invite_code.clone(),
+        view: view(conn, caller, made.game_id)?,
+    })
 }
 
 /// [`create`], with `others` — (seat, account) — seated too (a quick match seats everyone it
@@ -85,13 +137,14 @@ pub(super) fn create_seated(
     request: CreateGame,
     others: &[(usize, i64)],
     rematch_of: Option<i64>,
+    key: Option<&NewIdempotency>,
     metrics: &Metrics,
 ) -> Result<GameCreated, ApiError> {
     let n = request.seats.len();
     let (seat_changes, own_index) = seat_plan(&request, caller, others)?;
     let turn = turn_policy(request.turn.as_ref())?;
     let new = new_game(&request, caller, seat_changes, turn, None)?;
-    let row = games::create(conn, &new, &created(caller, n, own_index, rematch_of)?)?;
+    let row = games::create(conn, &new, &created(caller, n, own_index, rematch_of)?, key)?;
     Metrics::add(&metrics.games_created, 1);
     let loaded = load(conn, row.id)?;
     let view = if loaded
@@ -164,7 +217,7 @@ pub(super) fn create_undealt(
     let turn = turn_policy(request.turn.as_ref())?;
     let new = new_game(request, caller, seat_changes, turn, house)?;
     let first = created(caller, request.seats.len(), own_index, None)?;
-    let row = games::create(conn, &new, &first)?;
+    let row = games::create(conn, &new, &first, None)?;
     Metrics::add(&metrics.games_created, 1);
     Ok(row.id)
 }

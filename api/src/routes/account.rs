@@ -4,7 +4,7 @@
 use actix_web::{HttpResponse, delete, get, post, web};
 
 use super::params::Id;
-use crate::blocking::run;
+use crate::blocking::{run, run_retrying};
 use crate::error::{ApiError, Problem};
 use crate::guards::Session;
 use crate::model::UserInfo;
@@ -52,7 +52,7 @@ pub async fn list_tokens(
     state: web::Data<AppState>,
     Session(caller): Session,
 ) -> Result<HttpResponse, ApiError> {
-    let list = run(&state, move |conn, _| tokens::list(conn, &caller)).await?;
+    let list = run_retrying(&state, move |conn, _| tokens::list(conn, &caller)).await?;
     Ok(HttpResponse::Ok().json(list))
 }
 

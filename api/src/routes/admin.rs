@@ -3,7 +3,7 @@
 
 use actix_web::{HttpResponse, get, post, web};
 
-use crate::blocking::run;
+use crate::blocking::{run, run_retrying};
 use crate::error::{ApiError, Problem};
 use crate::guards::Administering;
 use crate::model::UserInfo;
@@ -34,7 +34,7 @@ pub async fn admin_games(
     query: web::Query<AdminGamesQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let query = query.into_inner();
-    let list = run(&state, move |conn, _| admin::list(conn, &caller, &query)).await?;
+    let list = run_retrying(&state, move |conn, _| admin::list(conn, &caller, &query)).await?;
     Ok(HttpResponse::Ok().json(list))
 }
 
@@ -58,7 +58,7 @@ pub async fn admin_game(
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
-    let game = run(&state, move |conn, _| admin::game(conn, &caller, id)).await?;
+    let game = run_retrying(&state, move |conn, _| admin::game(conn, &caller, id)).await?;
     Ok(HttpResponse::Ok().json(game))
 }
 
@@ -83,7 +83,7 @@ pub async fn admin_replay(
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
-    let replay = run(&state, move |conn, _| admin::replay(conn, &caller, id)).await?;
+    let replay = run_retrying(&state, move |conn, _| admin::replay(conn, &caller, id)).await?;
     Ok(HttpResponse::Ok().json(replay))
 }
 
@@ -107,7 +107,7 @@ pub async fn admin_stats(
     query: web::Query<StatsParams>,
 ) -> Result<HttpResponse, ApiError> {
     let params = query.into_inner();
-    let stats = run(&state, move |conn, _| admin::stats(conn, &caller, &params)).await?;
+    let stats = run_retrying(&state, move |conn, _| admin::stats(conn, &caller, &params)).await?;
     Ok(HttpResponse::Ok().json(stats))
 }
 

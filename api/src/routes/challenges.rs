@@ -5,7 +5,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::params::Id;
-use crate::blocking::run;
+use crate::blocking::{run, run_retrying};
 use crate::error::{ApiError, Problem};
 use crate::guards::{Challenging, Reading};
 use crate::hub::Topic;
@@ -60,7 +60,7 @@ pub async fn list(
     state: web::Data<AppState>,
     Reading(caller): Reading,
 ) -> Result<HttpResponse, ApiError> {
-    let list = run(&state, move |conn, _| challenges::list(conn, &caller)).await?;
+    let list = run_retrying(&state, move |conn, _| challenges::list(conn, &caller)).await?;
     Ok(HttpResponse::Ok().json(list))
 }
 
@@ -85,7 +85,7 @@ pub async fn get_one(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
     let code = query.into_inner().code;
-    let challenge = run(&state, move |conn, _| {
+    let challenge = run_retrying(&state, move |conn, _| {
         challenges::get(conn, &caller, id, code.as_deref())
     })
     .await?;
@@ -244,7 +244,7 @@ pub async fn account_stream(
     }
     // A resumption after an event that was never sent would wait for ever: refused.
     if let Some(after) = after.filter(|&a| a > 0) {
-        let newest = run(&state, |conn, _| {
+        let newest = run_retrying(&state, |conn, _| {
             Ok(cardroom_db::account_events::newest_of_all(conn)?)
         })
         .await?;

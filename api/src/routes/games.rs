@@ -11,6 +11,7 @@ use crate::blocking::{run, run_retrying};
 use crate::error::{ApiError, Problem, ProblemCode};
 use crate::guards::{Looking, Playing, Reading};
 use crate::hub::Topic;
+use crate::input::IdempotencyKey;
 use crate::model::{
     Catalogue, CreateGame, EventsPage, EventsQuery, GameCreated, GameList, GameView, Invitation,
     JoinRequest, KnownPresence, ListQuery, LogResponse, ScoreResponse,
@@ -35,13 +36,19 @@ pub async fn kinds() -> HttpResponse {
 
 /// Create a game. The creator takes seat 0 (or `seat`); seats with `bot` are computer players;
 /// the others are open to friends with the invite code. The first hand is dealt when every
-/// seat is taken. `seed` or `deck` make a practice game.
+/// seat is taken. `seed` or `deck` make a practice game. With an `Idempotency-Key`, a retried
+/// request makes no second game: it is answered with the first one's, as it is then.
 #[utoipa::path(
     tag = "games",
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry safe: the same key and request answer with the game the first made"),
+    ),
     request_body = CreateGame,
     responses(
         (status = 201, description = "The game, its invite code and the creator's view", body = GameCreated),
+        (status = 400, description = "`validation_failed`: not JSON, or an Idempotency-Key of the wrong form", body = Problem, content_type = "application/problem+json"),
         (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`idempotency_key_reused`: the key came with a different request", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`validation_failed`: bad variant, seats, option, level, seed or deck", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = ["play"]))
@@ -50,13 +57,39 @@ pub async fn kinds() -> HttpResponse {
 pub async fn create_game(
     state: web::Data<AppState>,
     Playing(caller): Playing,
+    req: HttpRequest,
     body: crate::input::Json<CreateGame>,
 ) -> Result<HttpResponse, ApiError> {
     let request = body.into_inner();
-    let created: GameCreated = run(&state, move |conn, state| {
-        play::create(conn, &caller, request, &state.metrics)
-    })
-    .await?;
+    let key = match req.headers().get("Idempotency-Key") {
+        None => None,
+        Some(value) => {
+            // (The request as a whole, under a name no move's request has: a key sent with a
+            // move and then with a new game is a key used for a different request.)
+            let canonical = serde_json::to_value(&request)
+                .map_err(ApiError::because("a new game's request as JSON"))?;
+            Some(IdempotencyKey::parse(
+                value.as_bytes(),
+                &serde_json::json!({ "create": canonical }),
+            )?)
+        }
+    };
+    let created: GameCreated = match key {
+        // Made again while the database's hold lasts when it went away under the request (a
+        // switchover): a first attempt that landed is found by its key and answered.
+        Some(key) => {
+            run_retrying(&state, move |conn, state| {
+                play::create(conn, &caller, request.clone(), Some(&key), &state.metrics)
+            })
+            .await?
+        }
+        None => {
+            run(&state, move |conn, state| {
+                play::create(conn, &caller, request, None, &state.metrics)
+            })
+            .await?
+        }
+    };
     state
         .hub
         .publish(Topic::Game(cardroom_db::GameId::new(created.id)));
@@ -83,7 +116,7 @@ pub async fn list_games(
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let query = query.into_inner();
-    let list = run(&state, move |conn, _| play::list(conn, &caller, &query)).await?;
+    let list = run_retrying(&state, move |conn, _| play::list(conn, &caller, &query)).await?;
     Ok(HttpResponse::Ok().json(list))
 }
 
@@ -187,7 +220,7 @@ pub async fn invitation(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
     let code = query.into_inner().code;
-    let invitation = run(&state, move |conn, _| {
+    let invitation = run_retrying(&state, move |conn, _| {
         play::invitation(conn, id, code.as_deref())
     })
     .await?;
@@ -213,7 +246,7 @@ pub async fn score(
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
-    let sheet = run(&state, move |conn, _| {
+    let sheet = run_retrying(&state, move |conn, _| {
         play::score(conn, caller.as_ref(), id)
     })
     .await?;
@@ -240,7 +273,7 @@ pub async fn game_log(
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
-    let log = run(&state, move |conn, _| play::log(conn, &caller, id)).await?;
+    let log = run_retrying(&state, move |conn, _| play::log(conn, &caller, id)).await?;
     Ok(HttpResponse::Ok().json(log))
 }
 
@@ -271,7 +304,7 @@ pub async fn game_analysis(
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
-    let analysis = run(&state, move |conn, _| {
+    let analysis = run_retrying(&state, move |conn, _| {
         play::analysis::analysis(conn, caller.as_ref(), id)
     })
     .await?;
@@ -321,7 +354,7 @@ pub async fn export_game(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
     let text = query.format == Some(ExportFormat::Text);
-    let export = run(&state, move |conn, _| export::export(conn, &caller, id)).await?;
+    let export = run_retrying(&state, move |conn, _| export::export(conn, &caller, id)).await?;
     let disposition = format!(
         "attachment; filename=\"cardroom-{id}.{}\"",
         if text { "txt" } else { "json" }
@@ -447,7 +480,7 @@ pub async fn events(
     };
     let known = known_presence(query.known_connected.as_deref(), query.known_spectators)?;
     let reader = caller.clone();
-    let (viewer, kind, version) = run(&state, move |conn, _| {
+    let (viewer, kind, version) = run_retrying(&state, move |conn, _| {
         let (viewer, kind) = play::authorize_reader(conn, reader.as_ref(), id)?;
         Ok((
             viewer,

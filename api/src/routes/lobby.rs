@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use actix_web::{Either, HttpRequest, HttpResponse, get, post, web};
 
-use crate::blocking::run;
+use crate::blocking::{run, run_retrying};
 use crate::error::{ApiError, Problem};
 use crate::guards::Playing;
 use crate::hub::Topic;
@@ -45,7 +45,7 @@ pub async fn lobby(
             )
         });
     }
-    let lobby = run(&state, move |conn, state| {
+    let lobby = run_retrying(&state, move |conn, state| {
         play::lobby(conn, &query, state.settings.open_table_expiry)
     })
     .await?;

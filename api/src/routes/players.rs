@@ -2,7 +2,7 @@
 
 use actix_web::{HttpResponse, get, web};
 
-use crate::blocking::run;
+use crate::blocking::run_retrying;
 use crate::error::{ApiError, Problem};
 use crate::play::players::{self, Leaderboard, LeaderboardQuery, Profile};
 use crate::state::AppState;
@@ -21,7 +21,7 @@ pub async fn player(
     name: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let name = name.into_inner();
-    let profile = run(&state, move |conn, _| players::profile(conn, &name)).await?;
+    let profile = run_retrying(&state, move |conn, _| players::profile(conn, &name)).await?;
     Ok(HttpResponse::Ok().json(profile))
 }
 
@@ -44,7 +44,7 @@ pub async fn leaderboard(
 ) -> Result<HttpResponse, ApiError> {
     let kind = kind.into_inner();
     let query = query.into_inner();
-    let board = run(&state, move |conn, _| {
+    let board = run_retrying(&state, move |conn, _| {
         players::leaderboard(conn, &kind, &query)
     })
     .await?;

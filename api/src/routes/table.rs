@@ -4,7 +4,7 @@
 use actix_web::{HttpResponse, delete, get, post, put, web};
 
 use super::params::{GameId, Id};
-use crate::blocking::run;
+use crate::blocking::{run, run_retrying};
 use crate::error::{ApiError, Problem};
 use crate::guards::{Administering, Looking, Playing, Reading};
 use crate::hub::Topic;
@@ -82,7 +82,7 @@ pub async fn get_chat(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner().0;
     let after = query.into_inner().after;
-    let page = run(&state, move |conn, _| {
+    let page = run_retrying(&state, move |conn, _| {
         chat::page(conn, caller.as_ref(), id, after)
     })
     .await?;
@@ -141,7 +141,7 @@ pub async fn mutes(
     state: web::Data<AppState>,
     Reading(caller): Reading,
 ) -> Result<HttpResponse, ApiError> {
-    let list = run(&state, move |conn, _| chat::mutes(conn, &caller)).await?;
+    let list = run_retrying(&state, move |conn, _| chat::mutes(conn, &caller)).await?;
     Ok(HttpResponse::Ok().json(list))
 }
 
@@ -212,7 +212,7 @@ pub async fn admin_chat(
     query: web::Query<AdminChatQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let query = query.into_inner();
-    let list = run(&state, move |conn, _| {
+    let list = run_retrying(&state, move |conn, _| {
         chat::admin_list(conn, &caller, &query)
     })
     .await?;

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::params::{Id, wants_stream};
-use crate::blocking::run;
+use crate::blocking::{run, run_retrying};
 use crate::error::{ApiError, Problem};
 use crate::guards::{Challenging, Looking, Playing};
 use crate::hub::Topic;
@@ -79,7 +79,7 @@ pub async fn list(
         None => cardroom_db::tournaments::TournamentStatus::ALL.to_vec(),
         Some(list) => crate::input::tournament_stages(list)?,
     };
-    let list = run(&state, move |conn, _| {
+    let list = run_retrying(&state, move |conn, _| {
         tournaments::list(conn, caller.as_ref(), &stages)
     })
     .await?;
@@ -122,7 +122,7 @@ pub async fn get_one(
     let code = query.into_inner().code;
     let (reader, asked) = (caller.clone(), code.clone());
     // (Read first: a tournament the caller may not see is refused before a stream opens.)
-    let tournament = run(&state, move |conn, _| {
+    let tournament = run_retrying(&state, move |conn, _| {
         tournaments::get(conn, reader.as_ref(), id, asked.as_deref())
     })
     .await?;

@@ -8,7 +8,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::auth::Caller;
-use crate::blocking::run;
+use crate::blocking::{run, run_retrying};
 use crate::error::ApiError;
 use crate::hub::Topic;
 use crate::model::AccountEvent;
@@ -117,7 +117,7 @@ pub async fn account_stream(
         Some(after) => (Vec::new(), after),
         None => {
             let reader = caller.clone();
-            run(&state, move |conn, _| play::account_snapshot(conn, &reader)).await?
+            run_retrying(&state, move |conn, _| play::account_snapshot(conn, &reader)).await?
         }
     };
     let following = state.presence.follow(caller.id, 0);

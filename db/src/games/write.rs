@@ -8,17 +8,20 @@ use crate::connection::AnyConnection;
 use crate::derived;
 use crate::error::DbError;
 use crate::id::GameId;
-use crate::rows::{GameRow, LogEntry, NewDeal, NewGame, SeatChange, Summary};
-use crate::schema::{deals, game_log, games, seats};
+use crate::rows::{GameRow, LogEntry, NewDeal, NewGame, NewIdempotency, SeatChange, Summary};
+use crate::schema::{deals, game_log, games, idempotency_keys, seats};
 
 use super::statements::AppendLog;
 use crate::status::GameStatus;
 
-/// Creates a game with its seats and its first log entry (version 1).
+/// Creates a game with its seats and its first log entry (version 1), and with `key` the
+/// creator's idempotency key naming it (in the same transaction: a key already taken makes
+/// nothing, `Duplicate`).
 pub fn create(
     conn: &mut AnyConnection,
     new: &NewGame,
     first: &LogEntry,
+    key: Option<&NewIdempotency>,
 ) -> Result<GameRow, DbError> {
     conn.transaction(|conn| {
         let now = crate::now();
@@ -52,6 +55,19 @@ pub fn create(
         append(conn, row.id, 1, std::slice::from_ref(first), now)?;
         if !row.practice {
             derived::game_created(conn, row.kind, now)?;
+        }
+        if let Some(key) = key {
+            diesel::insert_into(idempotency_keys::table)
+                .values((
+                    idempotency_keys::user_id.eq(key.user_id),
+                    idempotency_keys::key.eq(&key.key),
+                    idempotency_keys::game_id.eq(row.id),
+                    idempotency_keys::request_hash.eq(&key.request_hash),
+                    idempotency_keys::status.eq(key.status),
+                    idempotency_keys::body.eq(&key.body),
+                    idempotency_keys::created_at.eq(now),
+                ))
+                .execute(conn)?;
         }
         crate::notify::notify(conn, row.id)?;
         Ok(row)
