@@ -8,6 +8,7 @@ use cardroom_db::AnyConnection;
 
 use crate::error::ApiError;
 use crate::hub::Topic;
+use crate::metrics::Metrics;
 use crate::state::AppState;
 
 /// Runs storage work off the async workers, with a pooled connection, in the request's span.
@@ -67,6 +68,7 @@ pub async fn run_retrying<T: Send + 'static>(
             Err(ApiError::Unavailable)
                 if Instant::now() < until && !state.db_health.failing_fast() =>
             {
+                Metrics::add(&state.metrics.db_retries, 1);
                 actix_web::rt::time::sleep(Duration::from_millis(100)).await;
             }
             other => return other,

@@ -90,6 +90,8 @@ pub struct Metrics {
     /// Database reads made for streams and long-polls: the shared ones (by all who follow the
     /// same game or listing) and each follower's own (their chat, their seat, their token).
     pub stream_reads: AtomicU64,
+    /// Requests made again on a fresh connection because the database went away under them.
+    pub db_retries: AtomicU64,
 }
 
 impl Metrics {
@@ -242,6 +244,13 @@ impl Metrics {
                  safety net's read of what this process's streams follow, and a follower's own \
                  (chat, seat, token) when it needs one.",
                 &self.stream_reads,
+            ),
+            (
+                "cardroom_db_retries_total",
+                "Requests made again on a fresh connection because the database went away under \
+                 them (a switchover within CARDROOM_DB_HOLD_MS): reads, keyed moves and new \
+                 games, deals, joins.",
+                &self.db_retries,
             ),
         ];
         let wakes = (

@@ -442,6 +442,13 @@ fn a_switchover_within_the_hold_is_not_seen() {
         stopped.elapsed()
     );
     assert_eq!(refused, 0, "a request failed during the switchover");
+    // (Some requests met a connection the old primary closed, and were made again.)
+    let retried = server.metric("cardroom_db_retries_total");
+    println!("switchover: {retried} requests made again");
+    assert!(
+        retried > 0.0,
+        "no request met the stop: the test tested nothing"
+    );
     assert!(stopped.elapsed() >= Duration::from_millis(1500));
     drop(server);
     drop(standby);

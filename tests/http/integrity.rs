@@ -214,6 +214,38 @@ fn the_same_idempotency_key_twice_makes_one_game(backend: Backend) {
     assert_eq!(theirs.status, 201, "{theirs:?}");
     assert_ne!(theirs.body["id"], replies[0].body["id"]);
     assert_eq!(games_of(&server, &karim), 1);
+
+    // A game made whose first deal was lost with the database's connection (its every seat
+    // taken, not dealt: here a seat filled by hand): the retry deals it, and answers with it.
+    let lost = json!({"kind": "basra", "seats": [{}, {}]});
+    let made = create(&lost, "table-4");
+    assert_eq!(made.status, 201, "{made:?}");
+    assert_eq!(made.body["view"]["status"], "waiting");
+    let game = made.body["id"].as_i64().unwrap();
+    let mut conn = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5))
+        .unwrap()
+        .get()
+        .unwrap();
+    let filled = diesel::RunQueryDsl::execute(
+        diesel::sql_query(format!(
+            "UPDATE seats SET user_id = {} WHERE game_id = {game} AND seat = 1",
+            karim.id
+        )),
+        &mut **conn,
+    )
+    .unwrap();
+    assert_eq!(filled, 1);
+    let again = create(&lost, "table-4");
+    assert_eq!(again.status, 201, "{again:?}");
+    assert_eq!(again.body["id"], game);
+    assert_eq!(again.body["view"]["status"], "active", "{again:?}");
+    assert_eq!(server.view(&karim, game)["status"], "active");
+    let twice = create(&lost, "table-4");
+    assert_eq!(
+        twice.body["view"]["version"], again.body["view"]["version"],
+        "dealt once"
+    );
+    log_replays_to_snapshot(&server, game);
 }
 
 fn many_clients_racing_have_exactly_one_winner_per_version(backend: Backend) {

@@ -131,6 +131,9 @@ fn a_full_disk_answers_503_damages_nothing_and_recovers_when_space_returns() {
     let url = format!("sqlite://{}", disk.dir.path().join("cardroom.db").display());
     let server = Server::start_on(&url, tempfile::tempdir().unwrap(), &[]);
     let amira = server.guest("amira");
+    // A program's token, used first while the disk is full (its first use is noted, a write).
+    let dalia = server.register("dalia");
+    let program = crate::programs::api_token(&server, &dalia, &["read"]);
     let (id, _) = server.create(
         &amira,
         json!({"kind": "basra", "seats": [{}, {"bot": "greedy"}]}),
@@ -169,8 +172,14 @@ fn a_full_disk_answers_503_damages_nothing_and_recovers_when_space_returns() {
         }
     }
     assert!(refusals >= 3, "the full disk never refused a write");
-    // Reads go on while the disk is full.
+    // Reads go on while the disk is full, a program's too: its token's last use is a note the
+    // full disk may refuse, not a condition of the read.
     let version = server.view(&amira, id)["version"].clone();
+    let read = server.get("/api/v1/games", Some(&program));
+    assert_eq!(
+        read.status, 200,
+        "a program's read on a full disk: {read:?}"
+    );
 
     std::fs::remove_file(filler).unwrap();
     let start = Instant::now();

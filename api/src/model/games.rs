@@ -105,8 +105,8 @@ pub struct SeatRequest {
     pub bot: Option<String>,
 }
 
-/// `POST /games`. (Serialized only to tell one request from another under an
-/// `Idempotency-Key`.)
+// (Serialized only to tell one request from another under an `Idempotency-Key`.)
+/// `POST /games`.
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"kind": "basra", "variant": "standard", "seats": [{}, {"bot": "greedy"}]}))]

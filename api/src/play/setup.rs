@@ -79,12 +79,12 @@ pub fn create(
     key: Option<&IdempotencyKey>,
     metrics: &Metrics,
 ) -> Result<GameCreated, ApiError> {
+    super::access::may_sit(conn, caller)?;
     if let Some(key) = key
         && let Some(made) = games::idempotent_answer(conn, caller.id, key.key())?
     {
         return created_again(conn, caller, made, key, metrics);
     }
-    super::access::may_sit(conn, caller)?;
     let stored = key.map(|key| NewIdempotency {
         user_id: caller.id,
         key: key.key().to_owned(),
