@@ -14,13 +14,29 @@ import { launch } from './harness.mjs';
 import { Client, playUntil, twoPeople } from './states.mjs';
 import { LOOKS, watchedPage, visit, writeContactSheet, useSheet } from './cells.mjs';
 
+/** A Rummy deck whose first hand ends the game: each player is dealt three sets and no run
+ * (one K K K Q Q Q T T T T, 100 points; the other J J J J 9 9 9 7 7 7, 88), so whoever plays
+ * first draws the 2♣, melds everything, discards the 2♣ and goes out in one turn, scoring the
+ * other hand doubled — past 100. (Played to 100 at random it is a thousand moves and more.)
+ * Dealt one card at a time from the top: the hands alternate; then the face-up card, then the
+ * stock. */
+const RUMMY_ONE_HAND = (() => {
+  const one = ['KS', 'KH', 'KD', 'QS', 'QH', 'QD', 'TS', 'TH', 'TD', 'TC'];
+  const other = ['JS', 'JH', 'JD', 'JC', '9S', '9H', '9D', '7S', '7H', '7D'];
+  const top = [...one.flatMap((card, i) => [card, other[i]]), '5C', '2C'];
+  const rest = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K']
+    .flatMap((rank) => ['C', 'D', 'H', 'S'].map((suit) => rank + suit))
+    .filter((card) => !top.includes(card));
+  return [...top, ...rest];
+})();
+
 const EVERY_VARIANT = [
   { kind: 'basra', variant: 'standard', seats: 2, options: { target: 31 }, long: { target: 501 }, waiting: 4 },
   { kind: 'basra', variant: 'classic44', seats: 2, options: { target: 31 }, long: { target: 501 }, waiting: 2 },
   { kind: 'basra', variant: 'cse231', seats: 2, options: {}, waiting: 2, oneHand: true },
   { kind: 'thirty_one', variant: 'standard', seats: 3, options: {}, waiting: 4 },
   { kind: 'thirty_one', variant: 'classic', seats: 2, options: {}, waiting: 2 },
-  { kind: 'rummy', variant: 'standard', seats: 2, options: {}, waiting: 3 },
+  { kind: 'rummy', variant: 'standard', seats: 2, options: {}, waiting: 3, endDeck: RUMMY_ONE_HAND },
   { kind: 'rummy', variant: 'classic', seats: 2, options: { rounds: 2 }, waiting: 3 },
   { kind: 'tarneeb', variant: 'standard', seats: 4, options: { target: 31 }, long: { target: 61 }, waiting: 4, auction: true },
   { kind: 'tarneeb', variant: 'classic', seats: 4, options: {}, waiting: 4, auction: true },
@@ -173,8 +189,10 @@ async function statesOf(spec) {
     }
     await now('hand over', 'a', `/#/game/${id}`, { check: STATES.handOver, hand: false, ready: '[data-action="deal"]' });
   }
-  // Played to its end (to a near target): the outcome, the admin's replay, a rematch.
+  // Played to its end (to a near target, or from a deck that ends it in one hand): the outcome,
+  // the admin's replay, a rematch.
   if (spec.long) id = await twoPeople(a, b, { kind, variant, seats: spec.seats, options: spec.options });
+  if (spec.endDeck) id = await twoPeople(a, b, { kind, variant, seats: spec.seats, options: spec.options, deck: spec.endDeck });
   await playUntil(both, id, (v) => v.status === 'finished');
   await now('over by play', 'a', `/#/game/${id}`, { check: STATES.overByPlay, ready: '.outcome' });
   await now('admin replay of the finished game', 'admin', `/admin#/replay/${id}`, { check: STATES.replay, ready: '#step-label', first: ['#step-label'] });

@@ -111,13 +111,15 @@ export async function playUntil(people, id, done, { limit = 20000 } = {}) {
   throw new Error(`game ${id}: the state wanted was not reached in ${limit} steps`);
 }
 
-/** A game of `a` with `b` (seat 1) and computer players in the other seats, dealt. */
-export async function twoPeople(a, b, { kind, variant, seats, options = {}, visibility = 'public', turn }) {
+/** A game of `a` with `b` (seat 1) and computer players in the other seats, dealt (from `deck`,
+ * top card first, when given: a practice game). */
+export async function twoPeople(a, b, { kind, variant, seats, options = {}, visibility = 'public', turn, deck }) {
   const body = {
     kind, variant, options, visibility,
     seats: Array.from({ length: seats }, (_, i) => (i < 2 ? {} : { bot: 'easy' })),
   };
   if (turn) body.turn = turn;
+  if (deck) body.deck = deck;
   const created = await a.create(body);
   await b.join(created.id, created.invite_code);
   return created.id;
