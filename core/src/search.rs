@@ -48,6 +48,11 @@ pub fn drawn_seed(rng: &mut CardRng) -> Seed {
 /// Plays the current hand out with `easy` at every seat: until the hand or the game is over,
 /// or the cap. Returns the moves made.
 pub fn play_out<G: Determinize>(world: &mut G, rng: &mut CardRng) -> usize {
+    play_out_by(world, BotLevel::Easy, rng)
+}
+
+/// [`play_out`] with `level` at every seat.
+pub fn play_out_by<G: Determinize>(world: &mut G, level: BotLevel, rng: &mut CardRng) -> usize {
     for made in 0..PLAYOUT_CAP {
         if world.status() != Status::Active {
             return made;
@@ -57,7 +62,7 @@ pub fn play_out<G: Determinize>(world: &mut G, rng: &mut CardRng) -> usize {
         };
         let view = world.view(Viewer::Seat(seat));
         let Some(mv) =
-            G::bot_move(&view, BotLevel::Easy, rng).or_else(|| view.legal_moves().first().cloned())
+            G::bot_move(&view, level, rng).or_else(|| view.legal_moves().first().cloned())
         else {
             return made;
         };

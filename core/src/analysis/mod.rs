@@ -33,7 +33,7 @@ pub use tarneeb::{HandReview, Par};
 
 /// The version of the analysis's format and method: a stored analysis of another version is
 /// computed again.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 /// How a decision is judged.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -71,7 +71,7 @@ pub struct PlayerSummary {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, PartialEq, Debug, Serialize)]
 pub struct Analysis {
-    /// The version of the analysis's format and method (now 2): an analysis stored under an
+    /// The version of the analysis's format and method (now 3): an analysis stored under an
     /// older one is made again.
     pub format: u32,
     pub kind: GameKind,

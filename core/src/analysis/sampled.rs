@@ -3,8 +3,9 @@
 //! - **Deals.** The cards the seat cannot see are dealt at random consistently with everything
 //!   its view shows ([`Determinize`]), from the game seed's analysis stream.
 //! - **Every move on the same deals.** Each legal move is played on each deal, and the hand is
-//!   then played out by the `easy` players with the same random numbers for every move (common
-//!   random numbers): the differences between moves measure the moves, not the luck of a deal.
+//!   then played out by the `greedy` players (every level's plan without its random blunders)
+//!   with the same random numbers for every move (common random numbers): the differences
+//!   between moves measure the moves, not the luck of a deal or of a playout.
 //! - **Racing.** All legal moves take part in the first batch of deals; after each batch a move
 //!   whose deficit to the leader is certain (beyond [`DROP_Z`] standard errors) drops out. The
 //!   move played never drops out, so it is always compared with the best on the same deals.
@@ -22,6 +23,7 @@
 use crate::any::{AnyGame, AnyMove};
 use crate::game::{Game, PlayerView};
 use crate::games::rummy::Variant as RummyVariant;
+use crate::level::BotLevel;
 use crate::rng::CardRng;
 use crate::search::{self, Determinize};
 use crate::seat::{Seat, Viewer};
@@ -36,6 +38,11 @@ const Z: f64 = 1.96;
 /// The standard errors a move must trail the leader by to drop out of the race: stricter than
 /// the 1.96 of the reported intervals, since a batch tests every move at once.
 pub const DROP_Z: f64 = 3.0;
+/// Who plays the rest of the hand out after each move: every level's plan without its random
+/// blunders (in Basra and 31 the same as `easy`; in Rummy `easy` throws a random card one move
+/// in four, which made the seat's own rest of a turn of melds a lottery, and equal moves look
+/// unequal).
+const PLAYOUTS_BY: BotLevel = BotLevel::Greedy;
 /// Deals a batch adds.
 pub const BATCH: usize = 16;
 /// The most deals one decision is given.
@@ -269,7 +276,8 @@ impl Judge {
             }
             let mut w = world.clone();
             w.play(self.seat, mv).ok()?;
-            moves += 1 + search::play_out(&mut w, &mut CardRng::new(&playout_seed, 0));
+            moves +=
+                1 + search::play_out_by(&mut w, PLAYOUTS_BY, &mut CardRng::new(&playout_seed, 0));
             row.push(self.measure.value(&start, &w, self.seat));
         }
         Some((row, moves))
