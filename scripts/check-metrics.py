@@ -6,30 +6,34 @@ buckets are cumulative and end in +Inf at the count, routes as templates, and co
 counted the traffic."""
 
 import json
+import re
 import sys
 import urllib.error
 import urllib.request
 
 from prometheus_client.parser import text_string_to_metric_families
 
-# The series docs/operations.md documents, with their types.
-DOCUMENTED = {
-    "cardroom_http_requests": "counter",
-    "cardroom_http_request_duration_seconds": "histogram",
-    "cardroom_http_responses": "counter",
-    "cardroom_bot_think_seconds": "histogram",
-    "cardroom_games": "gauge",
-    "cardroom_db_pool_connections": "gauge",
-    "cardroom_db_pool_idle": "gauge",
-    "cardroom_games_created": "counter",
-    "cardroom_moves": "counter",
-    "cardroom_computer_moves": "counter",
-    "cardroom_version_conflicts": "counter",
-    "cardroom_recovered_games": "counter",
-    "cardroom_turn_timeouts": "counter",
-    "cardroom_stream_reads": "counter",
-    "cardroom_stream_wakes": "counter",
-}
+def documented():
+    """The series docs/operations.md documents, with their types, read from its table of
+    series (a row names one or more series in backquotes, then the type): the names as the
+    parser gives them, a counter's without its `_total`."""
+    found = {}
+    with open("docs/operations.md", encoding="utf-8") as doc:
+        for line in doc:
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) < 2 or not cells[0].startswith("`cardroom_"):
+                continue
+            kind = cells[1]
+            for name in re.findall(r"`(cardroom_[a-z_]+)`", cells[0]):
+                if kind == "counter" and name.endswith("_total"):
+                    name = name[: -len("_total")]
+                found[name] = kind
+    if not found:
+        sys.exit("check-metrics: no series found in docs/operations.md")
+    return found
+
+
+DOCUMENTED = documented()
 
 
 def call(url, method, path, token=None, body=None):
