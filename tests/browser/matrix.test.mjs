@@ -4,7 +4,7 @@
 // a turn timer running), seen by a seated player, a spectator and an admin's replay, each in
 // English at 1280×900 and in Arabic at 390×844. Every cell must hold what cells.mjs checks, and
 // its state's own assertions; each cell's screenshot lands in the contact sheet
-// (target/browser-artifacts/matrix/index.html). MATRIX_KINDS ("rummy", "basra thirty_one")
+// (target/browser-artifacts/matrix/index.html). MATRIX_KINDS ("rummy tarneeb", "basra thirty_one")
 // checks only those games (scripts/browser-test runs the matrix as two lanes so), its contact
 // sheet in matrix-KIND-KIND/.
 
