@@ -3,7 +3,8 @@
 //! - **Deals.** The cards the seat cannot see are dealt at random consistently with everything
 //!   its view shows ([`Determinize`]), from the game seed's analysis stream.
 //! - **Every move on the same deals.** Each legal move is played on each deal, and the hand is
-//!   then played out by the `greedy` players (every level's plan without its random blunders)
+//!   then played out by the `greedy` players (every level's plan, without random blunders or
+//!   memory)
 //!   with the same random numbers for every move (common random numbers): the differences
 //!   between moves measure the moves, not the luck of a deal or of a playout.
 //! - **Racing.** All legal moves take part in the first batch of deals; after each batch a move
@@ -38,10 +39,10 @@ const Z: f64 = 1.96;
 /// The standard errors a move must trail the leader by to drop out of the race: stricter than
 /// the 1.96 of the reported intervals, since a batch tests every move at once.
 pub const DROP_Z: f64 = 3.0;
-/// Who plays the rest of the hand out after each move: every level's plan without its random
-/// blunders (in Basra and 31 the same as `easy`; in Rummy `easy` throws a random card one move
-/// in four, which made the seat's own rest of a turn of melds a lottery, and equal moves look
-/// unequal).
+/// Who plays the rest of the hand out after each move: every level's plan, without random
+/// blunders or memory (in Basra and 31 the same as `easy`; in Rummy `easy` throws a random card
+/// one move in four, which made the seat's own rest of a turn of melds a lottery, and equal
+/// moves look unequal).
 const PLAYOUTS_BY: BotLevel = BotLevel::Greedy;
 /// Deals a batch adds.
 pub const BATCH: usize = 16;
