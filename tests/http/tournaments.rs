@@ -28,9 +28,10 @@ pub(crate) fn whole_swiss(primary: &Server, servers: &[&Client]) {
     );
     let id = made.id;
     let entrants = enter(primary, id, 12, 4);
-    made.start(primary, &admin);
-    // A bot account hears of its tables on its account stream.
+    // A bot account hears of its tables on its account stream (opened before the start: the
+    // first round may be paired at once, and a stream tells what comes after it opened).
     let bot_events = primary.ndjson("/api/v1/stream/events", &entrants[15].player.token);
+    made.start(primary, &admin);
     let state = play_through(servers, &admin, id, &entrants, Duration::from_secs(240));
     assert_eq!(state["status"], "finished");
     assert_eq!(state["round"], 3);
