@@ -9,11 +9,11 @@ use crate::connection::AnyConnection;
 use crate::derived;
 use crate::error::DbError;
 use crate::rows::Commit;
-use crate::schema::{deals, games, idempotency_keys, results, seats};
+use crate::schema::{deals, games, results, seats};
 use crate::status::GameStatus;
 
 use super::statements::{AppendLog, MoveWrite, Notices, UpdateGame};
-use super::write::append;
+use super::write::{append, store_key};
 
 /// Applies a [`Commit`] atomically: the versioned update first (so SQLite takes its write lock
 /// before any read), then the log, seats, deals and idempotency key. Returns the new version.
@@ -102,17 +102,7 @@ pub fn commit(conn: &mut AnyConnection, change: &Commit) -> Result<i64, DbError>
         }
         // (The change notice went with the update.)
         if let Some(key) = &change.idempotency {
-            diesel::insert_into(idempotency_keys::table)
-                .values((
-                    idempotency_keys::user_id.eq(key.user_id),
-                    idempotency_keys::key.eq(&key.key),
-                    idempotency_keys::game_id.eq(change.game_id),
-                    idempotency_keys::request_hash.eq(&key.request_hash),
-                    idempotency_keys::status.eq(key.status),
-                    idempotency_keys::body.eq(&key.body),
-                    idempotency_keys::created_at.eq(now),
-                ))
-                .execute(conn)?;
+            store_key(conn, key, change.game_id, now)?;
         }
         Ok(new_version)
     })?;

@@ -57,21 +57,33 @@ pub fn create(
             derived::game_created(conn, row.kind, now)?;
         }
         if let Some(key) = key {
-            diesel::insert_into(idempotency_keys::table)
-                .values((
-                    idempotency_keys::user_id.eq(key.user_id),
-                    idempotency_keys::key.eq(&key.key),
-                    idempotency_keys::game_id.eq(row.id),
-                    idempotency_keys::request_hash.eq(&key.request_hash),
-                    idempotency_keys::status.eq(key.status),
-                    idempotency_keys::body.eq(&key.body),
-                    idempotency_keys::created_at.eq(now),
-                ))
-                .execute(conn)?;
+            store_key(conn, key, row.id, now)?;
         }
         crate::notify::notify(conn, row.id)?;
         Ok(row)
     })
+}
+
+/// Stores `key`'s answer for game `game` (in the caller's transaction: a key already taken is
+/// `Duplicate`, and the transaction's other writes go with it).
+pub(super) fn store_key(
+    conn: &mut AnyConnection,
+    key: &NewIdempotency,
+    game: GameId,
+    now: NaiveDateTime,
+) -> Result<(), DbError> {
+    diesel::insert_into(idempotency_keys::table)
+        .values((
+            idempotency_keys::user_id.eq(key.user_id),
+            idempotency_keys::key.eq(&key.key),
+            idempotency_keys::game_id.eq(game),
+            idempotency_keys::request_hash.eq(&key.request_hash),
+            idempotency_keys::status.eq(key.status),
+            idempotency_keys::body.eq(&key.body),
+            idempotency_keys::created_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
 }
 
 /// A finished game brought in from an export: stored as it was, a practice game (never rated
