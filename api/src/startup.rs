@@ -2,18 +2,17 @@
 //! handlers, and the background recovery of games left on a computer player's turn.
 
 use std::net::TcpListener;
+use std::sync::LazyLock;
 
 use actix_web::dev::Server;
 use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
 use actix_web::http::header;
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
 use tracing_actix_web::TracingLogger;
-use utoipa::OpenApi;
-use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::auth::Keys;
-use crate::document::{ApiDoc, openapi_document, openapi_json};
+use crate::document::{openapi_document, served_json};
 use crate::error::{ApiError, ProblemCode};
 use crate::hub::Hub;
 use crate::metrics::Metrics;
@@ -70,11 +69,8 @@ impl KnownRoutes {
     }
 }
 
-async fn fallback(
-    req: HttpRequest,
-    routes: web::Data<KnownRoutes>,
-) -> Result<HttpResponse, ApiError> {
-    match routes.methods_for(req.path()) {
+async fn fallback(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    match DOCUMENT.routes.methods_for(req.path()) {
         Some(mut methods) if !methods.is_empty() => {
             methods.sort();
             methods.dedup();
@@ -264,24 +260,14 @@ impl Application {
         cardroom_db::notify::listen(&settings.database_url, move |notice| {
             listening.hub.hear(notice)
         })?;
-        let document = openapi_document();
-        let served = web::Data::new(ServedDocument(
-            serde_json::to_string(&openapi_json()).unwrap_or_default(),
-        ));
-        let known = web::Data::new(KnownRoutes::from_document(&document));
         let max_body = settings.max_body;
         let client_timeout = settings.client_timeout;
         let cors_origins = settings.cors_origins.clone();
         let app_state = state.clone();
         let server = HttpServer::new(move || {
-            let (app, _) = App::new()
-                .into_utoipa_app()
-                .openapi(ApiDoc::openapi())
-                .configure(routes::configure)
-                .split_for_parts();
-            app.app_data(app_state.clone())
-                .app_data(known.clone())
-                .app_data(served.clone())
+            App::new()
+                .configure(routes::serve)
+                .app_data(app_state.clone())
                 .app_data(
                     web::JsonConfig::default()
                         .limit(max_body)
@@ -376,14 +362,25 @@ impl Application {
     }
 }
 
-/// The OpenAPI document, as text, made once at start.
-#[derive(Debug)]
-struct ServedDocument(String);
+/// The OpenAPI document as served, and the routes read from it, made once in a process on first
+/// need (a request for the document, or one no route matches) rather than at start: making
+/// them was most of a start's work in a debug build, and a server may never need them.
+struct Document {
+    text: String,
+    routes: KnownRoutes,
+}
 
-async fn served_document(document: web::Data<ServedDocument>) -> HttpResponse {
+static DOCUMENT: LazyLock<Document> = LazyLock::new(|| {
+    let document = openapi_document();
+    let routes = KnownRoutes::from_document(&document);
+    let text = serde_json::to_string(&served_json(document)).unwrap_or_default();
+    Document { text, routes }
+});
+
+async fn served_document() -> HttpResponse {
     HttpResponse::Ok()
         .content_type("application/json")
-        .body(document.0.clone())
+        .body(DOCUMENT.text.clone())
 }
 
 /// Cross-origin calls from the configured origins' pages (`*`: any): the API's methods and the

@@ -97,7 +97,12 @@ pub fn openapi_document() -> utoipa::openapi::OpenApi {
 /// `openapi/openapi.json`): [`openapi_document`], its schemas reshaped for client generators
 /// (`generators.rs`).
 pub fn openapi_json() -> serde_json::Value {
-    let mut value = serde_json::to_value(openapi_document()).unwrap_or_default();
+    served_json(openapi_document())
+}
+
+/// `document` as served: its schemas reshaped for client generators (`generators.rs`).
+pub fn served_json(document: utoipa::openapi::OpenApi) -> serde_json::Value {
+    let mut value = serde_json::to_value(document).unwrap_or_default();
     generators::for_generators(&mut value);
     value
 }
