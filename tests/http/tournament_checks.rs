@@ -157,12 +157,16 @@ pub(crate) fn play_all_choosing(
                         .collect();
                     // Whose turn it is, from the last answer (none known: every seat is asked).
                     let mut hint: Option<usize> = None;
+                    let mut acts = 0u64;
                     loop {
                         assert!(
                             Instant::now() < until,
-                            "tournaments {ids:?} did not finish in time: {:?}",
-                            finals.keys()
+                            "tournaments {ids:?} did not finish in time: {:?}; game {game} \
+                             was being played, {acts} acts in a row, its view now {}",
+                            finals.keys(),
+                            glance(&next_server().view(players[0], game)),
                         );
+                        acts += 1;
                         let asked: Vec<usize> = match hint {
                             Some(seat) if seat < players.len() => vec![seat],
                             _ => (0..players.len()).collect(),
@@ -194,6 +198,12 @@ pub(crate) fn play_all_choosing(
         }
     }
     ids.iter().map(|id| finals.remove(id).unwrap()).collect()
+}
+
+/// What a view says about whose turn it is, for a test's failure message.
+fn glance(view: &Value) -> Value {
+    json!({"status": view["status"], "version": view["version"], "to_act": view["to_act"],
+        "your_seat": view["your_seat"], "legal_moves": view["legal_moves"].as_array().map(Vec::len)})
 }
 
 /// Acts once as `player` at `game` if they may: deals when a hand is over, or makes the move
