@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { ARTIFACTS, BASE } from './harness.mjs';
+import { ARTIFACTS, BASE, POLL } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -85,7 +85,7 @@ async function settled(page) {
   await page.waitForFunction(
     () => document.body.dataset.state === 'idle' && document.body.dataset.shown === location.hash,
     null,
-    { timeout: 30000 },
+    POLL,
   );
 }
 
@@ -119,6 +119,9 @@ export async function visit(page, look, { label, where, ready, expect, allow = [
   const file = `${label.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`;
   await page.screenshot({ path: path.join(SHEET, file), fullPage: true }).catch(() => {});
   problems.push(...page.record.filter((line) => !allow.some((re) => re.test(line))));
+  // The page is left on a blank one until its next cell: a table left open keeps its streams
+  // and draws every event of its game, and the matrix holds a page for each reader.
+  await page.goto('about:blank').catch(() => {});
   cells.push({ label, file, problems });
   return problems;
 }

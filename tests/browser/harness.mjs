@@ -48,11 +48,18 @@ export async function player(browser, { lang = 'en', speed = 'instant', viewport
  * (After a click changes the hash, the old view is still 'idle' until the hashchange handler
  * runs; the page's body[data-shown] names the hash it last drew.)
  */
+/**
+ * How the waits on the page's own state poll: every 40 ms rather than Playwright's default of
+ * every animation frame, which makes the page draw a frame sixty times a second for as long as
+ * a wait lasts (a wait on a computer player's move, or on a page under load, is long).
+ */
+export const POLL = { timeout: 30000, polling: 40 };
+
 export async function idle(page) {
   await page.waitForFunction(
     () => document.body.dataset.state === 'idle' && document.body.dataset.shown === location.hash,
     null,
-    { timeout: 30000 },
+    POLL,
   );
 }
 
@@ -247,7 +254,7 @@ export async function playToEnd(page, kind, { maxMoves = 4000, shotName } = {}) 
         return table && (table.dataset.version !== v || table.dataset.status !== s || Boolean(mine));
       },
       [version, now],
-      { timeout: 30000 },
+      POLL,
     ).catch(async (error) => {
       // What the page showed while nothing came, for the report: a screenshot, and the state.
       await shot(page, `${kind}-stuck`).catch(() => {});
