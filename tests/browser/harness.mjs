@@ -44,16 +44,17 @@ export async function player(browser, { lang = 'en', speed = 'instant', viewport
 }
 
 /**
- * Waits until the page has drawn the address in its address bar and has nothing in flight.
- * (After a click changes the hash, the old view is still 'idle' until the hashchange handler
- * runs; the page's body[data-shown] names the hash it last drew.)
- */
-/**
  * How the waits on the page's own state poll: every 40 ms rather than Playwright's default of
  * every animation frame, which makes the page draw a frame sixty times a second for as long as
  * a wait lasts (a wait on a computer player's move, or on a page under load, is long).
  */
 export const POLL = { timeout: 30000, polling: 40 };
+
+/**
+ * Waits until the page has drawn the address in its address bar and has nothing in flight.
+ * (After a click changes the hash, the old view is still 'idle' until the hashchange handler
+ * runs; the page's body[data-shown] names the hash it last drew.)
+ */
 
 export async function idle(page) {
   await page.waitForFunction(

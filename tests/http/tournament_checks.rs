@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::programs::{api_token, through};
-use crate::support::{Client, Player, Server};
+use crate::support::{Client, Player, Reply, Server};
 
 /// Pairing looks every 150 ms in these tests (2 s by default).
 pub(crate) const SWEEP: (&str, &str) = ("CARDROOM_SWEEP_MS", "150");
@@ -162,9 +162,12 @@ pub(crate) fn play_all_choosing(
                         assert!(
                             Instant::now() < until,
                             "tournaments {ids:?} did not finish in time: {:?}; game {game} \
-                             was being played, {acts} acts in a row, its view now {}",
+                             was being played, {acts} passes in a row, its view now {}",
                             finals.keys(),
-                            glance(&next_server().view(players[0], game)),
+                            glance(
+                                &next_server()
+                                    .get(&format!("/api/v1/games/{game}"), Some(&players[0].token))
+                            ),
                         );
                         acts += 1;
                         let asked: Vec<usize> = match hint {
@@ -200,10 +203,13 @@ pub(crate) fn play_all_choosing(
     ids.iter().map(|id| finals.remove(id).unwrap()).collect()
 }
 
-/// What a view says about whose turn it is, for a test's failure message.
-fn glance(view: &Value) -> Value {
-    json!({"status": view["status"], "version": view["version"], "to_act": view["to_act"],
-        "your_seat": view["your_seat"], "legal_moves": view["legal_moves"].as_array().map(Vec::len)})
+/// What a game's view says about whose turn it is, for a test's failure message (whatever the
+/// answer: a failure to read it must not hide the failure being reported).
+fn glance(reply: &Reply) -> Value {
+    let view = &reply.body;
+    json!({"answer": reply.status, "status": view["status"], "version": view["version"],
+        "to_act": view["to_act"], "your_seat": view["your_seat"],
+        "legal_moves": view["legal_moves"].as_array().map(Vec::len), "code": view["code"]})
 }
 
 /// Acts once as `player` at `game` if they may: deals when a hand is over, or makes the move
