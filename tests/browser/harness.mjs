@@ -55,7 +55,6 @@ export const POLL = { timeout: 30000, polling: 40 };
  * (After a click changes the hash, the old view is still 'idle' until the hashchange handler
  * runs; the page's body[data-shown] names the hash it last drew.)
  */
-
 export async function idle(page) {
   await page.waitForFunction(
     () => document.body.dataset.state === 'idle' && document.body.dataset.shown === location.hash,
