@@ -365,7 +365,16 @@ fn a_switchover_within_the_hold_is_not_seen() {
             })
             .collect();
         std::thread::sleep(Duration::from_millis(300));
+        // Some request surely in the database when the primary goes: a game's reads wait on a
+        // lock held over the stop. (Without it, on a busy machine every reader was once
+        // between its queries at that moment, and nothing met the stop: the test failed.)
+        let lock = primary.lock("games");
+        primary.wait_for_count(
+            "SELECT LEAST(count(*), 1) FROM pg_locks WHERE NOT granted",
+            1,
+        );
         primary.stop();
+        drop(lock);
         let stopped = Instant::now();
         let promotion = scope.spawn(|| {
             std::thread::sleep(Duration::from_millis(1500));

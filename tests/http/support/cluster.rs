@@ -92,6 +92,21 @@ impl Cluster {
             .unwrap_or_else(|e| panic!("{statement}: {e}"));
     }
 
+    /// Takes `table` in ACCESS EXCLUSIVE mode, in a transaction left open on the connection
+    /// returned: every query of the table waits until that transaction ends, or the server goes.
+    pub fn lock(&self, table: &str) -> PgConnection {
+        let mut conn = PgConnection::establish(&self.url()).expect("connect to the cluster");
+        for statement in [
+            "BEGIN".to_owned(),
+            format!("LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE"),
+        ] {
+            diesel::sql_query(&statement)
+                .execute(&mut conn)
+                .unwrap_or_else(|e| panic!("{statement}: {e}"));
+        }
+        conn
+    }
+
     /// Waits (at most 30 s) until `query`, which counts something, counts `expected`.
     pub fn wait_for_count(&self, query: &str, expected: i64) {
         #[derive(diesel::QueryableByName)]
