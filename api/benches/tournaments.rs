@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use cardroom_api::metrics::Metrics;
-use cardroom_api::play::tournaments::{deal_tables, step_claimed};
+use cardroom_api::play::tournaments::{MINUTE, deal_tables, step_claimed};
 use cardroom_core::GameKind;
 use cardroom_db::AnyConnection;
 use cardroom_db::tournaments::{self, Format, NewTournament, Recorded};
@@ -100,7 +100,7 @@ fn timed_step(
 ) -> (Duration, Duration) {
     let metrics = Metrics::default();
     let started = Instant::now();
-    let swept = step_claimed(conn, id, cardroom_db::now(), &metrics).unwrap();
+    let swept = step_claimed(conn, id, cardroom_db::now(), &metrics, MINUTE).unwrap();
     let paired = started.elapsed();
     assert!(!swept.games.is_empty(), "the step paired nothing");
     let started = Instant::now();

@@ -44,7 +44,7 @@ pub async fn recovery_sweep(state: web::Data<AppState>) {
                 crate::play::expire_open_tables(conn, state.settings.open_table_expiry)?,
                 crate::play::seeks::sweep(conn, state.settings.seek_timeout, &state.metrics)?,
                 crate::play::challenges::expire(conn)?,
-                crate::play::tournaments::sweep(conn, &state.metrics)?,
+                crate::play::tournaments::sweep(conn, &state.metrics, state.settings.arena_minute)?,
             ))
         })
         .await;

@@ -34,6 +34,9 @@ pub struct Settings {
     pub long_poll: Duration,
     /// `CARDROOM_SWEEP_MS`: how often to look for games left on a computer player's turn.
     pub sweep_every: Duration,
+    /// `CARDROOM_ARENA_MINUTE_SECS`: how long each of an arena's minutes lasts (a minute, but
+    /// in tests and demonstrations).
+    pub arena_minute: chrono::Duration,
     /// `CARDROOM_MAX_STREAMS`: open event streams per process; beyond, 503.
     pub max_streams: usize,
     /// `CARDROOM_MAX_STREAMS_PER_ACCOUNT`: open event streams per account per process; beyond,
@@ -172,6 +175,9 @@ impl Settings {
             max_body: number("CARDROOM_MAX_BODY_BYTES", 64 * 1024)?.clamp(1024, 16 << 20) as usize,
             long_poll: Duration::from_secs(number("CARDROOM_LONG_POLL_SECS", 25)?.clamp(1, 300)),
             sweep_every: Duration::from_millis(number("CARDROOM_SWEEP_MS", 2000)?.max(100)),
+            arena_minute: chrono::Duration::seconds(
+                number("CARDROOM_ARENA_MINUTE_SECS", 60)?.clamp(1, 60) as i64,
+            ),
             max_streams: number("CARDROOM_MAX_STREAMS", 1000)? as usize,
             seek_timeout: Duration::from_secs(
                 number("CARDROOM_SEEK_TIMEOUT_SECS", 30)?.clamp(1, 3600),
@@ -277,6 +283,18 @@ mod tests {
         assert_eq!(recheck("1").unwrap(), Duration::from_millis(50));
         assert_eq!(recheck("999999").unwrap(), Duration::from_secs(60));
         assert!(recheck("soon").is_err());
+    }
+
+    #[test]
+    fn an_arena_minute_is_a_minute_unless_shortened() {
+        let minute = |secs: &str| {
+            settings(&[("CARDROOM_ARENA_MINUTE_SECS", secs)]).map(|s| s.arena_minute.num_seconds())
+        };
+        assert_eq!(settings(&[]).unwrap().arena_minute.num_seconds(), 60);
+        assert_eq!(minute("15").unwrap(), 15);
+        assert_eq!(minute("0").unwrap(), 1);
+        assert_eq!(minute("3600").unwrap(), 60);
+        assert!(minute("-5").is_err());
     }
 
     #[test]

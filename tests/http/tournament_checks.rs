@@ -14,6 +14,10 @@ use crate::support::{Client, Player, Reply, Server};
 /// Pairing looks every 150 ms in these tests (2 s by default).
 pub(crate) const SWEEP: (&str, &str) = ("CARDROOM_SWEEP_MS", "150");
 
+/// An arena's minutes of 15 seconds: its clock runs out, as a real one would, four times sooner
+/// (a minute of play was the most of the tests that play an arena through).
+pub(crate) const ARENA_MINUTE: (&str, &str) = ("CARDROOM_ARENA_MINUTE_SECS", "15");
+
 /// An entrant: their name and how they act (a guest's session, or a bot account's API token).
 pub(crate) struct Entrant {
     pub(crate) name: String,

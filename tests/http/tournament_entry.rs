@@ -328,6 +328,7 @@ fn a_pairing_that_dies_half_done_leaves_nothing(backend: Backend) {
     let pool = cardroom_db::connect(&server.database_url, 1, Duration::from_secs(5)).unwrap();
     let mut pooled = pool.get().unwrap();
     let conn: &mut cardroom_db::AnyConnection = &mut pooled;
+    use cardroom_api::play::tournaments::{MINUTE, step_claimed};
     let metrics = cardroom_api::metrics::Metrics::default();
     let now = cardroom_db::now();
     #[derive(Debug)]
@@ -338,8 +339,7 @@ fn a_pairing_that_dies_half_done_leaves_nothing(backend: Backend) {
         }
     }
     let died: Result<(), Died> = cardroom_db::in_transaction(conn, |conn| {
-        let swept = cardroom_api::play::tournaments::step_claimed(conn, id, now, &metrics)
-            .map_err(|_| Died)?;
+        let swept = step_claimed(conn, id, now, &metrics, MINUTE).map_err(|_| Died)?;
         assert_eq!(swept.games.len(), 2, "the pairing ran");
         Err(Died)
     });
@@ -353,9 +353,9 @@ fn a_pairing_that_dies_half_done_leaves_nothing(backend: Backend) {
         .get_result(conn)
         .unwrap();
     assert_eq!(games, 0);
-    let swept = cardroom_api::play::tournaments::step_claimed(conn, id, now, &metrics).unwrap();
+    let swept = step_claimed(conn, id, now, &metrics, MINUTE).unwrap();
     assert_eq!(swept.games.len(), 2);
-    let again = cardroom_api::play::tournaments::step_claimed(conn, id, now, &metrics).unwrap();
+    let again = step_claimed(conn, id, now, &metrics, MINUTE).unwrap();
     assert!(again.games.is_empty(), "round 1 is paired once");
     let state = server.get(&format!("/api/v1/tournaments/{id}"), Some(&admin));
     assert_eq!(state.body["status"], "running");

@@ -1,5 +1,5 @@
 //! Every game and variant of the catalogue in every format: a small tournament of each — Swiss
-//! and duplicate of two tables, an arena of one table for a minute, and for Tarneeb's variants a
+//! and duplicate of two tables, an arena of one table for a minute (of 15 seconds), and for Tarneeb's variants a
 //! team match of two teams — all at once on one server, played out by guests, and each checked
 //! against its stored games.
 
@@ -11,7 +11,8 @@ use crate::admin::{ADMIN, admin_token};
 use crate::on_both_backends;
 use crate::support::{Backend, Server};
 use crate::tournament_checks::{
-    SWEEP, check_arena, check_duplicate, check_swiss, enter, make, play_all, seated_once_a_round,
+    ARENA_MINUTE, SWEEP, check_arena, check_duplicate, check_swiss, enter, make, play_all,
+    seated_once_a_round,
 };
 use crate::tournament_teams::check_teams;
 
@@ -25,7 +26,7 @@ struct Made {
 }
 
 fn every_variant_in_every_format_plays_to_the_end(backend: Backend) {
-    let server = Server::start_with(backend, &[ADMIN, SWEEP]);
+    let server = Server::start_with(backend, &[ADMIN, SWEEP, ARENA_MINUTE]);
     let admin = admin_token(&server);
     let catalogue = server.get("/api/v1/games/kinds", None).body;
     let mut made = Vec::new();

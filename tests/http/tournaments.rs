@@ -12,7 +12,7 @@ use crate::admin::{ADMIN, admin_token};
 use crate::on_both_backends;
 use crate::support::{Backend, Client, Server};
 use crate::tournament_checks::{
-    SWEEP, check_arena, check_duplicate, check_swiss, enter, make, play_through,
+    ARENA_MINUTE, SWEEP, check_arena, check_duplicate, check_swiss, enter, make, play_through,
     seated_once_a_round, tournament_until,
 };
 
@@ -145,10 +145,11 @@ fn whole_duplicate(server: &Server, servers: &[&Client]) {
     check_duplicate(server, &admin, &state, false);
 }
 
-/// A one-minute arena at Basra of five: whoever is free is seated at once; the points follow
-/// the games in the order they were paired (2 a win, 4 after two wins in a row).
+/// A one-minute arena at Basra of five (on 15-second minutes): whoever is free is seated at
+/// once; the points follow the games in the order they were paired (2 a win, 4 after two wins in
+/// a row).
 fn an_arena_pairs_whoever_is_free_and_scores_streaks(backend: Backend) {
-    let server = Server::start_with(backend, &[ADMIN, SWEEP]);
+    let server = Server::start_with(backend, &[ADMIN, SWEEP, ARENA_MINUTE]);
     let admin = admin_token(&server);
     let made = make(
         &server,
@@ -164,7 +165,7 @@ fn an_arena_pairs_whoever_is_free_and_scores_streaks(backend: Backend) {
     let rounds = state["round_tables"].as_array().unwrap();
     assert!(
         rounds.len() >= 3,
-        "several pairings in a minute: {}",
+        "several pairings in the arena's minute: {}",
         rounds.len()
     );
     seated_once_a_round(&state, 2);

@@ -20,7 +20,7 @@ pub use making::{cancel, create, update};
 pub use mark::{TournamentMark, marks};
 pub use reading::{get, list, listed};
 pub(crate) use rounds::recorded_for;
-pub use rounds::{Swept, deal_tables, step_claimed, sweep};
+pub use rounds::{MINUTE, Swept, deal_tables, step_claimed, sweep};
 
 use super::access::is_admin;
 use crate::auth::Caller;

@@ -35,12 +35,20 @@ pub struct Swept {
     pub changed: Vec<i64>,
 }
 
-/// The sweep's part: steps every tournament that is due.
-pub fn sweep(conn: &mut AnyConnection, metrics: &Metrics) -> Result<Swept, ApiError> {
+/// How long an arena's minute lasts (`CARDROOM_ARENA_MINUTE_SECS`): a minute, but in tests.
+pub const MINUTE: chrono::Duration = chrono::Duration::minutes(1);
+
+/// The sweep's part: steps every tournament that is due (an arena's `minutes` each
+/// `arena_minute` long).
+pub fn sweep(
+    conn: &mut AnyConnection,
+    metrics: &Metrics,
+    arena_minute: chrono::Duration,
+) -> Result<Swept, ApiError> {
     let now = cardroom_db::now();
     let mut swept = Swept::default();
     for id in tournaments::due(conn, now, PER_SWEEP)? {
-        let stepped = step_claimed(conn, id, now, metrics)
+        let stepped = step_claimed(conn, id, now, metrics, arena_minute)
             .and_then(|stepped| deal_tables(conn, id, metrics).map(|_| stepped));
         match stepped {
             Ok(stepped) => {
@@ -77,9 +85,11 @@ pub fn step_claimed(
     id: i64,
     now: NaiveDateTime,
     metrics: &Metrics,
+    arena_minute: chrono::Duration,
 ) -> Result<Swept, ApiError> {
-    let stepped =
-        tournaments::with_claimed_tournament(conn, id, |conn, row| step(conn, &row, now, metrics))?;
+    let stepped = tournaments::with_claimed_tournament(conn, id, |conn, row| {
+        step(conn, &row, now, metrics, arena_minute)
+    })?;
     Ok(stepped.unwrap_or_default())
 }
 
@@ -89,11 +99,12 @@ fn step(
     row: &TournamentRow,
     now: NaiveDateTime,
     metrics: &Metrics,
+    arena_minute: chrono::Duration,
 ) -> Result<Swept, ApiError> {
     let version = row.version;
     let (games, recorded) = match row.status {
         TournamentStatus::Upcoming if row.starts_at <= now => {
-            (start(conn, row, now, metrics)?, false)
+            (start(conn, row, now, metrics, arena_minute)?, false)
         }
         TournamentStatus::Running => {
             let recorded = record_results(conn, row)?;
@@ -122,6 +133,7 @@ fn start(
     row: &TournamentRow,
     now: NaiveDateTime,
     metrics: &Metrics,
+    arena_minute: chrono::Duration,
 ) -> Result<Vec<GameId>, ApiError> {
     let mut entrants = tournaments::entrants(conn, row.id)?;
     let active = entrants.iter().filter(|e| e.withdrawn_at.is_none()).count();
@@ -143,7 +155,7 @@ fn start(
         entrants = tournaments::entrants(conn, row.id)?;
     }
     let ends_at = match (row.format, row.minutes) {
-        (Format::Arena, Some(minutes)) => Some(now + chrono::Duration::minutes(i64::from(minutes))),
+        (Format::Arena, Some(minutes)) => Some(now + arena_minute * minutes),
         _ => None,
     };
     let made = match row.format {
