@@ -13,10 +13,14 @@ const tag = () => Math.random().toString(36).slice(2, 7);
 /** A table's timer long enough that nobody's idle seat is taken over while the matrix looks. */
 const LONG_TURN = { seconds: 86400, takeover_after: 10 };
 
-/** Each format's tournament: a short game, two rounds where it has rounds. */
+/**
+ * Each format's tournament: a short game, two rounds where it has rounds. (The arena's minutes
+ * are 15 seconds long under scripts/browser-test: 120 of them last the half hour its running
+ * states must outlast the matrix by, and the one that finishes plays its one minute in 15 s.)
+ */
 export const FORMATS = {
   swiss: { format: 'swiss', kind: 'thirty_one', variant: 'classic', rounds: 2 },
-  arena: { format: 'arena', kind: 'thirty_one', variant: 'classic', minutes: 30 },
+  arena: { format: 'arena', kind: 'thirty_one', variant: 'classic', minutes: 120 },
   duplicate: { format: 'duplicate', kind: 'thirty_one', variant: 'classic', rounds: 2 },
   teams: { format: 'duplicate', teams: true, kind: 'tarneeb', variant: 'standard', options: { target: 31 }, rounds: 2, fill: 'easy' },
 };
@@ -131,7 +135,8 @@ export async function tournamentStates(adminPassword) {
   const maker = await register(`Maker${tag()}`);
   const spectator = await Client.guest(`Watcher${tag()}`);
   const made = [];
-  // The arena that finishes: a minute of pairing, its games played as they come.
+  // The arena that finishes: a minute of pairing (15 s under scripts/browser-test), its games
+  // played as they come.
   const arenaFinished = (async () => {
     const base = { ...FORMATS.arena, minutes: 1, name: `arena finished ${tag()}`, private: true, turn: LONG_TURN, rated: false };
     const { id, code } = await maker.ok('POST', '/tournaments', { ...base, starts_in: 3600 });
