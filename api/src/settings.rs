@@ -150,6 +150,16 @@ impl Settings {
             }
             None => DEVELOPMENT_SECRET.to_owned(),
         };
+        // A tournament's page and the document say an arena lasts its `minutes`: production
+        // keeps them minutes.
+        let arena_minute = number("CARDROOM_ARENA_MINUTE_SECS", 60)?.clamp(1, 60);
+        if production && arena_minute < 60 {
+            return Err(SettingsError(
+                "CARDROOM_ARENA_MINUTE_SECS shortens arenas: for tests and demonstrations, not \
+                 CARDROOM_ENV=production"
+                    .to_owned(),
+            ));
+        }
         let admin = match get("CARDROOM_ADMIN") {
             None => None,
             Some(spec) => {
@@ -175,9 +185,7 @@ impl Settings {
             max_body: number("CARDROOM_MAX_BODY_BYTES", 64 * 1024)?.clamp(1024, 16 << 20) as usize,
             long_poll: Duration::from_secs(number("CARDROOM_LONG_POLL_SECS", 25)?.clamp(1, 300)),
             sweep_every: Duration::from_millis(number("CARDROOM_SWEEP_MS", 2000)?.max(100)),
-            arena_minute: chrono::Duration::seconds(
-                number("CARDROOM_ARENA_MINUTE_SECS", 60)?.clamp(1, 60) as i64,
-            ),
+            arena_minute: chrono::Duration::seconds(arena_minute as i64),
             max_streams: number("CARDROOM_MAX_STREAMS", 1000)? as usize,
             seek_timeout: Duration::from_secs(
                 number("CARDROOM_SEEK_TIMEOUT_SECS", 30)?.clamp(1, 3600),
@@ -295,6 +303,22 @@ mod tests {
         assert_eq!(minute("0").unwrap(), 1);
         assert_eq!(minute("3600").unwrap(), 60);
         assert!(minute("-5").is_err());
+        let production = |secs: &str| {
+            settings(&[
+                ("CARDROOM_ENV", "production"),
+                (
+                    "CARDROOM_JWT_SECRET",
+                    "a-production-secret-of-at-least-32-chars",
+                ),
+                ("CARDROOM_ARENA_MINUTE_SECS", secs),
+            ])
+        };
+        assert!(production("60").is_ok());
+        let refused = production("15").unwrap_err();
+        assert!(
+            refused.to_string().contains("CARDROOM_ARENA_MINUTE_SECS"),
+            "{refused}"
+        );
     }
 
     #[test]

@@ -346,7 +346,16 @@ fn a_switchover_within_the_hold_is_not_seen() {
     // under them, others wait for a connection while there is none. Meanwhile, at once after
     // the stop: a join, a new game and a stream's opening.
     let done = std::sync::atomic::AtomicBool::new(false);
+    /// Stops the readers when dropped: also when something below panics, so that the scope,
+    /// which waits for them, ends and the test fails instead of hanging.
+    struct StopReaders<'a>(&'a std::sync::atomic::AtomicBool);
+    impl Drop for StopReaders<'_> {
+        fn drop(&mut self) {
+            self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
     let (joined, created, reads_made, refused_reads, stopped) = std::thread::scope(|scope| {
+        let _stop_readers = StopReaders(&done);
         let readers: Vec<_> = reads
             .iter()
             .map(|(path, token)| {
@@ -370,7 +379,8 @@ fn a_switchover_within_the_hold_is_not_seen() {
         // between its queries at that moment, and nothing met the stop: the test failed.)
         let lock = primary.lock("games");
         primary.wait_for_count(
-            "SELECT LEAST(count(*), 1) FROM pg_locks WHERE NOT granted",
+            "SELECT LEAST(count(*), 1) FROM pg_locks \
+             WHERE NOT granted AND relation = 'games'::regclass",
             1,
         );
         primary.stop();

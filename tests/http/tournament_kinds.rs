@@ -1,7 +1,7 @@
 //! Every game and variant of the catalogue in every format: a small tournament of each — Swiss
-//! and duplicate of two tables, an arena of one table for a minute (of 15 seconds), and for Tarneeb's variants a
-//! team match of two teams — all at once on one server, played out by guests, and each checked
-//! against its stored games.
+//! and duplicate of two tables, an arena of one table for a minute (of 15 seconds), and for
+//! Tarneeb's variants a team match of two teams — all at once on one server, played out by
+//! guests, and each checked against its stored games.
 
 use std::time::Duration;
 

@@ -94,10 +94,12 @@ impl Cluster {
 
     /// Takes `table` in ACCESS EXCLUSIVE mode, in a transaction left open on the connection
     /// returned: every query of the table waits until that transaction ends, or the server goes.
+    /// (Waiting 10 s at most for the lock itself.)
     pub fn lock(&self, table: &str) -> PgConnection {
         let mut conn = PgConnection::establish(&self.url()).expect("connect to the cluster");
         for statement in [
             "BEGIN".to_owned(),
+            "SET LOCAL lock_timeout = '10s'".to_owned(),
             format!("LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE"),
         ] {
             diesel::sql_query(&statement)

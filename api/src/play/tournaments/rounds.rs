@@ -35,7 +35,7 @@ pub struct Swept {
     pub changed: Vec<i64>,
 }
 
-/// How long an arena's minute lasts (`CARDROOM_ARENA_MINUTE_SECS`): a minute, but in tests.
+/// A real minute: an arena's minute unless `CARDROOM_ARENA_MINUTE_SECS` shortens it (in tests).
 pub const MINUTE: chrono::Duration = chrono::Duration::minutes(1);
 
 /// The sweep's part: steps every tournament that is due (an arena's `minutes` each
