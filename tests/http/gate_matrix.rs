@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use crate::admin::{ADMIN, admin_token};
 use crate::on_both_backends;
 use crate::support::{Backend, Player, Server};
-use crate::tournament_checks::{SWEEP, make, tournament_until};
+use crate::tournament_checks::{SWEEP, make, tournament_until, until_dealt};
 
 /// Who reads.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -186,7 +186,12 @@ fn two_tables(server: &Server, admin: &str, format: &str, tag: &str) -> (i64, [(
             .clone();
         (table["game_id"].as_i64().unwrap(), player)
     };
-    (id, [table(0), table(1)])
+    let tables = [table(0), table(1)];
+    // (A table is dealt after it is paired: resigning before would abandon it.)
+    for (game, player) in &tables {
+        until_dealt(server, *game, &player.token);
+    }
+    (id, tables)
 }
 
 fn every_read_of_a_game_answers_each_reader_as_the_gate_says(backend: Backend) {

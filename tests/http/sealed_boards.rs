@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use crate::admin::{ADMIN, admin_token};
 use crate::on_both_backends;
 use crate::support::{Backend, Player, Server};
-use crate::tournament_checks::{Entrant, SWEEP, make, tournament_until};
+use crate::tournament_checks::{Entrant, SWEEP, make, tournament_until, until_dealt};
 
 /// The tournament's state, as `token` reads it.
 fn state(server: &Server, token: Option<&str>, id: i64) -> Value {
@@ -96,7 +96,8 @@ fn a_board_is_sealed_until_its_last_table_is_over(backend: Backend) {
     let at_b = players_at(&tables[1], &entrants, &paired["players"]);
     let outsider = server.guest("outsider");
 
-    // Table A is over at once: one of its players resigns. B plays on.
+    // Table A is over at once: one of its players resigns (once it is dealt). B plays on.
+    until_dealt(&server, a, &at_a[0].token);
     let resigned = server.post(
         &format!("/api/v1/games/{a}/resign"),
         Some(&at_a[0].token),

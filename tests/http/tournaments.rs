@@ -13,7 +13,7 @@ use crate::on_both_backends;
 use crate::support::{Backend, Client, Server};
 use crate::tournament_checks::{
     ARENA_MINUTE, SWEEP, check_arena, check_duplicate, check_swiss, enter, make, play_through,
-    seated_once_a_round, tournament_until,
+    seated_once_a_round, tournament_until, until_dealt,
 };
 
 /// A Swiss tournament of 16 (12 guests, 4 bot accounts) at Basra, three rounds, played through
@@ -266,9 +266,11 @@ fn an_arena_never_seats_players_again_with_the_table_they_just_left(backend: Bac
         });
         let playing: Vec<_> = tables(&state).into_iter().filter(|t| !t.2).collect();
         let (game, seats, _) = &playing[0];
+        let token = token_of(seats[0], &state);
+        until_dealt(&server, *game, &token);
         let resigned = server.post(
             &format!("/api/v1/games/{game}/resign"),
-            Some(&token_of(seats[0], &state)),
+            Some(&token),
             &json!({}),
         );
         assert_eq!(resigned.status, 200, "{resigned:?}");
@@ -280,9 +282,11 @@ fn an_arena_never_seats_players_again_with_the_table_they_just_left(backend: Bac
         assert_eq!(now.len(), 1, "only the other table plays: {now:?}");
         // The other table ends too: all four are free, and two new tables are made.
         let (game, seats, _) = &now[0];
+        let token = token_of(seats[1], &state);
+        until_dealt(&server, *game, &token);
         let resigned = server.post(
             &format!("/api/v1/games/{game}/resign"),
-            Some(&token_of(seats[1], &state)),
+            Some(&token),
             &json!({}),
         );
         assert_eq!(resigned.status, 200, "{resigned:?}");
