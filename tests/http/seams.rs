@@ -8,21 +8,11 @@ use serde_json::{Value, json};
 
 use crate::admin::{ADMIN, admin_token};
 use crate::on_both_backends;
-use crate::support::{Backend, Player, RawStream, Server};
+use crate::support::{Backend, Player, RawStream, Server, eventually};
 
 /// A presence window far longer than any wait below: whatever is seen within it was told,
 /// not aged out.
 const LONG_WINDOW: (&str, &str) = ("CARDROOM_PRESENCE_SECS", "120");
-
-/// Polls every 100 ms until `done` holds, for at most `wait`; how long it took.
-fn eventually(wait: Duration, what: &str, mut done: impl FnMut() -> bool) -> Duration {
-    let start = Instant::now();
-    while !done() {
-        assert!(start.elapsed() < wait, "{what}: not within {wait:?}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    start.elapsed()
-}
 
 /// A two-person Basra table, public, both seated.
 fn table(server: &Server, host: &Player, guest: &Player) -> i64 {

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::admin::{ADMIN, admin_token};
 use crate::on_both_backends;
-use crate::support::{Backend, Player, RawStream, Reply, Server, SseEvent};
+use crate::support::{Backend, Player, RawStream, Reply, Server, SseEvent, eventually};
 
 /// A public two-person Basra table with both people seated; returns its id.
 pub(crate) fn public_table(server: &Server, host: &Player, guest: &Player) -> i64 {
@@ -674,15 +674,6 @@ fn two_people_accepting_at_once_make_one_rematch(backend: Backend) {
         );
         let mine = server.get("/api/v1/games?mine=true", Some(&ann.token)).body;
         assert_eq!(mine["total"], 2, "one new game, not two: {mine}");
-    }
-}
-
-/// Polls `look` every 100 ms until `done` holds, for at most `wait`.
-fn eventually(wait: Duration, what: &str, mut done: impl FnMut() -> bool) {
-    let until = Instant::now() + wait;
-    while !done() {
-        assert!(Instant::now() < until, "{what}: not within {wait:?}");
-        std::thread::sleep(Duration::from_millis(100));
     }
 }
 

@@ -526,18 +526,14 @@ pub(crate) fn check_arena(server: &Client, admin: &str, state: &Value, lower_win
 /// Waits (at most 10 s) until tournament table `game` is dealt: a table is paired, then dealt in
 /// a write of its own, and until then it has not started (resigning from it abandons it).
 pub(crate) fn until_dealt(server: &Client, game: i64, token: &str) {
-    let started = Instant::now();
-    loop {
-        let view = server.get(&format!("/api/v1/games/{game}"), Some(token));
-        if view.status == 200 && view.body["status"] != "waiting" {
-            return;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "table {game} not dealt: {view:?}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    crate::support::eventually(
+        Duration::from_secs(10),
+        &format!("table {game} dealt"),
+        || {
+            let view = server.get(&format!("/api/v1/games/{game}"), Some(token));
+            view.status == 200 && view.body["status"] != "waiting"
+        },
+    );
 }
 
 /// Waits until `done` holds of tournament `id` as the admin reads it (at most a minute);

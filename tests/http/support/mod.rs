@@ -14,6 +14,21 @@ pub use play::{cards_in, hand_of, play_out};
 pub use server::{Backend, SECRET, Server, fresh_postgres_database};
 pub use stream::{RawStream, SseEvent};
 
+/// Polls every 100 ms until `done` holds, for at most `wait` (failing with `what`); how long it
+/// took.
+pub fn eventually(
+    wait: std::time::Duration,
+    what: &str,
+    mut done: impl FnMut() -> bool,
+) -> std::time::Duration {
+    let start = std::time::Instant::now();
+    while !done() {
+        assert!(start.elapsed() < wait, "{what}: not within {wait:?}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    start.elapsed()
+}
+
 /// Generates one test per backend from a scenario `fn(Backend)`.
 #[macro_export]
 macro_rules! on_both_backends {
